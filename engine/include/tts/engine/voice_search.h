@@ -1,0 +1,22 @@
+// Finding installed voices by name on the voice search path.
+#pragma once
+
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace tts::engine {
+
+// Folders searched for voices, in order: $TTS_VOICE_PATH (colon-separated), the user's data folder
+// ($XDG_DATA_HOME/tts/voices or ~/.local/share/tts/voices), the installed voices folder, and the
+// repository's voices/ folder.
+std::vector<std::filesystem::path> voice_search_path();
+
+// The folder of the voice named `name` (a folder holding voice.json), or nothing if none is found.
+std::optional<std::filesystem::path> find_voice(const std::string& name);
+
+// Every voice folder on the search path (first occurrence of each name wins).
+std::vector<std::filesystem::path> list_voices();
+
+}  // namespace tts::engine

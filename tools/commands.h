@@ -1,0 +1,20 @@
+// Each `tts` subcommand lives in its own cmd_*.cpp and is registered here.
+#pragma once
+
+#include <CLI/CLI.hpp>
+
+namespace tts::cli {
+
+// Exit codes shared by every subcommand (documented in `tts --help`).
+enum ExitCode : int {
+  kExitOk = 0,
+  kExitFailure = 1,     // the command ran and failed (synthesis, training, I/O)
+  kExitUsage = 2,       // bad options or arguments
+  kExitBadInput = 3,    // unreadable or malformed input file, text or voice
+  kExitNoDevice = 4,    // no audio output device (use -o FILE)
+};
+
+void register_say(CLI::App& app, int& exit_code);
+void register_voices(CLI::App& app, int& exit_code);
+
+}  // namespace tts::cli

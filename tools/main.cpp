@@ -1,0 +1,36 @@
+// Entry point of the `tts` command: parses the command line and runs one subcommand.
+#include <iostream>
+
+#include "commands.h"
+#include "tts/build_info.h"
+#include "tts/kernels/device.h"
+
+int main(int argc, char** argv) {
+  using namespace tts::cli;
+  CLI::App app{"tts: speech synthesis with a WaveNet voice"};
+  app.footer(
+      "Exit codes: 0 success, 1 failure, 2 usage error, 3 bad input (file, text or voice),\n"
+      "4 no audio device (write to a file with -o instead).");
+  app.require_subcommand(1);
+  app.set_version_flag("--version",
+                       [] {
+                         return std::string("tts ") + TTS_VERSION_STRING + "\n" +
+                                tts::kernels::describe_backends();
+                       },
+                       "Print the version and which compute backends were built");
+
+  int exit_code = kExitOk;
+  register_say(app, exit_code);
+  register_voices(app, exit_code);
+
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    int rc = app.exit(e);
+    return rc == 0 ? 0 : kExitUsage;
+  } catch (const std::exception& e) {
+    std::cerr << "tts: " << e.what() << "\n";
+    return kExitFailure;
+  }
+  return exit_code;
+}
