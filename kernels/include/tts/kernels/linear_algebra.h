@@ -1,0 +1,23 @@
+// Dense linear algebra: the GEMMs of training and the matrix-vector products of sampling.
+#pragma once
+
+#include "tts/kernels/tensor.h"
+
+namespace tts::kernels {
+
+enum class Transpose { kNo, kYes };
+
+// C = alpha · op(A) · op(B) + beta · C. With beta == 0, C's previous contents are ignored.
+void gemm(MatrixRef c, ConstMatrixRef a, Transpose transpose_a, ConstMatrixRef b,
+          Transpose transpose_b, float alpha = 1.0f, float beta = 0.0f);
+
+// y = A · x (+ y when accumulate). The serial-path product of incremental sampling.
+void gemv(VectorRef y, ConstMatrixRef a, ConstVectorRef x, bool accumulate = false);
+
+// Adds `bias` to every column of `x`.
+void add_bias(MatrixRef x, ConstVectorRef bias);
+
+// out (+)= the sum of x's columns (the gradient of a bias).
+void accumulate_row_sums(VectorRef out, ConstMatrixRef x);
+
+}  // namespace tts::kernels
