@@ -1,0 +1,142 @@
+#include "tts/kernels/atomic_file.h"
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <stdexcept>
+#include <string>
+#include <thread>
+#include <vector>
+
+namespace fs = std::filesystem;
+using testing::HasSubstr;
+using tts::kernels::write_file_atomically;
+
+namespace {
+
+std::string read_all(const fs::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  return std::string((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+}
+
+class AtomicFileTest : public testing::Test {
+ protected:
+  void SetUp() override {
+    dir_ =
+        fs::temp_directory_path() / ("atomic_file_test_" + std::to_string(::getpid()) + "_" +
+                                     testing::UnitTest::GetInstance()->current_test_info()->name());
+    fs::create_directories(dir_);
+  }
+  void TearDown() override { fs::remove_all(dir_); }
+
+  // Names of everything in the test folder, to prove no temporaries are left behind.
+  std::vector<std::string> listing() const {
+    std::vector<std::string> names;
+    for (const auto& entry : fs::directory_iterator(dir_)) {
+      names.push_back(entry.path().filename().string());
+    }
+    std::sort(names.begin(), names.end());
+    return names;
+  }
+
+  std::string error_of(const fs::path& path, const std::function<void(std::ostream&)>& write) {
+    try {
+      write_file_atomically(path, write);
+    } catch (const std::runtime_error& e) {
+      return e.what();
+    }
+    return "(no error)";
+  }
+
+  fs::path dir_;
+};
+
+}  // namespace
+
+TEST_F(AtomicFileTest, WritesNewFileAndReplacesOldOne) {
+  const fs::path path = dir_ / "out.bin";
+  write_file_atomically(path, std::string_view("first"));
+  EXPECT_EQ(read_all(path), "first");
+  write_file_atomically(path, [](std::ostream& out) { out << "second, longer"; });
+  EXPECT_EQ(read_all(path), "second, longer");
+  EXPECT_EQ(listing(), std::vector<std::string>{"out.bin"});
+}
+
+TEST_F(AtomicFileTest, WritesLargeAndBinaryContents) {
+  std::string big(1 << 20, '\0');
+  for (size_t i = 0; i < big.size(); ++i) big[i] = static_cast<char>(i * 131 % 251);
+  const fs::path path = dir_ / "big.bin";
+  write_file_atomically(path, big);
+  EXPECT_EQ(read_all(path), big);
+  write_file_atomically(path, std::string_view());
+  EXPECT_EQ(read_all(path), "");
+}
+
+TEST_F(AtomicFileTest, ThrowingCallbackLeavesOldFileAndNoTemporary) {
+  const fs::path path = dir_ / "keep.txt";
+  write_file_atomically(path, std::string_view("precious"));
+  const std::string msg = error_of(path, [](std::ostream& out) {
+    out << std::string(200000, 'x');  // more than the stream buffer, so bytes reach the temp file
+    throw std::runtime_error("model exploded");
+  });
+  EXPECT_THAT(msg, HasSubstr(path.string()));
+  EXPECT_THAT(msg, HasSubstr("model exploded"));
+  EXPECT_EQ(read_all(path), "precious");
+  EXPECT_EQ(listing(), std::vector<std::string>{"keep.txt"});
+
+  const std::string other = error_of(path, [](std::ostream&) { throw 42; });
+  EXPECT_THAT(other, HasSubstr("unknown exception"));
+  EXPECT_EQ(read_all(path), "precious");
+  EXPECT_EQ(listing(), std::vector<std::string>{"keep.txt"});
+}
+
+TEST_F(AtomicFileTest, BadStreamFailsTheWrite) {
+  const fs::path path = dir_ / "keep.txt";
+  write_file_atomically(path, std::string_view("precious"));
+  const std::string msg = error_of(path, [](std::ostream& out) {
+    out << "partial";
+    out.setstate(std::ios::badbit);
+  });
+  EXPECT_THAT(msg, HasSubstr(path.string()));
+  EXPECT_THAT(msg, HasSubstr("stream went bad"));
+  EXPECT_EQ(read_all(path), "precious");
+  EXPECT_EQ(listing(), std::vector<std::string>{"keep.txt"});
+}
+
+TEST_F(AtomicFileTest, MissingDirectoryIsNamed) {
+  const fs::path path = dir_ / "no" / "such" / "dir" / "file.bin";
+  const std::string msg = error_of(path, [](std::ostream& out) { out << "x"; });
+  EXPECT_THAT(msg, HasSubstr(path.string()));
+  EXPECT_THAT(msg, HasSubstr("No such file or directory"));
+  EXPECT_TRUE(listing().empty());
+}
+
+TEST_F(AtomicFileTest, RenameOntoDirectoryFailsCleanly) {
+  const fs::path path = dir_ / "occupied";
+  fs::create_directories(path / "child");
+  const std::string msg = error_of(path, [](std::ostream& out) { out << "x"; });
+  EXPECT_THAT(msg, HasSubstr(path.string()));
+  EXPECT_THAT(msg, HasSubstr("rename"));
+  EXPECT_EQ(listing(), std::vector<std::string>{"occupied"});
+  EXPECT_TRUE(fs::is_directory(path / "child"));
+}
+
+TEST_F(AtomicFileTest, ConcurrentWritersNeverMixContents) {
+  const fs::path path = dir_ / "shared.txt";
+  std::vector<std::thread> threads;
+  for (int t = 0; t < 8; ++t) {
+    threads.emplace_back([&, t] {
+      const std::string contents(100000, static_cast<char>('a' + t));
+      for (int i = 0; i < 10; ++i) write_file_atomically(path, contents);
+    });
+  }
+  for (auto& thread : threads) thread.join();
+  const std::string result = read_all(path);
+  ASSERT_EQ(result.size(), 100000u);
+  EXPECT_EQ(result, std::string(result.size(), result[0]));
+  EXPECT_EQ(listing(), std::vector<std::string>{"shared.txt"});
+}
