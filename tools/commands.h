@@ -16,5 +16,6 @@ enum ExitCode : int {
 
 void register_say(CLI::App& app, int& exit_code);
 void register_voices(CLI::App& app, int& exit_code);
+void register_phonemize(CLI::App& app, int& exit_code);
 
 }  // namespace tts::cli

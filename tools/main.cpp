@@ -22,6 +22,7 @@ int main(int argc, char** argv) {
   int exit_code = kExitOk;
   register_say(app, exit_code);
   register_voices(app, exit_code);
+  register_phonemize(app, exit_code);
 
   try {
     app.parse(argc, argv);
