@@ -5,8 +5,11 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <atomic>
 #include <cmath>
 #include <cstdint>
+#include <cstdio>
+#include <cstring>
 #include <memory>
 #include <string>
 
@@ -31,6 +34,29 @@ int format_for_extension(const fs::path& path) {
                    "\" (use .wav, .flac or .ogg)");
 }
 
+// libsndfile quietly shortens a WAV/AIFF whose data chunk runs past the end of the file and only
+// notes it in its log as "data : <header length> (should be <actual length>)". A cut-off download
+// or an interrupted write looks exactly like that, so treat it as the error it is. Lengths of 0 and
+// 0xFFFFFFFF are what streaming writers put in a header they cannot seek back to; those are fine.
+void check_not_truncated(SNDFILE* file, const fs::path& path) {
+  std::string log(16384, '\0');
+  sf_command(file, SFC_GET_LOG_INFO, log.data(), static_cast<int>(log.size()));
+  log.resize(std::strlen(log.c_str()));
+  // An Ogg stream cut short never reaches its end-of-stream page; libsndfile plays what there is.
+  if (log.find("File ended unexpectedly") != std::string::npos)
+    throw AudioError(path.string() + ": file is truncated: the stream ends without its last page");
+  const std::string marker = "data : ";
+  for (std::size_t at = log.find(marker); at != std::string::npos; at = log.find(marker, at + 1)) {
+    unsigned long long declared = 0, actual = 0;
+    if (std::sscanf(log.c_str() + at, "data : %llu (should be %llu)", &declared, &actual) != 2)
+      continue;
+    if (declared > actual && declared != 0xFFFFFFFFull && declared != 0x7FFFFFFFull)
+      throw AudioError(path.string() + ": file is truncated: its header promises " +
+                       std::to_string(declared) + " bytes of audio, only " +
+                       std::to_string(actual) + " are there");
+  }
+}
+
 }  // namespace
 
 Audio read_audio(const fs::path& path, int sample_rate) {
@@ -40,18 +66,32 @@ Audio read_audio(const fs::path& path, int sample_rate) {
   if (info.channels <= 0 || info.samplerate <= 0)
     throw AudioError(path.string() + ": audio has no channels or no sample rate");
 
-  std::vector<float> interleaved(static_cast<std::size_t>(info.frames) * info.channels);
-  sf_count_t frames = sf_readf_float(file.get(), interleaved.data(), info.frames);
-  if (frames < 0) throw AudioError(path.string() + ": decoding failed: " + sf_strerror(file.get()));
-
+  // Read in blocks rather than trusting the header's frame count: a damaged header can claim
+  // any length (a truncated ogg reports garbage), and allocating that up front would abort.
   Audio audio;
   audio.sample_rate = info.samplerate;
-  audio.samples.resize(static_cast<std::size_t>(frames));
-  for (sf_count_t i = 0; i < frames; ++i) {
-    float sum = 0.0f;
-    for (int c = 0; c < info.channels; ++c) sum += interleaved[i * info.channels + c];
-    audio.samples[i] = sum / static_cast<float>(info.channels);
+  constexpr sf_count_t kBlockFrames = 8192;
+  std::vector<float> block(static_cast<std::size_t>(kBlockFrames) * info.channels);
+  for (;;) {
+    sf_count_t frames = sf_readf_float(file.get(), block.data(), kBlockFrames);
+    for (sf_count_t i = 0; i < frames; ++i) {
+      float sum = 0.0f;
+      for (int c = 0; c < info.channels; ++c) sum += block[i * info.channels + c];
+      audio.samples.push_back(sum / static_cast<float>(info.channels));
+    }
+    if (frames < kBlockFrames) break;
   }
+  if (sf_error(file.get()) != SF_ERR_NO_ERROR)
+    throw AudioError(path.string() + ": decoding failed after " +
+                     std::to_string(audio.samples.size()) +
+                     " samples (truncated or corrupt?): " + sf_strerror(file.get()));
+  if (info.frames > 0 && info.frames != SF_COUNT_MAX &&
+      static_cast<sf_count_t>(audio.samples.size()) < info.frames)
+    throw AudioError(path.string() + ": file is truncated: header promises " +
+                     std::to_string(info.frames) + " samples, only " +
+                     std::to_string(audio.samples.size()) + " could be read");
+  check_not_truncated(file.get(), path);
+
   if (sample_rate > 0 && sample_rate != audio.sample_rate) {
     audio.samples = resample(audio.samples, audio.sample_rate, sample_rate);
     audio.sample_rate = sample_rate;
@@ -84,29 +124,31 @@ void write_audio(const fs::path& path, const float* samples, std::size_t count, 
   info.samplerate = sample_rate;
   info.channels = 1;
   info.format = format_for_extension(path);
+  // Unique per process and per call, so concurrent writers of the same path never share a
+  // temporary; the last rename wins, and each rename is atomic.
+  static std::atomic<unsigned> serial{0};
   fs::path temporary = path;
-  temporary += ".tmp-" + std::to_string(::getpid());
-  {
-    SndfilePtr file(sf_open(temporary.c_str(), SFM_WRITE, &info));
-    if (!file)
-      throw AudioError(path.string() + ": cannot open for writing: " + sf_strerror(nullptr));
-    // Clip ourselves: libsndfile's float->int conversion wraps around on overflow otherwise.
-    sf_command(file.get(), SFC_SET_CLIPPING, nullptr, SF_TRUE);
-    sf_count_t written = sf_write_float(file.get(), samples, static_cast<sf_count_t>(count));
-    if (written != static_cast<sf_count_t>(count)) {
-      std::string why = sf_strerror(file.get());
-      file.reset();
-      std::error_code ec;
-      fs::remove(temporary, ec);
-      throw AudioError(path.string() + ": write failed: " + why);
-    }
-  }
+  temporary += ".tmp-" + std::to_string(::getpid()) + "-" + std::to_string(serial++);
+  auto fail = [&](const std::string& why) {
+    std::error_code ignored;
+    fs::remove(temporary, ignored);
+    throw AudioError(path.string() + ": " + why);
+  };
+  SNDFILE* file = sf_open(temporary.c_str(), SFM_WRITE, &info);
+  if (!file) fail(std::string("cannot open for writing: ") + sf_strerror(nullptr));
+  // Clip ourselves: libsndfile's float->int conversion wraps around on overflow otherwise.
+  sf_command(file, SFC_SET_CLIPPING, nullptr, SF_TRUE);
+  sf_count_t written = sf_write_float(file, samples, static_cast<sf_count_t>(count));
+  std::string write_error = written == static_cast<sf_count_t>(count) ? "" : sf_strerror(file);
+  if (write_error.empty()) sf_write_sync(file);  // on disk before the rename makes it visible
+  // Encoders (vorbis, flac) flush their last pages on close, so its result matters too.
+  int close_error = sf_close(file);
+  if (!write_error.empty()) fail("write failed: " + write_error);
+  if (close_error != 0)
+    fail(std::string("finishing the file failed: ") + sf_error_number(close_error));
   std::error_code ec;
   fs::rename(temporary, path, ec);
-  if (ec) {
-    fs::remove(temporary, ec);
-    throw AudioError(path.string() + ": cannot rename temporary file into place: " + ec.message());
-  }
+  if (ec) fail("cannot rename temporary file into place: " + ec.message());
 }
 
 void write_raw_s16le(std::FILE* out, const float* samples, std::size_t count) {
@@ -115,7 +157,8 @@ void write_raw_s16le(std::FILE* out, const float* samples, std::size_t count) {
   for (std::size_t start = 0; start < count; start += kBlock) {
     std::size_t n = std::min(kBlock, count - start);
     for (std::size_t i = 0; i < n; ++i) {
-      float v = std::clamp(samples[start + i], -1.0f, 1.0f);
+      float v = samples[start + i];
+      v = std::isnan(v) ? 0.0f : std::clamp(v, -1.0f, 1.0f);  // NaN would make lrint undefined
       auto s = static_cast<std::int16_t>(std::lrint(v * 32767.0f));
       // Debian's targets are little-endian; keep the byte order explicit all the same.
       auto u = static_cast<std::uint16_t>(s);

@@ -1,0 +1,326 @@
+// Reading, resampling and writing audio files, against real recorded speech from Debian packages
+// (alsa-utils, pocketsphinx-testdata; scripts/install-deps installs them).
+#include "tts/audio/audio_file.h"
+
+#include <gtest/gtest.h>
+#include <sndfile.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cmath>
+#include <csignal>
+#include <cstdint>
+#include <filesystem>
+#include <fstream>
+#include <iterator>
+#include <string>
+#include <vector>
+
+namespace fs = std::filesystem;
+using tts::audio::Audio;
+using tts::audio::AudioError;
+
+namespace {
+
+const char kSpeech16k[] = "/usr/share/pocketsphinx/test/data/cards/001.wav";  // "three of clubs"
+const char kSpeech16kB[] = "/usr/share/pocketsphinx/test/data/cards/002.wav";
+const char kSpeech48k[] = "/usr/share/sounds/alsa/Front_Center.wav";  // "front center"
+
+std::string need(const char* path) {
+  EXPECT_TRUE(fs::exists(path)) << path << " is missing; run scripts/install-deps";
+  return path;
+}
+
+// A fresh directory per test, removed afterwards.
+class TempDir {
+ public:
+  TempDir() {
+    std::string pattern = (fs::temp_directory_path() / "tts-audio-test-XXXXXX").string();
+    path_ = ::mkdtemp(pattern.data());
+  }
+  ~TempDir() {
+    std::error_code ec;
+    fs::remove_all(path_, ec);
+  }
+  fs::path operator/(const std::string& name) const { return path_ / name; }
+  const fs::path& path() const { return path_; }
+  std::vector<std::string> entries() const {
+    std::vector<std::string> names;
+    for (const auto& e : fs::directory_iterator(path_)) names.push_back(e.path().filename());
+    return names;
+  }
+
+ private:
+  fs::path path_;
+};
+
+std::vector<char> file_bytes(const fs::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+}
+
+// Independent oracle for 16-bit PCM WAV: walk the RIFF chunks by hand.
+std::vector<std::int16_t> parse_wav_s16(const fs::path& path) {
+  std::vector<char> b = file_bytes(path);
+  auto u32 = [&](std::size_t at) {
+    return static_cast<std::uint32_t>(static_cast<unsigned char>(b[at])) |
+           static_cast<std::uint32_t>(static_cast<unsigned char>(b[at + 1])) << 8 |
+           static_cast<std::uint32_t>(static_cast<unsigned char>(b[at + 2])) << 16 |
+           static_cast<std::uint32_t>(static_cast<unsigned char>(b[at + 3])) << 24;
+  };
+  std::size_t at = 12;
+  while (at + 8 <= b.size()) {
+    std::uint32_t size = u32(at + 4);
+    if (std::string(&b[at], 4) == "data") {
+      std::vector<std::int16_t> s(size / 2);
+      for (std::size_t i = 0; i < s.size(); ++i)
+        s[i] = static_cast<std::int16_t>(static_cast<unsigned char>(b[at + 8 + 2 * i]) |
+                                         static_cast<unsigned char>(b[at + 9 + 2 * i]) << 8);
+      return s;
+    }
+    at += 8 + size + (size & 1);
+  }
+  ADD_FAILURE() << "no data chunk in " << path;
+  return {};
+}
+
+double rms(const std::vector<float>& x, std::size_t begin, std::size_t end) {
+  double sum = 0;
+  for (std::size_t i = begin; i < end; ++i) sum += double(x[i]) * x[i];
+  return std::sqrt(sum / double(end - begin));
+}
+
+// Frequency from linearly interpolated upward zero crossings in [begin, end).
+double zero_crossing_frequency(const std::vector<float>& x, std::size_t begin, std::size_t end,
+                               int rate) {
+  double first = -1, last = -1;
+  int crossings = 0;
+  for (std::size_t i = begin + 1; i < end; ++i) {
+    if (x[i - 1] < 0 && x[i] >= 0) {
+      double t = double(i - 1) + x[i - 1] / double(x[i - 1] - x[i]);
+      if (first < 0) first = t;
+      last = t;
+      ++crossings;
+    }
+  }
+  return (crossings - 1) * rate / (last - first);
+}
+
+void expect_throws_naming(const std::function<void()>& f, const std::string& name) {
+  try {
+    f();
+    ADD_FAILURE() << "expected AudioError naming " << name;
+  } catch (const AudioError& e) {
+    EXPECT_NE(std::string(e.what()).find(name), std::string::npos) << e.what();
+  }
+}
+
+}  // namespace
+
+TEST(AudioFile, ReadsRecordedSpeechWavExactly) {
+  Audio audio = tts::audio::read_audio(need(kSpeech16k));
+  std::vector<std::int16_t> pcm = parse_wav_s16(kSpeech16k);
+  EXPECT_EQ(audio.sample_rate, 16000);
+  ASSERT_EQ(audio.samples.size(), pcm.size());
+  ASSERT_GT(pcm.size(), 16000u);  // over a second of speech
+  for (std::size_t i = 0; i < pcm.size(); ++i)
+    ASSERT_EQ(audio.samples[i], pcm[i] / 32768.0f) << "sample " << i;
+  EXPECT_GT(rms(audio.samples, 0, audio.samples.size()), 0.003);  // not silence
+}
+
+TEST(AudioFile, WavAndFlacRoundTripWithin16BitQuantisation) {
+  TempDir dir;
+  Audio speech = tts::audio::read_audio(need(kSpeech16k));
+  for (const char* name : {"speech.wav", "speech.flac"}) {
+    fs::path out = dir / name;
+    tts::audio::write_audio(out, speech.samples.data(), speech.samples.size(), 16000);
+    Audio back = tts::audio::read_audio(out);
+    EXPECT_EQ(back.sample_rate, 16000) << name;
+    ASSERT_EQ(back.samples.size(), speech.samples.size()) << name;
+    // Written as round(x * 32767), read as n / 32768: half a step of rounding plus the
+    // 32767/32768 scale difference, at most 1.5 steps of 1/32768.
+    for (std::size_t i = 0; i < speech.samples.size(); ++i)
+      ASSERT_NEAR(back.samples[i], speech.samples[i], 1.5 / 32768) << name << " sample " << i;
+  }
+  EXPECT_EQ(dir.entries().size(), 2u);  // no temporaries left behind
+}
+
+TEST(AudioFile, OggVorbisRoundTripKeepsTheWaveform) {
+  TempDir dir;
+  Audio speech = tts::audio::read_audio(need(kSpeech48k));
+  fs::path out = dir / "speech.ogg";
+  tts::audio::write_audio(out, speech.samples.data(), speech.samples.size(), speech.sample_rate);
+  EXPECT_LT(fs::file_size(out), fs::file_size(kSpeech48k) / 4);  // really compressed
+  Audio back = tts::audio::read_audio(out);
+  EXPECT_EQ(back.sample_rate, speech.sample_rate);
+  ASSERT_EQ(back.samples.size(), speech.samples.size());
+  // Vorbis is lossy: compare by correlation and by the energy of the error, not sample by sample.
+  double dot = 0, a2 = 0, b2 = 0, err2 = 0;
+  for (std::size_t i = 0; i < speech.samples.size(); ++i) {
+    double a = speech.samples[i], b = back.samples[i];
+    dot += a * b;
+    a2 += a * a;
+    b2 += b * b;
+    err2 += (a - b) * (a - b);
+  }
+  EXPECT_GT(dot / std::sqrt(a2 * b2), 0.98);
+  EXPECT_GT(10 * std::log10(a2 / err2), 15.0) << "signal-to-error ratio in dB";
+  EXPECT_NEAR(10 * std::log10(b2 / a2), 0.0, 0.5) << "level change in dB";
+}
+
+TEST(AudioFile, StereoIsMixedDownToTheMeanOfTheChannels) {
+  TempDir dir;
+  Audio left = tts::audio::read_audio(need(kSpeech16k));
+  Audio right = tts::audio::read_audio(need(kSpeech16kB));
+  std::size_t n = std::min(left.samples.size(), right.samples.size());
+  std::vector<float> interleaved(2 * n);
+  for (std::size_t i = 0; i < n; ++i) {
+    interleaved[2 * i] = left.samples[i];
+    interleaved[2 * i + 1] = right.samples[i];
+  }
+  fs::path stereo = dir / "stereo.wav";
+  SF_INFO info{};
+  info.samplerate = 16000;
+  info.channels = 2;
+  info.format = SF_FORMAT_WAV | SF_FORMAT_FLOAT;  // float keeps the expected mean exact
+  SNDFILE* f = sf_open(stereo.c_str(), SFM_WRITE, &info);
+  ASSERT_NE(f, nullptr);
+  ASSERT_EQ(sf_writef_float(f, interleaved.data(), static_cast<sf_count_t>(n)), sf_count_t(n));
+  sf_close(f);
+
+  Audio mono = tts::audio::read_audio(stereo);
+  ASSERT_EQ(mono.samples.size(), n);
+  for (std::size_t i = 0; i < n; ++i)
+    ASSERT_FLOAT_EQ(mono.samples[i], (left.samples[i] + right.samples[i]) / 2) << "sample " << i;
+}
+
+TEST(AudioFile, ResamplingRoundTripKeepsFrequencyAndLevel) {
+  constexpr int kHigh = 48000, kLow = 16000;
+  constexpr double kFreq = 1000.0;
+  std::vector<float> sine(kHigh);
+  for (int i = 0; i < kHigh; ++i) sine[i] = 0.5f * std::sin(2 * M_PI * kFreq * i / kHigh);
+
+  std::vector<float> low = tts::audio::resample(sine, kHigh, kLow);
+  std::vector<float> high = tts::audio::resample(low, kLow, kHigh);
+  ASSERT_EQ(low.size(), std::size_t(kLow));
+  ASSERT_EQ(high.size(), std::size_t(kHigh));
+
+  // Judge the middle half, away from the filter's edge effects.
+  const double reference = rms(sine, kHigh / 4, 3 * kHigh / 4);
+  EXPECT_NEAR(zero_crossing_frequency(low, kLow / 4, 3 * kLow / 4, kLow), kFreq, 0.1);
+  EXPECT_NEAR(zero_crossing_frequency(high, kHigh / 4, 3 * kHigh / 4, kHigh), kFreq, 0.1);
+  EXPECT_NEAR(20 * std::log10(rms(low, kLow / 4, 3 * kLow / 4) / reference), 0.0, 0.1);
+  EXPECT_NEAR(20 * std::log10(rms(high, kHigh / 4, 3 * kHigh / 4) / reference), 0.0, 0.1);
+  // No delay either: the round trip lines up with the original sample for sample.
+  for (int i = kHigh / 4; i < 3 * kHigh / 4; ++i) ASSERT_NEAR(high[i], sine[i], 2e-3) << i;
+}
+
+TEST(AudioFile, ReadResamplesRecordedSpeechToTheRequestedRate) {
+  Audio native = tts::audio::read_audio(need(kSpeech48k));
+  Audio at16k = tts::audio::read_audio(kSpeech48k, 16000);
+  EXPECT_EQ(native.sample_rate, 48000);
+  EXPECT_EQ(at16k.sample_rate, 16000);
+  EXPECT_EQ(at16k.samples.size(), (native.samples.size() + 1) / 3);
+  // Speech energy sits well below 8 kHz, so the level survives the band limit.
+  double ratio =
+      rms(at16k.samples, 0, at16k.samples.size()) / rms(native.samples, 0, native.samples.size());
+  EXPECT_NEAR(20 * std::log10(ratio), 0.0, 0.5);
+}
+
+TEST(AudioFile, WriteToUnwritableFolderThrowsNamingPathAndLeavesNoTemporary) {
+  TempDir dir;
+  std::ofstream(dir / "not-a-folder") << "x";
+  // A path through a regular file fails even for root, unlike a read-only mode bit.
+  fs::path target = dir / "not-a-folder" / "out.wav";
+  std::vector<float> speech = tts::audio::read_audio(need(kSpeech16k)).samples;
+  expect_throws_naming(
+      [&] { tts::audio::write_audio(target, speech.data(), speech.size(), 16000); },
+      target.string());
+  EXPECT_EQ(dir.entries(), std::vector<std::string>{"not-a-folder"});
+
+  if (::geteuid() != 0) {  // root ignores permission bits
+    fs::create_directory(dir / "read-only");
+    ::chmod((dir / "read-only").c_str(), 0555);
+    fs::path locked = dir / "read-only" / "out.flac";
+    expect_throws_naming(
+        [&] { tts::audio::write_audio(locked, speech.data(), speech.size(), 16000); },
+        locked.string());
+    EXPECT_TRUE(fs::is_empty(dir / "read-only"));
+    ::chmod((dir / "read-only").c_str(), 0755);
+  }
+}
+
+TEST(AudioFile, FailedWriteMidwayLeavesOldFileAndNoTemporary) {
+  TempDir dir;
+  fs::path target = dir / "speech.wav";
+  std::vector<float> speech = tts::audio::read_audio(need(kSpeech16k)).samples;
+  tts::audio::write_audio(target, speech.data(), 1000, 16000);
+  std::vector<char> before = file_bytes(target);
+
+  // Simulate a full disk: cap the file size this process may write (EFBIG instead of SIGXFSZ).
+  std::signal(SIGXFSZ, SIG_IGN);
+  rlimit saved{};
+  ::getrlimit(RLIMIT_FSIZE, &saved);
+  rlimit capped = saved;
+  capped.rlim_cur = 8192;
+  ASSERT_EQ(::setrlimit(RLIMIT_FSIZE, &capped), 0);
+  bool threw = false;
+  try {
+    tts::audio::write_audio(target, speech.data(), speech.size(), 16000);
+  } catch (const AudioError& e) {
+    threw = true;
+    EXPECT_NE(std::string(e.what()).find(target.string()), std::string::npos) << e.what();
+  }
+  ::setrlimit(RLIMIT_FSIZE, &saved);
+  EXPECT_TRUE(threw);
+  EXPECT_EQ(file_bytes(target), before);
+  EXPECT_EQ(dir.entries(), std::vector<std::string>{"speech.wav"});
+}
+
+TEST(AudioFile, WritingOverAnExistingFileReplacesItAtomically) {
+  TempDir dir;
+  fs::path target = dir / "speech.wav";
+  Audio a = tts::audio::read_audio(need(kSpeech16k));
+  Audio b = tts::audio::read_audio(need(kSpeech16kB));
+  tts::audio::write_audio(target, a.samples.data(), a.samples.size(), 16000);
+  std::vector<char> old_bytes = file_bytes(target);
+
+  // A reader that already has the old file open keeps seeing all of it: the new file is a new
+  // inode renamed over the name, never the old one truncated and rewritten in place.
+  std::ifstream reader(target, std::ios::binary);
+  tts::audio::write_audio(target, b.samples.data(), b.samples.size(), 16000);
+  std::vector<char> seen{std::istreambuf_iterator<char>(reader), std::istreambuf_iterator<char>()};
+  EXPECT_EQ(seen, old_bytes);
+
+  Audio back = tts::audio::read_audio(target);
+  ASSERT_EQ(back.samples.size(), b.samples.size());
+  for (std::size_t i = 0; i < b.samples.size(); ++i)
+    ASSERT_NEAR(back.samples[i], b.samples[i], 1.5 / 32768) << i;
+  EXPECT_EQ(dir.entries(), std::vector<std::string>{"speech.wav"});
+}
+
+TEST(AudioFile, TruncatedOrGarbageFilesThrowNamingTheFile) {
+  TempDir dir;
+  Audio speech = tts::audio::read_audio(need(kSpeech16k));
+  for (const char* ext : {".wav", ".flac", ".ogg"}) {
+    fs::path whole = dir / (std::string("whole") + ext);
+    tts::audio::write_audio(whole, speech.samples.data(), speech.samples.size(), 16000);
+    std::vector<char> bytes = file_bytes(whole);
+    fs::path cut = dir / (std::string("cut") + ext);
+    std::ofstream(cut, std::ios::binary).write(bytes.data(), std::streamsize(bytes.size() / 2));
+    expect_throws_naming([&] { tts::audio::read_audio(cut); }, cut.string());
+  }
+  fs::path garbage = dir / "garbage.wav";
+  std::ofstream(garbage, std::ios::binary) << "RIFF\x10\0\0\0WAVEjunk that is not audio at all";
+  expect_throws_naming([&] { tts::audio::read_audio(garbage); }, garbage.string());
+  fs::path missing = dir / "missing.wav";
+  expect_throws_naming([&] { tts::audio::read_audio(missing); }, missing.string());
+}
+
+TEST(AudioFile, UnknownExtensionIsRejectedBeforeTouchingTheDisk) {
+  TempDir dir;
+  float x[4] = {};
+  expect_throws_naming([&] { tts::audio::write_audio(dir / "out.mp3", x, 4, 16000); }, "out.mp3");
+  EXPECT_TRUE(dir.entries().empty());
+}
