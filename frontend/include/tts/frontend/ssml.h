@@ -1,0 +1,59 @@
+// The SSML subset the engine reads: speak, s, p, break (time, strength), prosody (rate, pitch,
+// volume), say-as (interpret-as characters/spell-out, digits, cardinal, ordinal, date, time), sub
+// (alias), phoneme (alphabet="ipa", ph). Unknown elements are reported as warnings and skipped;
+// their text is still spoken. Malformed markup throws SsmlError with line and column.
+// Stateless and thread-safe.
+#pragma once
+
+#include <stdexcept>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace tts::frontend {
+
+class SsmlError : public std::runtime_error {
+ public:
+  SsmlError(int line, int column, const std::string& message);
+  int line() const { return line_; }
+  int column() const { return column_; }
+
+ private:
+  int line_, column_;
+};
+
+struct Prosody {
+  double rate = 1.0;    // duration divisor: 2 = twice as fast
+  double pitch = 1.0;   // pitch multiplier
+  double volume = 1.0;  // amplitude multiplier
+  bool operator==(const Prosody& other) const {
+    return rate == other.rate && pitch == other.pitch && volume == other.volume;
+  }
+};
+
+struct SsmlSegment {
+  enum class Kind {
+    kText,         // `text` is to be split, normalised and phonemised as usual
+    kPhonemes,     // `text` is IPA given by <phoneme>, used as is
+    kBreak,        // a pause of `break_ms` milliseconds
+    kSentenceEnd,  // the end of an <s> or <p>: the text before it is a sentence of its own
+  };
+  Kind kind = Kind::kText;
+  std::string text;
+  int break_ms = 0;
+  Prosody prosody;
+};
+
+struct SsmlDocument {
+  std::vector<SsmlSegment> segments;
+  std::vector<std::string> warnings;  // "line 3, column 5: unknown element <emphasis> skipped"
+};
+
+// `language` chooses how say-as cardinal, ordinal, date and time are expanded (English words for
+// "en*"; other languages keep the digits for espeak-ng, with a warning where that loses meaning).
+SsmlDocument parse_ssml(std::string_view markup, std::string_view language = "en-us");
+
+// True if `text` looks like SSML (starts, after white space, with "<speak" or "<?xml").
+bool looks_like_ssml(std::string_view text);
+
+}  // namespace tts::frontend

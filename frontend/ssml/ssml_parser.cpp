@@ -1,0 +1,249 @@
+// SSML semantics on top of the XML reader: prosody scopes, breaks, say-as expansion, sub, phoneme.
+#include <cctype>
+#include <cmath>
+#include <regex>
+
+#include "tts/frontend/normalizer.h"
+#include "tts/frontend/number_words.h"
+#include "tts/frontend/ssml.h"
+#include "xml_reader.h"
+
+namespace tts::frontend {
+
+SsmlError::SsmlError(int line, int column, const std::string& message)
+    : std::runtime_error(line > 0 ? "SSML line " + std::to_string(line) + ", column " +
+                                        std::to_string(column) + ": " + message
+                                  : "SSML: " + message),
+      line_(line),
+      column_(column) {}
+
+bool looks_like_ssml(std::string_view text) {
+  std::size_t start = text.find_first_not_of(" \t\r\n");
+  if (start == std::string_view::npos) return false;
+  text.remove_prefix(start);
+  if (text.substr(0, 3) == "\xEF\xBB\xBF") text.remove_prefix(3);
+  return text.substr(0, 6) == "<speak" || text.substr(0, 5) == "<?xml";
+}
+
+namespace {
+using detail::XmlNode;
+
+// "+10%", "150%", "1.5", "-2st", "+3dB" -> multiplier; named values from `names`; nothing if the
+// value is not understood.
+struct Named {
+  const char* name;
+  double value;
+};
+
+template <std::size_t N>
+bool parse_prosody_value(const std::string& text, const Named (&names)[N], double& value) {
+  for (const Named& n : names)
+    if (text == n.name) return value = n.value, true;
+  static const std::regex kNumber(R"(^([+-]?\d+(?:\.\d+)?)(%|st|dB|Hz)?$)");
+  std::smatch m;
+  if (!std::regex_match(text, m, kNumber)) return false;
+  double number = std::stod(m.str(1));
+  bool relative = text[0] == '+' || text[0] == '-';
+  std::string unit = m.str(2);
+  if (unit == "%")
+    value = relative ? 1.0 + number / 100.0 : number / 100.0;
+  else if (unit == "st")
+    value = std::pow(2.0, number / 12.0);
+  else if (unit == "dB")
+    value = std::pow(10.0, number / 20.0);
+  else if (unit.empty() && !relative)
+    value = number;
+  else
+    return false;
+  return value >= 0.0;
+}
+
+class Interpreter {
+ public:
+  explicit Interpreter(std::string_view language) : language_(language) {}
+
+  SsmlDocument run(const XmlNode& root) {
+    if (root.name != "speak")
+      throw SsmlError(root.line, root.column,
+                      "the root element must be <speak>, not <" + root.name + ">");
+    children(root, Prosody{});
+    return std::move(document_);
+  }
+
+ private:
+  bool english() const { return language_.substr(0, 2) == "en"; }
+
+  void warn(const XmlNode& node, const std::string& message) {
+    document_.warnings.push_back("line " + std::to_string(node.line) + ", column " +
+                                 std::to_string(node.column) + ": " + message);
+  }
+  void add(SsmlSegment::Kind kind, std::string text, const Prosody& prosody, int break_ms = 0) {
+    auto& segments = document_.segments;
+    if (kind == SsmlSegment::Kind::kSentenceEnd &&
+        (segments.empty() || segments.back().kind == kind))
+      return;  // </s></p>: one sentence end
+    if (kind == SsmlSegment::Kind::kText && !segments.empty() && segments.back().kind == kind &&
+        segments.back().prosody == prosody) {
+      segments.back().text += text;  // merge neighbouring text of the same prosody
+      return;
+    }
+    segments.push_back({kind, std::move(text), break_ms, prosody});
+  }
+
+  void children(const XmlNode& node, const Prosody& prosody) {
+    for (const XmlNode& child : node.children) {
+      if (child.is_text)
+        add(SsmlSegment::Kind::kText, child.text, prosody);
+      else
+        element(child, prosody);
+    }
+  }
+
+  void element(const XmlNode& node, const Prosody& prosody) {
+    const std::string& name = node.name;
+    if (name == "s" || name == "p") {
+      children(node, prosody);
+      add(SsmlSegment::Kind::kSentenceEnd, "", prosody);
+    } else if (name == "break") {
+      add(SsmlSegment::Kind::kBreak, "", prosody, break_ms(node));
+    } else if (name == "prosody") {
+      children(node, scoped(node, prosody));
+    } else if (name == "say-as") {
+      add(SsmlSegment::Kind::kText, " " + say_as(node) + " ", prosody);
+    } else if (name == "sub") {
+      const std::string* alias = node.attribute("alias");
+      if (!alias) throw SsmlError(node.line, node.column, "<sub> needs an alias attribute");
+      add(SsmlSegment::Kind::kText, " " + *alias + " ", prosody);
+    } else if (name == "phoneme") {
+      const std::string* alphabet = node.attribute("alphabet");
+      const std::string* ph = node.attribute("ph");
+      if (!ph) throw SsmlError(node.line, node.column, "<phoneme> needs a ph attribute");
+      if (alphabet && *alphabet != "ipa") {
+        warn(node, "phoneme alphabet \"" + *alphabet +
+                       "\" is not supported (only ipa); the text is read instead");
+        children(node, prosody);
+      } else {
+        add(SsmlSegment::Kind::kPhonemes, *ph, prosody);
+      }
+    } else if (name == "speak") {
+      children(node, prosody);
+    } else {
+      warn(node, "unknown element <" + name + "> skipped (its text is still read)");
+      children(node, prosody);
+    }
+  }
+
+  int break_ms(const XmlNode& node) {
+    if (const std::string* time = node.attribute("time")) {
+      static const std::regex kTime(R"(^\s*(\d+(?:\.\d+)?)\s*(ms|s)\s*$)");
+      std::smatch m;
+      if (!std::regex_match(*time, m, kTime))
+        throw SsmlError(node.line, node.column,
+                        "break time \"" + *time + "\" is not like 500ms or 1.5s");
+      double ms = std::stod(m.str(1)) * (m.str(2) == "s" ? 1000.0 : 1.0);
+      return static_cast<int>(std::min(ms, 60000.0) + 0.5);  // at most a minute
+    }
+    static const Named kStrengths[] = {{"none", 0},     {"x-weak", 100}, {"weak", 250},
+                                       {"medium", 400}, {"strong", 750}, {"x-strong", 1200}};
+    const std::string* strength = node.attribute("strength");
+    if (!strength) return 400;
+    for (const Named& s : kStrengths)
+      if (*strength == s.name) return static_cast<int>(s.value);
+    throw SsmlError(node.line, node.column, "unknown break strength \"" + *strength + "\"");
+  }
+
+  Prosody scoped(const XmlNode& node, Prosody prosody) {
+    static const Named kRates[] = {{"x-slow", 0.5}, {"slow", 0.75},  {"medium", 1.0},
+                                   {"fast", 1.25},  {"x-fast", 1.5}, {"default", 1.0}};
+    static const Named kPitches[] = {{"x-low", 0.8}, {"low", 0.9},    {"medium", 1.0},
+                                     {"high", 1.1},  {"x-high", 1.2}, {"default", 1.0}};
+    static const Named kVolumes[] = {{"silent", 0.0}, {"x-soft", 0.25}, {"soft", 0.5},
+                                     {"medium", 1.0}, {"loud", 1.5},    {"x-loud", 2.0},
+                                     {"default", 1.0}};
+    auto apply = [&](const char* key, const auto& names, double& target) {
+      const std::string* text = node.attribute(key);
+      if (!text) return;
+      double value;
+      if (parse_prosody_value(*text, names, value) && (value > 0 || std::string(key) == "volume"))
+        target *= value;
+      else
+        warn(node, std::string("prosody ") + key + "=\"" + *text + "\" not understood; ignored");
+    };
+    apply("rate", kRates, prosody.rate);
+    apply("pitch", kPitches, prosody.pitch);
+    apply("volume", kVolumes, prosody.volume);
+    return prosody;
+  }
+
+  std::string say_as(const XmlNode& node) {
+    std::string text;
+    for (const XmlNode& child : node.children) {
+      if (child.is_text)
+        text += child.text;
+      else
+        warn(child, "<" + child.name + "> inside <say-as> skipped");
+    }
+    const std::string* kind = node.attribute("interpret-as");
+    if (!kind) throw SsmlError(node.line, node.column, "<say-as> needs an interpret-as attribute");
+    std::string digits_only;
+    for (char c : text)
+      if (std::isdigit(static_cast<unsigned char>(c))) digits_only += c;
+    if (*kind == "characters" || *kind == "spell-out" || (*kind == "digits" && !english())) {
+      std::string spelled;
+      for (char c : text)
+        if (!std::isspace(static_cast<unsigned char>(c))) (spelled += c) += ' ';
+      return spelled;
+    }
+    if (*kind == "digits") return en::digits(text);
+    if (!english()) {
+      warn(node, "say-as " + *kind + " is left to espeak-ng for language " + language_);
+      return text;
+    }
+    if ((*kind == "cardinal" || *kind == "ordinal") &&
+        (digits_only.empty() || digits_only.size() > 15 ||
+         text.find_first_not_of("0123456789, \t\n") != std::string::npos)) {
+      warn(node, "say-as " + *kind + " of \"" + text + "\" is not a whole number; read as text");
+      return text;
+    }
+    if (*kind == "cardinal") return en::cardinal(std::stoull(digits_only));
+    if (*kind == "ordinal") return en::ordinal(std::stoull(digits_only));
+    if (*kind == "date") return date(node, text);
+    if (*kind == "time") return normalize_text(text, language_);
+    warn(node, "say-as interpret-as=\"" + *kind + "\" is not supported; read as text");
+    return text;
+  }
+
+  std::string date(const XmlNode& node, const std::string& text) {
+    static const char* kMonths[12] = {"January",   "February", "March",    "April",
+                                      "May",       "June",     "July",     "August",
+                                      "September", "October",  "November", "December"};
+    static const std::regex kParts(R"(^\s*(\d{1,4})[-/.](\d{1,2})[-/.](\d{1,4})\s*$)");
+    std::smatch m;
+    const std::string* format = node.attribute("format");
+    std::string order = format ? *format : "mdy";
+    if (!std::regex_match(text, m, kParts) ||
+        (order != "mdy" && order != "dmy" && order != "ymd")) {
+      warn(node,
+           "say-as date \"" + text + "\" (format " + order + ") not understood; read as text");
+      return normalize_text(text, language_);
+    }
+    unsigned long parts[3] = {std::stoul(m.str(1)), std::stoul(m.str(2)), std::stoul(m.str(3))};
+    unsigned long y = parts[order.find('y')], mo = parts[order.find('m')],
+                  d = parts[order.find('d')];
+    if (mo < 1 || mo > 12 || d < 1 || d > 31) {
+      warn(node, "say-as date \"" + text + "\" has no such month or day; read as text");
+      return text;
+    }
+    return std::string(kMonths[mo - 1]) + " " + en::ordinal(d) + " " + en::year(y);
+  }
+
+  std::string language_;
+  SsmlDocument document_;
+};
+}  // namespace
+
+SsmlDocument parse_ssml(std::string_view markup, std::string_view language) {
+  return Interpreter(language).run(detail::parse_xml(markup));
+}
+
+}  // namespace tts::frontend
