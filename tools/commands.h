@@ -17,5 +17,9 @@ enum ExitCode : int {
 void register_say(CLI::App& app, int& exit_code);
 void register_voices(CLI::App& app, int& exit_code);
 void register_phonemize(CLI::App& app, int& exit_code);
+void register_bench(CLI::App& app, int& exit_code);
+void register_train(CLI::App& app, int& exit_code);
+void register_vocode(CLI::App& app, int& exit_code);
+void register_mel(CLI::App& app, int& exit_code);
 
 }  // namespace tts::cli

@@ -23,6 +23,10 @@ int main(int argc, char** argv) {
   register_say(app, exit_code);
   register_voices(app, exit_code);
   register_phonemize(app, exit_code);
+  register_bench(app, exit_code);
+  register_train(app, exit_code);
+  register_vocode(app, exit_code);
+  register_mel(app, exit_code);
 
   try {
     app.parse(argc, argv);

@@ -1,23 +1,44 @@
 #include "tts/kernels/linear_algebra.h"
 
+#include <cblas.h>
+
+#include <stdexcept>
+
+// GEMM and GEMV go to OpenBLAS: it selects AVX-512/AVX2/SSE kernels at run time for the CPU it runs
+// on, which a build of Eigen for the baseline x86-64 ISA cannot. Eigen still does the element-wise
+// work elsewhere. All our matrices are column-major with unit inner stride.
 namespace tts::kernels {
+
+namespace {
+int blas_int(Eigen::Index v) { return static_cast<int>(v); }
+}  // namespace
 
 void gemm(MatrixRef c, ConstMatrixRef a, Transpose transpose_a, ConstMatrixRef b,
           Transpose transpose_b, float alpha, float beta) {
   const bool ta = transpose_a == Transpose::kYes;
   const bool tb = transpose_b == Transpose::kYes;
-  if (beta == 0.0f) c.setZero();
-  else if (beta != 1.0f) c *= beta;
-  // Eigen picks its blocked GEMM (or the BLAS it was told to use) for each of these products.
-  if (!ta && !tb) c.noalias() += alpha * a * b;
-  else if (ta && !tb) c.noalias() += alpha * a.transpose() * b;
-  else if (!ta && tb) c.noalias() += alpha * a * b.transpose();
-  else c.noalias() += alpha * a.transpose() * b.transpose();
+  const Eigen::Index m = ta ? a.cols() : a.rows();
+  const Eigen::Index k = ta ? a.rows() : a.cols();
+  const Eigen::Index kb = tb ? b.cols() : b.rows();
+  const Eigen::Index n = tb ? b.rows() : b.cols();
+  if (k != kb || c.rows() != m || c.cols() != n)
+    throw std::invalid_argument("gemm: shapes do not agree");
+  if (m == 0 || n == 0) return;
+  if (k == 0) {
+    if (beta == 0.0f) c.setZero();
+    else c *= beta;
+    return;
+  }
+  cblas_sgemm(CblasColMajor, ta ? CblasTrans : CblasNoTrans, tb ? CblasTrans : CblasNoTrans,
+              blas_int(m), blas_int(n), blas_int(k), alpha, a.data(), blas_int(a.outerStride()),
+              b.data(), blas_int(b.outerStride()), beta, c.data(), blas_int(c.outerStride()));
 }
 
 void gemv(VectorRef y, ConstMatrixRef a, ConstVectorRef x, bool accumulate) {
-  if (accumulate) y.noalias() += a * x;
-  else y.noalias() = a * x;
+  if (a.cols() != x.size() || a.rows() != y.size())
+    throw std::invalid_argument("gemv: shapes do not agree");
+  cblas_sgemv(CblasColMajor, CblasNoTrans, blas_int(a.rows()), blas_int(a.cols()), 1.0f, a.data(),
+              blas_int(a.outerStride()), x.data(), 1, accumulate ? 1.0f : 0.0f, y.data(), 1);
 }
 
 void add_bias(MatrixRef x, ConstVectorRef bias) { x.colwise() += bias; }

@@ -1,0 +1,53 @@
+// The recordings a voice is trained on, decoded once: μ-law classes and log-mel frames per file.
+#pragma once
+
+#include <cstdint>
+#include <filesystem>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "tts/kernels/mel.h"
+#include "tts/kernels/tensor.h"
+
+namespace tts::train {
+
+struct Utterance {
+  std::string id;
+  std::filesystem::path path;
+  std::string text;                 // from metadata.csv when there is one
+  std::vector<int32_t> classes;     // μ-law classes of the audio at the features' sample rate
+  kernels::Matrix mel;              // n_mels × frames (frames = 1 + samples / hop)
+};
+
+struct CorpusOptions {
+  kernels::MelConfig features;
+  int classes = 256;
+  int threads = 2;                  // decoding and mel computation run in parallel
+  double validation_fraction = 0.05;
+  int min_validation = 1;
+  double min_seconds = 0.1;         // shorter files are skipped with a warning
+  double max_seconds = 60.0;        // longer files are skipped with a warning
+};
+
+struct Corpus {
+  std::vector<Utterance> training, validation;
+  std::vector<std::string> warnings;  // one per skipped file or row, naming it and why
+};
+
+// The audio files of `dir`: LJSpeech layout (metadata.csv rows "id|text[|normalised]" with audio in
+// wavs/id.wav) when metadata.csv exists, else every .wav/.flac/.ogg under dir, sorted by path.
+// Returns (path, id, text) triples; malformed metadata rows become warnings.
+struct CorpusEntry {
+  std::filesystem::path path;
+  std::string id, text;
+};
+std::vector<CorpusEntry> list_corpus(const std::filesystem::path& dir,
+                                     std::vector<std::string>& warnings);
+
+// Lists, decodes and featurises the corpus. Unreadable, empty, too short or too long files are
+// skipped and named in `warnings`; throws std::runtime_error only when nothing usable is left.
+// The validation split is every k-th file by sorted order, so it does not depend on threads.
+Corpus load_corpus(const std::filesystem::path& dir, const CorpusOptions& options);
+
+}  // namespace tts::train

@@ -1,0 +1,53 @@
+// Training the WaveNet vocoder: the loop, its schedule, validation, and checkpoints with exact resume.
+#pragma once
+
+#include <cstdint>
+#include <filesystem>
+#include <functional>
+#include <iosfwd>
+#include <optional>
+#include <string>
+
+#include "tts/kernels/mel.h"
+#include "tts/kernels/optimizer.h"
+#include "tts/vocoder/config.h"
+
+namespace tts::train {
+
+struct VocoderTrainingOptions {
+  std::filesystem::path data_dir, out_dir;
+  vocoder::WaveNetConfig config;
+  kernels::MelConfig features;  // sample rate, hop and mel count must match `config`
+  int64_t steps = 1000;         // total steps (a resumed run continues up to this number)
+  uint64_t seed = 1;
+  bool resume = false;
+  int batch_segments = 4;
+  int batch_length = 8000;
+  kernels::AdamSettings adam{};
+  int64_t warmup_steps = 200;           // learning rate ramps up linearly over these steps
+  double lr_halving_steps = 100000.0;   // then halves every this many steps
+  float clip_norm = 1.0f;               // global gradient norm clip
+  float ema_decay = 0.999f;             // weights used for synthesis are this moving average
+  int64_t log_every = 10;
+  int64_t validate_every = 200;
+  int64_t checkpoint_every = 200;
+  double validation_audio_seconds = 1.0;  // of the first held-out clip, sampled at validation
+  int loader_threads = 2;
+};
+
+struct TrainingSummary {
+  int64_t first_step = 0, last_step = 0;  // steps run by this call: (first_step, last_step]
+  double last_loss = 0.0;
+  std::optional<double> last_validation_loss;
+  double samples_per_second = 0.0;
+};
+
+// Runs training; progress lines and warnings go to `log`. Throws std::runtime_error on failures
+// that stop the run (no usable data, NaN loss, a checkpoint that cannot be written), leaving the
+// last good checkpoint in place.
+TrainingSummary train_vocoder(const VocoderTrainingOptions& options, std::ostream& log);
+
+// The learning rate at `step` (counted from 1) under the options' schedule.
+float learning_rate_at(const VocoderTrainingOptions& options, int64_t step);
+
+}  // namespace tts::train

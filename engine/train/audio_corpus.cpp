@@ -1,0 +1,133 @@
+#include "tts/train/audio_corpus.h"
+
+#include <algorithm>
+#include <atomic>
+#include <cmath>
+#include <fstream>
+#include <mutex>
+#include <optional>
+#include <thread>
+
+#include "tts/audio/audio_file.h"
+#include "tts/kernels/mulaw.h"
+
+namespace fs = std::filesystem;
+
+namespace tts::train {
+
+namespace {
+
+bool is_audio_file(const fs::path& p) {
+  std::string ext = p.extension().string();
+  std::transform(ext.begin(), ext.end(), ext.begin(), ::tolower);
+  return ext == ".wav" || ext == ".flac" || ext == ".ogg";
+}
+
+std::vector<CorpusEntry> read_metadata(const fs::path& dir, std::vector<std::string>& warnings) {
+  std::vector<CorpusEntry> entries;
+  const fs::path csv = dir / "metadata.csv";
+  std::ifstream in(csv);
+  if (!in) throw std::runtime_error(csv.string() + ": cannot open");
+  std::string line;
+  for (int number = 1; std::getline(in, line); ++number) {
+    if (!line.empty() && line.back() == '\r') line.pop_back();
+    if (line.empty()) continue;
+    const std::string where = csv.string() + ":" + std::to_string(number);
+    const auto bar = line.find('|');
+    if (bar == std::string::npos || bar == 0) {
+      warnings.push_back(where + ": skipped: expected \"id|text\"");
+      continue;
+    }
+    CorpusEntry e;
+    e.id = line.substr(0, bar);
+    std::string rest = line.substr(bar + 1);
+    const auto second = rest.find('|');
+    // LJSpeech's third column is the normalised text; prefer it when present and non-empty.
+    if (second != std::string::npos && second + 1 < rest.size()) e.text = rest.substr(second + 1);
+    else e.text = rest.substr(0, second);
+    e.path = dir / "wavs" / (e.id + ".wav");
+    if (!fs::exists(e.path)) {
+      warnings.push_back(where + ": skipped: " + e.path.string() + " does not exist");
+      continue;
+    }
+    entries.push_back(std::move(e));
+  }
+  return entries;
+}
+
+}  // namespace
+
+std::vector<CorpusEntry> list_corpus(const fs::path& dir, std::vector<std::string>& warnings) {
+  if (!fs::is_directory(dir)) throw std::runtime_error(dir.string() + ": not a folder");
+  if (fs::exists(dir / "metadata.csv")) return read_metadata(dir, warnings);
+  std::vector<CorpusEntry> entries;
+  for (const auto& item : fs::recursive_directory_iterator(dir)) {
+    if (!item.is_regular_file() || !is_audio_file(item.path())) continue;
+    entries.push_back({item.path(), fs::relative(item.path(), dir).replace_extension().string(), ""});
+  }
+  std::sort(entries.begin(), entries.end(),
+            [](const CorpusEntry& a, const CorpusEntry& b) { return a.path < b.path; });
+  return entries;
+}
+
+Corpus load_corpus(const fs::path& dir, const CorpusOptions& options) {
+  Corpus corpus;
+  const std::vector<CorpusEntry> entries = list_corpus(dir, corpus.warnings);
+  const kernels::MelExtractor mel(options.features);
+  const int rate = options.features.sample_rate;
+
+  std::vector<std::optional<Utterance>> loaded(entries.size());
+  std::vector<std::string> problems(entries.size());
+  std::atomic<std::size_t> next{0};
+  auto worker = [&] {
+    for (std::size_t i = next++; i < entries.size(); i = next++) {
+      const CorpusEntry& e = entries[i];
+      try {
+        audio::Audio a = audio::read_audio(e.path, rate);
+        const double seconds = static_cast<double>(a.samples.size()) / rate;
+        if (a.samples.empty()) throw std::runtime_error("no audio");
+        if (seconds < options.min_seconds || seconds > options.max_seconds)
+          throw std::runtime_error("duration " + std::to_string(seconds) + " s is outside " +
+                                   std::to_string(options.min_seconds) + ".." +
+                                   std::to_string(options.max_seconds) + " s");
+        float peak = 0.0f;
+        for (float s : a.samples) peak = std::max(peak, std::fabs(s));
+        if (peak < 1e-4f) throw std::runtime_error("silent (peak below -80 dBFS)");
+        Utterance u;
+        u.id = e.id;
+        u.path = e.path;
+        u.text = e.text;
+        u.mel = mel.compute(a.samples.data(), a.samples.size());
+        u.classes = kernels::mulaw_encode(a.samples, options.classes);
+        loaded[i] = std::move(u);
+      } catch (const std::exception& ex) {
+        problems[i] = e.path.string() + ": skipped: " + ex.what();
+      }
+    }
+  };
+  std::vector<std::thread> threads;
+  for (int t = 0; t < std::max(1, options.threads); ++t) threads.emplace_back(worker);
+  for (auto& t : threads) t.join();
+
+  std::vector<Utterance> usable;
+  for (std::size_t i = 0; i < entries.size(); ++i) {
+    if (loaded[i]) usable.push_back(std::move(*loaded[i]));
+    else corpus.warnings.push_back(problems[i]);
+  }
+  if (usable.empty()) throw std::runtime_error(dir.string() + ": no usable audio files");
+
+  // Every k-th utterance goes to validation, but training always keeps at least one.
+  std::size_t wanted = std::max<std::size_t>(
+      options.min_validation,
+      static_cast<std::size_t>(std::lround(options.validation_fraction * usable.size())));
+  if (usable.size() < 2) wanted = 0;
+  wanted = std::min(wanted, usable.size() - 1);
+  const std::size_t stride = wanted ? usable.size() / wanted : 0;
+  for (std::size_t i = 0; i < usable.size(); ++i) {
+    const bool held_out = wanted && i % stride == stride - 1 && corpus.validation.size() < wanted;
+    (held_out ? corpus.validation : corpus.training).push_back(std::move(usable[i]));
+  }
+  return corpus;
+}
+
+}  // namespace tts::train

@@ -1,0 +1,173 @@
+#include "tts/train/vocoder_trainer.h"
+
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <ostream>
+#include <sstream>
+
+#include "tts/audio/audio_file.h"
+#include "tts/kernels/mulaw.h"
+#include "tts/train/checkpoint.h"
+#include "tts/train/crop_batches.h"
+#include "tts/vocoder/model_files.h"
+#include "tts/vocoder/sampler.h"
+#include "tts/vocoder/teacher_forced.h"
+
+namespace fs = std::filesystem;
+
+namespace tts::train {
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+std::string format_duration(double seconds) {
+  const long s = std::lround(seconds);
+  char text[32];
+  if (s >= 3600) std::snprintf(text, sizeof text, "%ldh%02ldm", s / 3600, (s / 60) % 60);
+  else std::snprintf(text, sizeof text, "%ldm%02lds", s / 60, s % 60);
+  return text;
+}
+
+// Mean loss of `weights` over a fixed set of held-out crops (the same crops at every validation).
+double validation_loss(const vocoder::WaveNetWeights& weights, const std::vector<Utterance>& held,
+                       const CropOptions& crops, uint64_t seed) {
+  vocoder::TeacherForcedPass pass(weights);
+  double total = 0.0;
+  const int batches = 2;
+  for (int i = 0; i < batches; ++i)
+    total += pass.forward(make_crop_batch(held, crops, seed ^ 0x5eedULL, i));
+  return total / batches;
+}
+
+// Samples the first seconds of the first held-out clip from its real mel (copy-synthesis).
+void write_validation_audio(const vocoder::WaveNetWeights& weights, const Utterance& clip,
+                            double seconds, const fs::path& path) {
+  const auto& c = weights.config();
+  const Eigen::Index frames = std::min<Eigen::Index>(
+      clip.mel.cols(), static_cast<Eigen::Index>(seconds * c.sample_rate / c.hop_length) + 1);
+  if (frames < 2) return;
+  vocoder::WaveNetSampler sampler(weights, {1, 1.0f});
+  sampler.start(clip.mel.leftCols(frames));
+  std::vector<int32_t> classes(sampler.total_samples());
+  sampler.generate(classes.data(), classes.size());
+  const std::vector<float> audio = kernels::mulaw_decode(classes, c.classes);
+  fs::create_directories(path.parent_path());
+  audio::write_audio(path, audio.data(), audio.size(), c.sample_rate);
+}
+
+}  // namespace
+
+float learning_rate_at(const VocoderTrainingOptions& o, int64_t step) {
+  const double warm = o.warmup_steps > 0 ? std::min(1.0, static_cast<double>(step) / o.warmup_steps)
+                                         : 1.0;
+  return static_cast<float>(o.adam.learning_rate * warm *
+                            std::pow(0.5, static_cast<double>(step) / o.lr_halving_steps));
+}
+
+TrainingSummary train_vocoder(const VocoderTrainingOptions& o, std::ostream& log) {
+  vocoder::check_features_match(o.config, o.features);
+  CorpusOptions corpus_options;
+  corpus_options.features = o.features;
+  corpus_options.classes = o.config.classes;
+  corpus_options.threads = o.loader_threads;
+  Corpus corpus = load_corpus(o.data_dir, corpus_options);
+  for (const auto& w : corpus.warnings) log << "warning: " << w << "\n";
+  log << "corpus: " << corpus.training.size() << " training and " << corpus.validation.size()
+      << " validation files from " << o.data_dir.string() << "\n";
+
+  vocoder::WaveNetWeights model(o.config);
+  TrainingState state;
+  state.config = o.config;
+  state.features = o.features;
+  state.seed = o.seed;
+  state.weights = model.parameters();
+  state.ema = model.parameters();
+  state.first_moment = model.parameters().zeros_like();
+  state.second_moment = model.parameters().zeros_like();
+  if (o.resume && has_checkpoint(o.out_dir)) {
+    load_checkpoint(o.out_dir, state);
+    log << "resumed from " << (o.out_dir / "checkpoint.json").string() << " at step " << state.step
+        << "\n";
+  } else {
+    if (has_checkpoint(o.out_dir))
+      throw std::runtime_error(o.out_dir.string() +
+                               " already holds a checkpoint: pass --resume or choose a new --out");
+    model.initialise(o.seed);
+    state.weights = model.parameters();
+    state.ema = model.parameters();
+  }
+  log << "model: " << o.config.layers << " layers, R=" << o.config.residual_channels
+      << " S=" << o.config.skip_channels << ", receptive field " << o.config.receptive_field()
+      << " samples, " << state.weights.size() << " parameters\n";
+
+  vocoder::WaveNetWeights ema_model(o.config);  // the averaged weights, for validation and export
+  kernels::ParameterSet grads = state.weights.zeros_like();
+  vocoder::TeacherForcedPass pass(model);
+  CropOptions crops{o.batch_segments, o.batch_length, o.config.hop_length, o.config.classes};
+  BatchQueue queue(corpus.training, crops, o.seed, state.step);
+
+  TrainingSummary summary;
+  summary.first_step = summary.last_step = state.step;
+  const auto started = Clock::now();
+  auto checkpoint = [&] {
+    save_checkpoint(o.out_dir, state);
+    ema_model.parameters() = state.ema;
+    vocoder::save_vocoder(o.out_dir, ema_model, o.features);
+  };
+  while (state.step < o.steps) {
+    vocoder::Batch batch = queue.next();
+    model.parameters() = state.weights;
+    const double loss = pass.forward(batch);
+    if (!std::isfinite(loss))
+      throw std::runtime_error("loss is not finite (" + std::to_string(loss) + ") at step " +
+                               std::to_string(state.step + 1) +
+                               "; stopping with the last checkpoint left intact");
+    grads.set_zero();
+    pass.backward(grads);
+    const double norm = kernels::l2_norm(grads.data(), grads.size());
+    if (!std::isfinite(norm))
+      throw std::runtime_error("gradient is not finite at step " + std::to_string(state.step + 1) +
+                               "; stopping with the last checkpoint left intact");
+    if (norm > o.clip_norm) kernels::scale(grads.data(), grads.size(), static_cast<float>(o.clip_norm / norm));
+    ++state.step;
+    kernels::AdamSettings adam = o.adam;
+    adam.learning_rate = learning_rate_at(o, state.step);
+    kernels::adam_step(state.weights.data(), grads.data(), state.first_moment.data(),
+                       state.second_moment.data(), state.weights.size(), state.step, adam);
+    kernels::ema_update(state.ema.data(), state.weights.data(), state.ema.size(), o.ema_decay);
+    summary.last_loss = loss;
+    summary.last_step = state.step;
+
+    const double elapsed = std::chrono::duration<double>(Clock::now() - started).count();
+    summary.samples_per_second =
+        static_cast<double>(summary.last_step - summary.first_step) * batch.columns() / elapsed;
+    const bool validate = !corpus.validation.empty() && o.validate_every > 0 &&
+                          (state.step % o.validate_every == 0 || state.step == o.steps);
+    if (validate) {
+      ema_model.parameters() = state.ema;
+      summary.last_validation_loss = validation_loss(ema_model, corpus.validation, crops, o.seed);
+      if (o.validation_audio_seconds > 0)
+        write_validation_audio(ema_model, corpus.validation.front(), o.validation_audio_seconds,
+                               o.out_dir / "validation" /
+                                   ("step-" + std::to_string(state.step) + ".wav"));
+    }
+    if (state.step % o.log_every == 0 || state.step == o.steps || validate) {
+      const double per_step = elapsed / static_cast<double>(summary.last_step - summary.first_step);
+      std::ostringstream line;
+      line << "step " << state.step << "/" << o.steps << "  loss " << std::fixed;
+      line.precision(4);
+      line << loss;
+      if (summary.last_validation_loss) line << "  val " << *summary.last_validation_loss;
+      line.precision(0);
+      line << "  " << summary.samples_per_second << " samples/s  ETA "
+           << format_duration(per_step * static_cast<double>(o.steps - state.step));
+      log << line.str() << std::endl;
+    }
+    if (state.step % o.checkpoint_every == 0 || state.step == o.steps) checkpoint();
+  }
+  return summary;
+}
+
+}  // namespace tts::train

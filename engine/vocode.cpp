@@ -1,0 +1,34 @@
+#include "tts/engine/vocode.h"
+
+#include <algorithm>
+#include <stdexcept>
+
+#include "tts/kernels/mulaw.h"
+
+namespace tts::engine {
+
+std::vector<float> vocode(const vocoder::VocoderModel& model, const kernels::Matrix& mel,
+                          const vocoder::SamplerOptions& options,
+                          const AudioChunkCallback& on_chunk, std::size_t chunk) {
+  const int classes = model.weights->config().classes;
+  vocoder::WaveNetSampler sampler(*model.weights, options);
+  sampler.start(mel);
+  std::vector<float> audio;
+  audio.reserve(sampler.total_samples());
+  std::vector<int32_t> block(std::max<std::size_t>(1, chunk));
+  while (std::size_t made = sampler.generate(block.data(), block.size())) {
+    const std::size_t before = audio.size();
+    for (std::size_t i = 0; i < made; ++i) audio.push_back(kernels::mulaw_decode(block[i], classes));
+    if (on_chunk && !on_chunk(audio.data() + before, made)) break;
+  }
+  return audio;
+}
+
+double log_mel_distance(const kernels::Matrix& a, const kernels::Matrix& b) {
+  if (a.rows() != b.rows()) throw std::invalid_argument("log_mel_distance: mel counts differ");
+  const Eigen::Index frames = std::min(a.cols(), b.cols());
+  if (frames == 0) throw std::invalid_argument("log_mel_distance: no frames");
+  return (a.leftCols(frames) - b.leftCols(frames)).cwiseAbs().mean();
+}
+
+}  // namespace tts::engine

@@ -1,0 +1,130 @@
+// `tts bench vocoder`: measured speed of the WaveNet on this machine, as one machine-readable line.
+#include <chrono>
+#include <fstream>
+#include <iostream>
+#include <random>
+
+#include "commands.h"
+#include "tts/vocoder/sampler.h"
+#include "tts/vocoder/teacher_forced.h"
+
+namespace tts::cli {
+
+namespace {
+
+struct BenchOptions {
+  std::string config_file;
+  double seconds = 1.0;  // of audio to generate
+  int threads = 1;
+  int train_batch = 4;
+  int train_length = 8000;
+  int train_steps = 2;
+};
+
+double seconds_since(std::chrono::steady_clock::time_point start) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+}
+
+vocoder::WaveNetConfig load_config(const std::string& path) {
+  vocoder::WaveNetConfig config;
+  if (path.empty()) return config;
+  std::ifstream in(path);
+  if (!in) throw std::runtime_error(path + ": cannot open config");
+  nlohmann::json j;
+  try {
+    in >> j;
+  } catch (const std::exception& e) {
+    throw std::runtime_error(path + ": not valid JSON: " + e.what());
+  }
+  if (j.contains("vocoder")) j = j.at("vocoder");
+  return j.get<vocoder::WaveNetConfig>();
+}
+
+void bench_vocoder(const BenchOptions& o) {
+  const vocoder::WaveNetConfig config = load_config(o.config_file);
+  vocoder::WaveNetWeights weights(config);
+  weights.initialise(1);
+  std::mt19937_64 rng(2);
+  std::normal_distribution<float> normal(0.0f, 1.0f);
+
+  // Incremental sampling.
+  const int frames = static_cast<int>(o.seconds * config.sample_rate / config.hop_length) + 1;
+  kernels::Matrix mel(config.mel_channels, frames);
+  for (Eigen::Index k = 0; k < mel.size(); ++k) mel.data()[k] = normal(rng);
+  vocoder::WaveNetSampler sampler(weights, {3, 1.0f});
+  auto start = std::chrono::steady_clock::now();
+  sampler.start(mel);
+  std::vector<int32_t> out(sampler.total_samples());
+  sampler.generate(out.data(), out.size());
+  const double sample_seconds = seconds_since(start);
+  const double samples_per_second = static_cast<double>(out.size()) / sample_seconds;
+  const double flops = config.flops_per_sample() + config.conditioning_flops_per_sample() / config.hop_length;
+
+  // Teacher-forced training step (forward + backward, no optimiser).
+  vocoder::Batch batch;
+  batch.segments = o.train_batch;
+  batch.length = o.train_length;
+  const int crop_frames = o.train_length / config.hop_length + 2;
+  batch.mel.resize(config.mel_channels, o.train_batch * crop_frames);
+  for (Eigen::Index k = 0; k < batch.mel.size(); ++k) batch.mel.data()[k] = normal(rng);
+  std::uniform_int_distribution<int32_t> cls(0, config.classes - 1);
+  for (int s = 0; s < o.train_batch; ++s)
+    for (int t = 0; t < o.train_length; ++t) {
+      batch.inputs.push_back(cls(rng));
+      batch.targets.push_back(cls(rng));
+      int32_t index;
+      float weight;
+      vocoder::frame_position(t, config.hop_length, s * crop_frames, index, weight);
+      batch.frame_index.push_back(index);
+      batch.frame_weight.push_back(weight);
+    }
+  vocoder::TeacherForcedPass pass(weights);
+  kernels::ParameterSet grads = weights.parameters().zeros_like();
+  pass.forward(batch);  // warm-up: allocations
+  pass.backward(grads);
+  start = std::chrono::steady_clock::now();
+  for (int step = 0; step < o.train_steps; ++step) {
+    pass.forward(batch);
+    pass.backward(grads);
+  }
+  const double train_samples_per_second =
+      static_cast<double>(o.train_steps) * batch.columns() / seconds_since(start);
+
+  nlohmann::json line = {
+      {"bench", "vocoder"},
+      {"layers", config.layers},
+      {"residual", config.residual_channels},
+      {"skip", config.skip_channels},
+      {"sample_rate", config.sample_rate},
+      {"threads", o.threads},
+      {"samples", out.size()},
+      {"samples_per_second", std::round(samples_per_second)},
+      {"real_time_factor", samples_per_second / config.sample_rate},
+      {"gflops", samples_per_second * flops / 1e9},
+      {"mflop_per_sample", flops / 1e6},
+      {"train_samples_per_second", std::round(train_samples_per_second)},
+      {"train_batch", std::to_string(o.train_batch) + "x" + std::to_string(o.train_length)},
+      {"model_bytes", weights.parameters().size() * sizeof(float)},
+      {"stream_state_bytes", sampler.state_bytes()},
+  };
+  std::cout << line.dump() << "\n";
+}
+
+}  // namespace
+
+void register_bench(CLI::App& app, int& exit_code) {
+  auto o = std::make_shared<BenchOptions>();
+  CLI::App* bench = app.add_subcommand("bench", "Measure speed");
+  bench->require_subcommand(1);
+  CLI::App* voc = bench->add_subcommand("vocoder", "WaveNet sampling and training speed");
+  voc->add_option("--config", o->config_file, "Vocoder config JSON (default: L=20 R=64 S=256)");
+  voc->add_option("--seconds", o->seconds, "Seconds of audio to sample")->check(CLI::PositiveNumber);
+  voc->add_option("--threads", o->threads, "Threads")->check(CLI::Range(1, 256));
+  voc->add_option("--train-steps", o->train_steps, "Training steps to time")->check(CLI::Range(1, 1000));
+  voc->callback([o, &exit_code] {
+    bench_vocoder(*o);
+    exit_code = kExitOk;
+  });
+}
+
+}  // namespace tts::cli

@@ -1,0 +1,71 @@
+// `tts train vocoder`: train a WaveNet vocoder from a folder of recordings.
+#include <fstream>
+#include <iostream>
+
+#include "commands.h"
+#include "tts/train/vocoder_trainer.h"
+
+namespace tts::cli {
+
+namespace {
+
+nlohmann::json read_json(const std::string& path) {
+  std::ifstream in(path);
+  if (!in) throw CLI::ValidationError("--config", path + ": cannot open");
+  try {
+    return nlohmann::json::parse(in);
+  } catch (const std::exception& e) {
+    throw CLI::ValidationError("--config", path + ": not valid JSON: " + e.what());
+  }
+}
+
+}  // namespace
+
+void register_train(CLI::App& app, int& exit_code) {
+  auto o = std::make_shared<train::VocoderTrainingOptions>();
+  auto config_file = std::make_shared<std::string>();
+  auto data = std::make_shared<std::string>(), out = std::make_shared<std::string>();
+  CLI::App* train = app.add_subcommand("train", "Train models from recordings");
+  train->require_subcommand(1);
+  CLI::App* voc = train->add_subcommand("vocoder", "Train the WaveNet vocoder");
+  voc->add_option("--data", *data, "LJSpeech-style folder (metadata.csv + wavs/) or any folder "
+                                   "of audio files")->required()->check(CLI::ExistingDirectory);
+  voc->add_option("--out", *out, "Output folder: checkpoints, vocoder.json/.safetensors, "
+                                 "validation audio")->required();
+  voc->add_option("--config", *config_file,
+                  "JSON with \"wavenet\" (model) and optional \"features\" (mel) and \"training\"");
+  voc->add_option("--steps", o->steps, "Total optimiser steps")->check(CLI::PositiveNumber);
+  voc->add_option("--seed", o->seed, "Seed for initialisation and batch order");
+  voc->add_flag("--resume", o->resume, "Continue from OUT/checkpoint.json");
+  voc->add_option("--batch", o->batch_segments, "Crops per batch")->check(CLI::Range(1, 1024));
+  voc->add_option("--crop", o->batch_length, "Samples per crop")->check(CLI::Range(16, 1 << 20));
+  voc->add_option("--lr", o->adam.learning_rate, "Peak learning rate")->check(CLI::PositiveNumber);
+  voc->add_option("--checkpoint-every", o->checkpoint_every, "Steps between checkpoints")
+      ->check(CLI::PositiveNumber);
+  voc->add_option("--validate-every", o->validate_every, "Steps between validations (0 = never)");
+  voc->add_option("--log-every", o->log_every, "Steps between progress lines")
+      ->check(CLI::PositiveNumber);
+  voc->add_option("--threads", o->loader_threads, "Loader threads")->check(CLI::Range(1, 256));
+  voc->callback([=, &exit_code] {
+    o->data_dir = *data;
+    o->out_dir = *out;
+    if (!config_file->empty()) {
+      const nlohmann::json j = read_json(*config_file);
+      try {
+        if (j.contains("wavenet")) o->config = j.at("wavenet").get<vocoder::WaveNetConfig>();
+        o->features.sample_rate = o->config.sample_rate;
+        o->features.hop_length = o->config.hop_length;
+        o->features.n_mels = o->config.mel_channels;
+        if (j.contains("features")) o->features = j.at("features").get<kernels::MelConfig>();
+      } catch (const std::exception& e) {
+        throw CLI::ValidationError("--config", *config_file + ": " + e.what());
+      }
+    }
+    train::TrainingSummary s = train::train_vocoder(*o, std::cerr);
+    std::cerr << "trained steps " << s.first_step << ".." << s.last_step << ", final loss "
+              << s.last_loss << "; model in " << o->out_dir.string() << "\n";
+    exit_code = kExitOk;
+  });
+}
+
+}  // namespace tts::cli

@@ -1,0 +1,70 @@
+// `tts vocode`: copy-synthesis, audio → log-mel → WaveNet → audio.
+#include <chrono>
+#include <iostream>
+
+#include "commands.h"
+#include "tts/audio/audio_file.h"
+#include "tts/engine/vocode.h"
+
+namespace tts::cli {
+
+namespace {
+struct VocodeOptions {
+  std::string input, output, model;
+  uint64_t seed = 1;
+  float temperature = 1.0f;
+  bool report = false;
+};
+}  // namespace
+
+void register_vocode(CLI::App& app, int& exit_code) {
+  auto o = std::make_shared<VocodeOptions>();
+  CLI::App* cmd = app.add_subcommand("vocode", "Re-synthesise a recording through the vocoder");
+  cmd->add_option("input", o->input, "Audio file to copy")->required();
+  cmd->add_option("-o,--output", o->output, "Output audio (wav, flac or ogg)")->required();
+  cmd->add_option("--model", o->model, "Vocoder folder (vocoder.json + vocoder.safetensors)")
+      ->required();
+  cmd->add_option("--seed", o->seed, "Sampling seed");
+  cmd->add_option("--temperature", o->temperature, "Sampling temperature (0 = arg-max)")
+      ->check(CLI::Range(0.0f, 10.0f));
+  cmd->add_flag("--report", o->report, "Print the log-mel distance to the input and the speed");
+  cmd->callback([o, &exit_code] {
+    vocoder::VocoderModel model;
+    audio::Audio input;
+    try {
+      model = vocoder::load_vocoder(o->model);
+      input = audio::read_audio(o->input, model.features.sample_rate);
+    } catch (const std::exception& e) {
+      std::cerr << "tts vocode: " << e.what() << "\n";
+      exit_code = kExitBadInput;
+      return;
+    }
+    const kernels::MelExtractor extractor(model.features);
+    const kernels::Matrix mel = extractor.compute(input.samples.data(), input.samples.size());
+    if (mel.cols() < 2) {
+      std::cerr << "tts vocode: " << o->input << ": too short to vocode\n";
+      exit_code = kExitBadInput;
+      return;
+    }
+    const auto start = std::chrono::steady_clock::now();
+    const std::vector<float> out = engine::vocode(model, mel, {o->seed, o->temperature});
+    const double seconds =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    audio::write_audio(o->output, out.data(), out.size(), model.features.sample_rate);
+    if (o->report) {
+      const kernels::Matrix out_mel = extractor.compute(out.data(), out.size());
+      nlohmann::json report = {
+          {"input", o->input},
+          {"output", o->output},
+          {"samples", out.size()},
+          {"log_mel_distance", engine::log_mel_distance(mel, out_mel)},
+          {"samples_per_second", std::round(static_cast<double>(out.size()) / seconds)},
+          {"real_time_factor",
+           static_cast<double>(out.size()) / seconds / model.features.sample_rate}};
+      std::cout << report.dump() << "\n";
+    }
+    exit_code = kExitOk;
+  });
+}
+
+}  // namespace tts::cli
