@@ -146,8 +146,15 @@ Eigen::MatrixXf slaney_mel_filterbank(const MelConfig& config) {
   return fb;
 }
 
+namespace {
+const MelConfig& validated(const MelConfig& config) {
+  config.validate();
+  return config;
+}
+}  // namespace
+
 MelExtractor::MelExtractor(const MelConfig& config)
-    : config_((config.validate(), config)),
+    : config_(validated(config)),
       stft_(config.n_fft, config.win_length, config.hop_length, config.center),
       filterbank_(slaney_mel_filterbank(config)) {}
 
@@ -164,8 +171,10 @@ Eigen::MatrixXf MelExtractor::compute(const float* samples, std::size_t n) const
     stft_.compute_frames(samples, n, static_cast<std::size_t>(first), block);
     mel.middleCols(first, count).noalias() = filterbank_ * block;
   }
+  // Scalar std::log rather than Eigen's vectorised log: silence then gives exactly
+  // std::log(log_floor), and results do not depend on which SIMD path Eigen compiled.
   const float floor = config_.log_floor;
-  mel = mel.array().max(floor).log().matrix();
+  mel = mel.unaryExpr([floor](float v) { return std::log(std::max(v, floor)); });
   return mel;
 }
 
