@@ -56,6 +56,7 @@ TEST(Phonemizer, UnknownLanguageNamesTheLanguage) {
 TEST(Phonemizer, LanguageCodesThatAreNotVoiceNamesWork) {
   EXPECT_FALSE(Phonemizer("en-gb").phonemize("hello").empty());
   EXPECT_FALSE(Phonemizer("en").phonemize("hello").empty());
+  EXPECT_EQ(Phonemizer("en_GB").language(), "en-gb");
 }
 
 TEST(Phonemizer, RejectsInvalidUtf8) {

@@ -1,5 +1,6 @@
 #include <espeak-ng/speak_lib.h>
 
+#include <cctype>
 #include <cstdlib>
 #include <cstring>
 #include <regex>
@@ -117,9 +118,15 @@ std::mutex& espeak_lock() {
   return mutex;
 }
 
-Phonemizer::Phonemizer(std::string language) : language_(std::move(language)) {
+Phonemizer::Phonemizer(std::string language) : language_(language) {
+  for (char& c : language_)  // espeak-ng's language codes are lower case: accept "en-GB"
+    c = (c == '_') ? '-' : static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
   std::lock_guard<std::mutex> lock(espeak_lock());
-  select_voice(language_);
+  try {
+    select_voice(language_);
+  } catch (const UnknownLanguageError&) {
+    throw UnknownLanguageError(language);
+  }
 }
 
 std::string Phonemizer::phonemize(std::string_view sentence) const {

@@ -33,7 +33,8 @@ inline constexpr std::string_view kClausePunctuation = ".,?!;:";
 class Phonemizer {
  public:
   // `language` is an espeak-ng voice name such as "en-us", "en-gb", "de", "es" (`espeak-ng
-  // --voices` lists them). Throws UnknownLanguageError if espeak-ng has no such voice, and
+  // --voices` lists them; case-insensitive, "_" reads as "-"). Throws UnknownLanguageError
+  // (naming `language` as given) if espeak-ng has no such voice, and
   // std::runtime_error if espeak-ng cannot initialise (its data folder is missing).
   explicit Phonemizer(std::string language = "en-us");
 
