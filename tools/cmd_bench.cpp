@@ -51,7 +51,7 @@ void bench_vocoder(const BenchOptions& o) {
   const int frames = static_cast<int>(o.seconds * config.sample_rate / config.hop_length) + 1;
   kernels::Matrix mel(config.mel_channels, frames);
   for (Eigen::Index k = 0; k < mel.size(); ++k) mel.data()[k] = normal(rng);
-  vocoder::WaveNetSampler sampler(weights, {3, 1.0f});
+  vocoder::WaveNetSampler sampler(weights, {3, 1.0f, o.threads});
   auto start = std::chrono::steady_clock::now();
   sampler.start(mel);
   std::vector<int32_t> out(sampler.total_samples());

@@ -2,21 +2,24 @@
 
 #include <cassert>
 
+#include "gate_kernel.h"
+
 namespace tts::kernels {
 
-// Eigen's float tanh and logistic are vectorised rational approximations; every path (training,
-// sampling, tests) goes through these functions, so all of them see the same values.
+// Training and sampling both go through detail::gated_tanh_sigmoid, whose result for an element
+// does not depend on its neighbours, so the two modes agree bit for bit on the gate.
 void gate_forward(ConstMatrixRef z, MatrixRef gated, MatrixRef tanh_out, MatrixRef sigmoid_out) {
   const Eigen::Index r = z.rows() / 2;
   assert(gated.rows() == r && gated.cols() == z.cols());
-  tanh_out = z.topRows(r).array().tanh();
-  sigmoid_out = z.bottomRows(r).array().logistic();
-  gated = tanh_out.array() * sigmoid_out.array();
+  for (Eigen::Index t = 0; t < z.cols(); ++t)
+    detail::gated_tanh_sigmoid(z.col(t).data(), z.col(t).data() + r, gated.col(t).data(),
+                               tanh_out.col(t).data(), sigmoid_out.col(t).data(), r);
 }
 
-void gate_forward_step(ConstVectorRef z, VectorRef gated) {
-  const Eigen::Index r = z.size() / 2;
-  gated = z.head(r).array().tanh() * z.tail(r).array().logistic();
+void gate_forward_step(ConstVectorRef z_filter, ConstVectorRef z_gate, VectorRef gated) {
+  assert(z_filter.size() == z_gate.size() && gated.size() == z_filter.size());
+  detail::gated_tanh_sigmoid(z_filter.data(), z_gate.data(), gated.data(), nullptr, nullptr,
+                             z_filter.size());
 }
 
 void gate_backward(ConstMatrixRef d_gated, ConstMatrixRef tanh_out, ConstMatrixRef sigmoid_out,

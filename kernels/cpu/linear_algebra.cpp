@@ -2,9 +2,11 @@
 
 #include <cblas.h>
 
+#include "gemv_kernel.h"
+
 #include <stdexcept>
 
-// GEMM and GEMV go to OpenBLAS: it selects AVX-512/AVX2/SSE kernels at run time for the CPU it runs
+// GEMM goes to OpenBLAS: it selects AVX-512/AVX2/SSE kernels at run time for the CPU it runs
 // on, which a build of Eigen for the baseline x86-64 ISA cannot. Eigen still does the element-wise
 // work elsewhere. All our matrices are column-major with unit inner stride.
 namespace tts::kernels {
@@ -37,8 +39,10 @@ void gemm(MatrixRef c, ConstMatrixRef a, Transpose transpose_a, ConstMatrixRef b
 void gemv(VectorRef y, ConstMatrixRef a, ConstVectorRef x, bool accumulate) {
   if (a.cols() != x.size() || a.rows() != y.size())
     throw std::invalid_argument("gemv: shapes do not agree");
-  cblas_sgemv(CblasColMajor, CblasNoTrans, blas_int(a.rows()), blas_int(a.cols()), 1.0f, a.data(),
-              blas_int(a.outerStride()), x.data(), 1, accumulate ? 1.0f : 0.0f, y.data(), 1);
+  // Our own kernel rather than BLAS: at these sizes (≤ 256 × 1280) a library call's overhead and
+  // threading checks cost more than the product itself.
+  detail::gemv_column_major(a.data(), a.outerStride(), a.rows(), a.cols(), x.data(), y.data(),
+                            accumulate);
 }
 
 void add_bias(MatrixRef x, ConstVectorRef bias) { x.colwise() += bias; }

@@ -10,8 +10,9 @@ namespace tts::kernels {
 // when not training) keep the activations that the backward pass needs.
 void gate_forward(ConstMatrixRef z, MatrixRef gated, MatrixRef tanh_out, MatrixRef sigmoid_out);
 
-// The same for one time step, without keeping activations (incremental sampling).
-void gate_forward_step(ConstVectorRef z, VectorRef gated);
+// The same for one time step, without keeping activations (incremental sampling), given the two
+// halves separately so a thread can gate just its own channels.
+void gate_forward_step(ConstVectorRef z_filter, ConstVectorRef z_gate, VectorRef gated);
 
 // dz (2R rows) from d(gated) and the kept activations.
 void gate_backward(ConstMatrixRef d_gated, ConstMatrixRef tanh_out, ConstMatrixRef sigmoid_out,

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <random>
 #include <vector>
 
@@ -15,11 +16,17 @@ namespace tts::vocoder {
 struct SamplerOptions {
   uint64_t seed = 0;
   float temperature = 1.0f;  // 0 = arg-max (deterministic, usually buzzy)
+  int threads = 1;           // threads that share each sample's work; the audio does not depend on it
 };
+
+class WorkerTeam;
 
 class WaveNetSampler {
  public:
   WaveNetSampler(const WaveNetWeights& weights, const SamplerOptions& options = {});
+  ~WaveNetSampler();
+  WaveNetSampler(const WaveNetSampler&) = delete;
+  WaveNetSampler& operator=(const WaveNetSampler&) = delete;
 
   // Starts an utterance conditioned on `mel` (mel_channels × frames, frames ≥ 2). Clears the
   // queues and projects all frames at once, off the serial path. The utterance has
@@ -40,17 +47,29 @@ class WaveNetSampler {
   std::size_t state_bytes() const;
 
  private:
-  int32_t step(float uniform, float* logits_out);
+  // Rows of each product that one thread of the team computes.
+  struct Share {
+    Eigen::Index channel_begin, channels;  // of R (and the matching gate rows R + …)
+    Eigen::Index skip_begin, skips;        // of S
+    Eigen::Index class_begin, classes;     // of A
+  };
+  // Thread `t`'s part of one sample. Every thread samples the class itself from the same logits
+  // and uniform number, which saves a barrier and gives all of them the same answer.
+  void step(int t, std::size_t position, float uniform, float* logits_out);
 
   const WaveNetWeights& weights_;
   SamplerOptions options_;
   std::mt19937_64 rng_;
   std::vector<int> dilations_;
+  std::vector<Share> shares_;
+  std::unique_ptr<WorkerTeam> team_;
   kernels::Matrix conditioning_;           // L·2R × frames, gate biases folded in
   std::vector<kernels::Matrix> queues_;    // layer i: R × dilation, a ring of past inputs
-  kernels::Vector h_, dilated_in_, z_, gated_all_, skip_, hidden_, logits_, scratch_;
+  kernels::Vector h_, z_, gated_all_, skip_, hidden_, logits_;
+  std::vector<kernels::Vector> scratch_;   // per thread, for the softmax
+  std::vector<int32_t> sampled_;           // per thread: the class it sampled
+  std::vector<float> uniforms_;
   std::size_t position_ = 0, total_ = 0;
-  int32_t previous_class_ = 0;
 };
 
 }  // namespace tts::vocoder
