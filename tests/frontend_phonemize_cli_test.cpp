@@ -22,7 +22,7 @@ int run(const std::string& command, std::string& output) {
 }  // namespace
 
 TEST(PhonemizeCommand, PrintsPhonemesThenIdsPerSentence) {
-  if (!std::filesystem::exists(kTts)) GTEST_SKIP() << "build the tts target first";
+  ASSERT_TRUE(std::filesystem::exists(kTts)) << "the tts target is a dependency of this test";
   std::string out;
   ASSERT_EQ(run(kTts + " phonemize 'Hello, world. Bye!'", out), 0) << out;
   EXPECT_EQ(out,
@@ -36,7 +36,7 @@ TEST(PhonemizeCommand, PrintsPhonemesThenIdsPerSentence) {
 }
 
 TEST(PhonemizeCommand, InvalidUtf8IsBadInputNamingTheOffset) {
-  if (!std::filesystem::exists(kTts)) GTEST_SKIP() << "build the tts target first";
+  ASSERT_TRUE(std::filesystem::exists(kTts)) << "the tts target is a dependency of this test";
   std::string out;
   EXPECT_EQ(run(kTts + " phonemize \"$(printf 'ab\\377c')\" 2>&1", out), 3);
   EXPECT_THAT(out, ::testing::HasSubstr("byte offset 2"));
@@ -45,7 +45,7 @@ TEST(PhonemizeCommand, InvalidUtf8IsBadInputNamingTheOffset) {
 }
 
 TEST(PhonemizeCommand, UnknownLanguageIsBadInput) {
-  if (!std::filesystem::exists(kTts)) GTEST_SKIP() << "build the tts target first";
+  ASSERT_TRUE(std::filesystem::exists(kTts)) << "the tts target is a dependency of this test";
   std::string out;
   EXPECT_EQ(run(kTts + " phonemize --lang zz-qq hello 2>&1", out), 3);
   EXPECT_THAT(out, ::testing::HasSubstr("\"zz-qq\""));

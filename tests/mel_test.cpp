@@ -356,7 +356,7 @@ class MelCommand : public ::testing::Test {
  protected:
   void SetUp() override {
     tts_ = std::filesystem::path(TTS_BINARY_DIR) / "tools" / "tts";
-    if (!std::filesystem::exists(tts_)) GTEST_SKIP() << "build the tts target first: " << tts_;
+    ASSERT_TRUE(std::filesystem::exists(tts_)) << "the tts target is a dependency of this test: " << tts_;
     dir_ = std::filesystem::temp_directory_path() /
            ("tts_mel_cmd_" + std::to_string(::testing::UnitTest::GetInstance()->random_seed()));
     std::filesystem::create_directories(dir_);
