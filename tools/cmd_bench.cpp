@@ -5,6 +5,7 @@
 #include <random>
 
 #include "commands.h"
+#include "tts/kernels/linear_algebra.h"
 #include "tts/vocoder/sampler.h"
 #include "tts/vocoder/teacher_forced.h"
 
@@ -78,6 +79,7 @@ void bench_vocoder(const BenchOptions& o) {
       batch.frame_index.push_back(index);
       batch.frame_weight.push_back(weight);
     }
+  kernels::set_gemm_threads(o.threads);
   vocoder::TeacherForcedPass pass(weights);
   kernels::ParameterSet grads = weights.parameters().zeros_like();
   pass.forward(batch);  // warm-up: allocations
@@ -106,6 +108,9 @@ void bench_vocoder(const BenchOptions& o) {
       {"train_batch", std::to_string(o.train_batch) + "x" + std::to_string(o.train_length)},
       {"model_bytes", weights.parameters().size() * sizeof(float)},
       {"stream_state_bytes", sampler.state_bytes()},
+      {"stream_conditioning_bytes_per_second",
+       sampler.conditioning_bytes() / std::max(1e-9, o.seconds)},
+      {"gemv_isa", kernels::cpu_kernel_isa()},
   };
   std::cout << line.dump() << "\n";
 }
@@ -115,6 +120,7 @@ void bench_vocoder(const BenchOptions& o) {
 void register_bench(CLI::App& app, int& exit_code) {
   auto o = std::make_shared<BenchOptions>();
   CLI::App* bench = app.add_subcommand("bench", "Measure speed");
+  register_bench_pipeline(*bench, exit_code);
   bench->require_subcommand(1);
   CLI::App* voc = bench->add_subcommand("vocoder", "WaveNet sampling and training speed");
   voc->add_option("--config", o->config_file, "Vocoder config JSON (default: L=20 R=64 S=256)");

@@ -45,7 +45,10 @@ void register_train(CLI::App& app, int& exit_code) {
   voc->add_option("--validate-every", o->validate_every, "Steps between validations (0 = never)");
   voc->add_option("--log-every", o->log_every, "Steps between progress lines")
       ->check(CLI::PositiveNumber);
-  voc->add_option("--threads", o->loader_threads, "Loader threads")->check(CLI::Range(1, 256));
+  voc->add_option("--threads", o->compute_threads, "Compute threads (GEMM)")
+      ->check(CLI::Range(1, 256));
+  voc->add_option("--loader-threads", o->loader_threads, "Threads decoding audio and computing mels")
+      ->check(CLI::Range(1, 256));
   voc->callback([=, &exit_code] {
     o->data_dir = *data;
     o->out_dir = *out;

@@ -163,7 +163,7 @@ std::size_t WaveNetSampler::state_bytes() const {
   for (const auto& q : queues_) floats += q.size();
   for (const auto& s : scratch_) floats += s.size();
   floats += h_.size() + z_.size() + gated_all_.size() + skip_.size() + hidden_.size() +
-            logits_.size() + conditioning_.size() + uniforms_.size();
+            logits_.size();
   return floats * sizeof(float);
 }
 

@@ -7,6 +7,7 @@
 #include <sstream>
 
 #include "tts/audio/audio_file.h"
+#include "tts/kernels/linear_algebra.h"
 #include "tts/kernels/mulaw.h"
 #include "tts/train/checkpoint.h"
 #include "tts/train/crop_batches.h"
@@ -102,6 +103,7 @@ TrainingSummary train_vocoder(const VocoderTrainingOptions& o, std::ostream& log
       << " S=" << o.config.skip_channels << ", receptive field " << o.config.receptive_field()
       << " samples, " << state.weights.size() << " parameters\n";
 
+  kernels::set_gemm_threads(o.compute_threads);
   vocoder::WaveNetWeights ema_model(o.config);  // the averaged weights, for validation and export
   kernels::ParameterSet grads = state.weights.zeros_like();
   vocoder::TeacherForcedPass pass(model);

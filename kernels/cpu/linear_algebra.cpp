@@ -45,6 +45,10 @@ void gemv(VectorRef y, ConstMatrixRef a, ConstVectorRef x, bool accumulate) {
                             accumulate);
 }
 
+const char* cpu_kernel_isa() { return detail::gemv_isa(); }
+
+void set_gemm_threads(int threads) { openblas_set_num_threads(threads < 1 ? 1 : threads); }
+
 void add_bias(MatrixRef x, ConstVectorRef bias) { x.colwise() += bias; }
 
 void accumulate_row_sums(VectorRef out, ConstMatrixRef x) { out += x.rowwise().sum(); }

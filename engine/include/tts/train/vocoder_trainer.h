@@ -33,6 +33,7 @@ struct VocoderTrainingOptions {
   int64_t checkpoint_every = 200;
   double validation_audio_seconds = 1.0;  // of the first held-out clip, sampled at validation
   int loader_threads = 2;
+  int compute_threads = 1;  // threads for each GEMM (OpenBLAS)
 };
 
 struct TrainingSummary {

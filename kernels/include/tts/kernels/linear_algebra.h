@@ -14,6 +14,12 @@ void gemm(MatrixRef c, ConstMatrixRef a, Transpose transpose_a, ConstMatrixRef b
 // y = A · x (+ y when accumulate). The serial-path product of incremental sampling.
 void gemv(VectorRef y, ConstMatrixRef a, ConstVectorRef x, bool accumulate = false);
 
+// The instruction set the CPU kernels dispatched to on this machine (for reports).
+const char* cpu_kernel_isa();
+
+// Threads that one GEMM may use (OpenBLAS's pool; process-wide). Training calls this once.
+void set_gemm_threads(int threads);
+
 // Adds `bias` to every column of `x`.
 void add_bias(MatrixRef x, ConstVectorRef bias);
 

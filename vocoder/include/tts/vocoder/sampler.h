@@ -43,8 +43,11 @@ class WaveNetSampler {
   std::size_t position() const { return position_; }
   std::size_t total_samples() const { return total_; }
 
-  // Bytes of per-stream state: the queues and buffers (the weights are shared and not counted).
+  // Bytes of per-stream state (the weights are shared and not counted): the per-layer queues and
+  // small buffers, which are fixed for a model, and the projected conditioning of the current
+  // utterance, which grows with its length (L·2R floats per mel frame).
   std::size_t state_bytes() const;
+  std::size_t conditioning_bytes() const { return conditioning_.size() * sizeof(float); }
 
  private:
   // Rows of each product that one thread of the team computes.
