@@ -1,0 +1,83 @@
+// Micro-benchmarks of the CPU kernels at the WaveNet's sizes, each beside a peer in the same run:
+// our GEMV against Eigen's, our gate against Eigen's tanh/logistic, and OpenBLAS GEMM's FLOP rate.
+// Run: build/benchmarks/kernels_bench (numbers are ratios within one run; the machine is shared).
+#include <benchmark/benchmark.h>
+
+#include "tts/kernels/activations.h"
+#include "tts/kernels/linear_algebra.h"
+
+using namespace tts::kernels;
+
+namespace {
+
+void set_flops(benchmark::State& state, double flops_per_iteration) {
+  state.counters["GFLOP/s"] = benchmark::Counter(flops_per_iteration * state.iterations() / 1e9,
+                                                 benchmark::Counter::kIsRate);
+}
+
+// Sizes: 128×128 (dilated conv, R=64), 64×64 (residual), 256×1280 (all skips), 256×256 (head).
+void BM_Gemv_Ours(benchmark::State& state) {
+  const Matrix a = Matrix::Random(state.range(0), state.range(1));
+  const Vector x = Vector::Random(state.range(1));
+  Vector y(state.range(0));
+  for (auto _ : state) {
+    gemv(y, a, x);
+    benchmark::DoNotOptimize(y.data());
+  }
+  set_flops(state, 2.0 * a.size());
+  state.SetLabel(cpu_kernel_isa());
+}
+
+void BM_Gemv_Eigen(benchmark::State& state) {
+  const Matrix a = Matrix::Random(state.range(0), state.range(1));
+  const Vector x = Vector::Random(state.range(1));
+  Vector y(state.range(0));
+  for (auto _ : state) {
+    y.noalias() = a * x;
+    benchmark::DoNotOptimize(y.data());
+  }
+  set_flops(state, 2.0 * a.size());
+}
+
+void gemv_sizes(benchmark::internal::Benchmark* b) {
+  b->Args({128, 128})->Args({64, 64})->Args({256, 1280})->Args({256, 256});
+}
+
+void BM_Gate_Ours(benchmark::State& state) {
+  const Vector z = Vector::Random(2 * state.range(0)) * 4.0f;
+  Vector out(state.range(0));
+  for (auto _ : state) {
+    gate_forward_step(z.head(state.range(0)), z.tail(state.range(0)), out);
+    benchmark::DoNotOptimize(out.data());
+  }
+}
+
+void BM_Gate_Eigen(benchmark::State& state) {
+  const Vector z = Vector::Random(2 * state.range(0)) * 4.0f;
+  Vector out(state.range(0));
+  for (auto _ : state) {
+    out = z.head(state.range(0)).array().tanh() * z.tail(state.range(0)).array().logistic();
+    benchmark::DoNotOptimize(out.data());
+  }
+}
+
+// The training products: [2R × 2R] · [2R × N] and [S × L·R] · [L·R × N] for N = 4 × 8000.
+void BM_Gemm_Training(benchmark::State& state) {
+  set_gemm_threads(1);
+  const Matrix a = Matrix::Random(state.range(0), state.range(1));
+  const Matrix b = Matrix::Random(state.range(1), state.range(2));
+  Matrix c(state.range(0), state.range(2));
+  for (auto _ : state) {
+    gemm(c, a, Transpose::kNo, b, Transpose::kNo);
+    benchmark::DoNotOptimize(c.data());
+  }
+  set_flops(state, 2.0 * a.rows() * a.cols() * b.cols());
+}
+
+}  // namespace
+
+BENCHMARK(BM_Gemv_Ours)->Apply(gemv_sizes);
+BENCHMARK(BM_Gemv_Eigen)->Apply(gemv_sizes);
+BENCHMARK(BM_Gate_Ours)->Arg(64)->Arg(1280);
+BENCHMARK(BM_Gate_Eigen)->Arg(64)->Arg(1280);
+BENCHMARK(BM_Gemm_Training)->Args({128, 128, 32000})->Args({256, 1280, 32000})->Unit(benchmark::kMillisecond);
