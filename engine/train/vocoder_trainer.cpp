@@ -7,6 +7,7 @@
 #include <sstream>
 
 #include "tts/audio/audio_file.h"
+#include "tts/kernels/atomic_file.h"
 #include "tts/kernels/linear_algebra.h"
 #include "tts/kernels/mulaw.h"
 #include "tts/train/checkpoint.h"
@@ -77,6 +78,14 @@ TrainingSummary train_vocoder(const VocoderTrainingOptions& o, std::ostream& log
   for (const auto& w : corpus.warnings) log << "warning: " << w << "\n";
   log << "corpus: " << corpus.training.size() << " training and " << corpus.validation.size()
       << " validation files from " << o.data_dir.string() << "\n";
+
+  {
+    // Which clips were held out, so copy-synthesis can be scored on audio the model never saw.
+    std::string held_out;
+    for (const auto& u : corpus.validation) held_out += u.path.string() + "\n";
+    fs::create_directories(o.out_dir);
+    kernels::write_file_atomically(o.out_dir / "validation-files.txt", held_out);
+  }
 
   vocoder::WaveNetWeights model(o.config);
   TrainingState state;
