@@ -1,0 +1,101 @@
+#!/usr/bin/python3
+"""Build an LJSpeech-style corpus of synthetic speech with flite's kal16 voice (BSD licence).
+
+Usage: flite_corpus.py OUT_DIR [N] [--seed S] [--jobs J]
+
+Text comes from scripts/corpus/sentences.py (generated, project-owned). flite speaks the normalised
+text, so the words in metadata.csv are exactly the words in the audio; OUT_DIR/phones.tsv holds
+flite's phone sequence with end times in seconds for every kept row.
+"""
+
+import argparse
+import concurrent.futures
+import os
+import subprocess
+import sys
+import time
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import ljspeech  # noqa: E402
+import sentences  # noqa: E402
+from normalise import normalise  # noqa: E402
+
+
+def synthesise(flite, voice, text, target):
+    """Return (seconds, peak, rms, phones, error)."""
+    out = subprocess.run([flite, "-voice", voice, "-psdur", "-t", text, "-o", target],
+                         capture_output=True, text=True)
+    if out.returncode != 0:
+        return 0.0, 0.0, 0.0, "", "flite exit %d: %s" % (out.returncode, out.stderr.strip()[-200:])
+    try:
+        seconds, peak, rms = ljspeech.inspect_wav(target)
+    except ValueError as e:
+        return 0.0, 0.0, 0.0, "", str(e)
+    return seconds, peak, rms, " ".join(out.stdout.split()), None
+
+
+def build(out_dir, count, seed, jobs, flite, voice):
+    started = time.time()
+    stage = ljspeech.StagedFolder(out_dir)
+    try:
+        kept, dropped, phones = [], [], {}
+        texts = sentences.generate(count, seed)
+        width = max(5, len(str(count)))
+        with concurrent.futures.ThreadPoolExecutor(max_workers=jobs) as pool:
+            futures = {}
+            for i, raw in enumerate(texts, 1):
+                ident = "flite%s" % str(i).zfill(width)
+                spoken = normalise(raw)
+                futures[pool.submit(synthesise, flite, voice, spoken,
+                                    stage.path("wavs", ident + ".wav"))] = (ident, raw, spoken)
+            for future in concurrent.futures.as_completed(futures):
+                ident, raw, spoken = futures[future]
+                seconds, peak, rms, phone_line, error = future.result()
+                reason = ("audio does not decode", error) if error else None
+                if not reason:
+                    why = ljspeech.check_audio(seconds, peak)
+                    if why:
+                        reason = (why, "%.2f s" % seconds)
+                if reason:
+                    dropped.append((ident, reason[0], reason[1]))
+                    wav = stage.path("wavs", ident + ".wav")
+                    if os.path.exists(wav):
+                        os.remove(wav)
+                    continue
+                kept.append({"id": ident, "raw": raw, "normalised": spoken, "seconds": seconds,
+                             "peak": peak, "rms": rms})
+                phones[ident] = phone_line
+        summary = ljspeech.write_outputs(stage, kept, dropped, {
+            "source": {"synthesiser": "flite %s voice" % voice, "text": "scripts/corpus/sentences.py",
+                       "seed": seed, "licence": "flite: BSD-style; text: this project"},
+        })
+        with open(stage.path("phones.tsv"), "w", encoding="utf-8") as f:
+            f.write("id\tphone:end_seconds ...\n")
+            for ident in sorted(phones):
+                f.write("%s\t%s\n" % (ident, phones[ident]))
+        stage.commit()
+    except BaseException:
+        stage.abandon()
+        raise
+    ljspeech.print_summary("build-flite-corpus", out_dir, summary)
+    print("  built in %.0f s" % (time.time() - started))
+    return summary
+
+
+def main(argv):
+    parser = argparse.ArgumentParser(prog="build-flite-corpus", description=__doc__.split("\n")[0])
+    parser.add_argument("out_dir")
+    parser.add_argument("count", nargs="?", type=int, default=2000)
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--jobs", type=int, default=min(4, os.cpu_count() or 1))
+    parser.add_argument("--flite", default="flite")
+    parser.add_argument("--voice", default="kal16")
+    args = parser.parse_args(argv)
+    if args.count < 1:
+        parser.error("N must be at least 1")
+    build(args.out_dir, args.count, args.seed, max(1, args.jobs), args.flite, args.voice)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
