@@ -1,0 +1,81 @@
+#include "tts/frontend/acoustic/config.h"
+
+#include <cmath>
+#include <set>
+#include <stdexcept>
+#include <string>
+
+namespace tts::frontend {
+
+void AcousticConfig::validate() const {
+  auto require = [](bool ok, const char* field, const char* rule) {
+    if (!ok) throw std::invalid_argument(std::string("acoustic config: ") + field + " " + rule);
+  };
+  auto odd_kernel = [](int k) { return k >= 1 && k <= 31 && k % 2 == 1; };
+  require(symbols >= 4 && symbols <= 65536, "symbols", "must be in 4..65536");
+  require(channels >= 1 && channels <= 2048, "channels", "must be in 1..2048");
+  require(encoder_blocks >= 0 && encoder_blocks <= 64, "encoder_blocks", "must be in 0..64");
+  require(odd_kernel(encoder_kernel), "encoder_kernel", "must be odd and in 1..31");
+  require(duration_channels >= 1 && duration_channels <= 2048, "duration_channels",
+          "must be in 1..2048");
+  require(odd_kernel(duration_kernel), "duration_kernel", "must be odd and in 1..31");
+  require(decoder_channels >= 1 && decoder_channels <= 2048, "decoder_channels",
+          "must be in 1..2048");
+  require(decoder_blocks >= 0 && decoder_blocks <= 64, "decoder_blocks", "must be in 0..64");
+  require(odd_kernel(decoder_kernel), "decoder_kernel", "must be odd and in 1..31");
+  require(n_mels >= 1 && n_mels <= 512, "n_mels", "must be in 1..512");
+  require(std::isfinite(mel_mean), "mel_mean", "must be finite");
+  require(std::isfinite(mel_std) && mel_std > 0.0f, "mel_std", "must be finite and positive");
+}
+
+void to_json(nlohmann::json& j, const AcousticConfig& c) {
+  j = {{"symbols", c.symbols},
+       {"channels", c.channels},
+       {"encoder_blocks", c.encoder_blocks},
+       {"encoder_kernel", c.encoder_kernel},
+       {"duration_channels", c.duration_channels},
+       {"duration_kernel", c.duration_kernel},
+       {"decoder_channels", c.decoder_channels},
+       {"decoder_blocks", c.decoder_blocks},
+       {"decoder_kernel", c.decoder_kernel},
+       {"n_mels", c.n_mels},
+       {"mel_mean", c.mel_mean},
+       {"mel_std", c.mel_std}};
+}
+
+void from_json(const nlohmann::json& j, AcousticConfig& c) {
+  if (!j.is_object()) throw std::invalid_argument("acoustic config: expected a JSON object");
+  static const std::set<std::string> known = {
+      "symbols",           "channels",        "encoder_blocks",   "encoder_kernel",
+      "duration_channels", "duration_kernel", "decoder_channels", "decoder_blocks",
+      "decoder_kernel",    "n_mels",          "mel_mean",         "mel_std"};
+  for (const auto& [key, value] : j.items())
+    if (!known.count(key))
+      throw std::invalid_argument("acoustic config: unknown field \"" + key + "\"");
+  auto read_int = [&](const char* key, int& field) {
+    if (!j.contains(key)) return;
+    if (!j.at(key).is_number_integer())
+      throw std::invalid_argument(std::string("acoustic config: ") + key + " must be an integer");
+    field = j.at(key).get<int>();
+  };
+  auto read_float = [&](const char* key, float& field) {
+    if (!j.contains(key)) return;
+    if (!j.at(key).is_number())
+      throw std::invalid_argument(std::string("acoustic config: ") + key + " must be a number");
+    field = j.at(key).get<float>();
+  };
+  read_int("symbols", c.symbols);
+  read_int("channels", c.channels);
+  read_int("encoder_blocks", c.encoder_blocks);
+  read_int("encoder_kernel", c.encoder_kernel);
+  read_int("duration_channels", c.duration_channels);
+  read_int("duration_kernel", c.duration_kernel);
+  read_int("decoder_channels", c.decoder_channels);
+  read_int("decoder_blocks", c.decoder_blocks);
+  read_int("decoder_kernel", c.decoder_kernel);
+  read_int("n_mels", c.n_mels);
+  read_float("mel_mean", c.mel_mean);
+  read_float("mel_std", c.mel_std);
+}
+
+}  // namespace tts::frontend

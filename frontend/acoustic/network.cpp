@@ -1,0 +1,232 @@
+#include "tts/frontend/acoustic/network.h"
+
+#include <algorithm>
+#include <cmath>
+#include <numeric>
+#include <stdexcept>
+#include <string>
+
+#include "tts/kernels/alignment.h"
+#include "tts/kernels/losses.h"
+#include "tts/kernels/sequence.h"
+
+namespace tts::frontend {
+
+namespace {
+
+using kernels::Matrix;
+
+int sum(const std::vector<int>& values) { return std::accumulate(values.begin(), values.end(), 0); }
+
+// The longest a single token may last at synthesis (frames), so a wild prediction cannot ask for
+// unbounded memory.
+constexpr int kMaxTokenFrames = 1000;
+
+}  // namespace
+
+AcousticPass::AcousticPass(const AcousticWeights& weights, AcousticLossSettings settings)
+    : weights_(weights), settings_(settings) {}
+
+void AcousticPass::encode(const std::vector<int32_t>& ids, const std::vector<int>& lengths) {
+  const auto& p = weights_.parameters();
+  const auto& layout = weights_.layout();
+  const int symbols = weights_.config().symbols;
+  for (int32_t id : ids)
+    if (id < 0 || id >= symbols)
+      throw std::invalid_argument("acoustic model: id " + std::to_string(id) +
+                                  " is outside the symbol table (0.." +
+                                  std::to_string(symbols - 1) + ")");
+  embedded_.resize(weights_.config().channels, static_cast<Eigen::Index>(ids.size()));
+  kernels::embedding_lookup(p.matrix(layout.embedding), ids, embedded_);
+  encoder_acts_.resize(layout.encoder.size());
+  encoder_outs_.resize(layout.encoder.size());
+  const Matrix* x = &embedded_;
+  for (std::size_t i = 0; i < layout.encoder.size(); ++i) {
+    conv_block_forward(p, layout.encoder[i], *x, lengths, encoder_acts_[i], encoder_outs_[i]);
+    x = &encoder_outs_[i];
+  }
+  linear_forward(p, layout.prior, *x, prior_means_);
+}
+
+void AcousticPass::predict_durations(const std::vector<int>& lengths) {
+  const auto& p = weights_.parameters();
+  const auto& layout = weights_.layout();
+  const Matrix& encoded = encoder_outs_.empty() ? embedded_ : encoder_outs_.back();
+  duration_acts_.resize(layout.duration.size());
+  duration_outs_.resize(layout.duration.size());
+  const Matrix* x = &encoded;
+  for (std::size_t i = 0; i < layout.duration.size(); ++i) {
+    conv_block_forward(p, layout.duration[i], *x, lengths, duration_acts_[i], duration_outs_[i]);
+    x = &duration_outs_[i];
+  }
+  linear_forward(p, layout.duration_output, *x, log_durations_);
+}
+
+void AcousticPass::decode(const std::vector<int>& frame_lengths) {
+  const auto& p = weights_.parameters();
+  const auto& layout = weights_.layout();
+  const Matrix& encoded = encoder_outs_.empty() ? embedded_ : encoder_outs_.back();
+  const Eigen::Index channels = encoded.rows(), frames = sum(durations_);
+  decoder_in_.resize(channels + 2, frames);
+  kernels::repeat_columns(encoded, durations_, decoder_in_.topRows(channels));
+  kernels::token_position_features(durations_, decoder_in_.bottomRows(2));
+  decoder_acts_.resize(layout.decoder.size());
+  decoder_outs_.resize(layout.decoder.size() + 1);
+  linear_forward(p, layout.decoder_input, decoder_in_, decoder_outs_[0]);
+  for (std::size_t i = 0; i < layout.decoder.size(); ++i)
+    conv_block_forward(p, layout.decoder[i], decoder_outs_[i], frame_lengths, decoder_acts_[i],
+                       decoder_outs_[i + 1]);
+  linear_forward(p, layout.decoder_output, decoder_outs_.back(), predicted_);
+}
+
+std::vector<int> AcousticPass::search_alignment(const std::vector<int>& token_lengths,
+                                                const std::vector<int>& frame_lengths) {
+  std::vector<int> durations;
+  durations.reserve(static_cast<std::size_t>(prior_means_.cols()));
+  Eigen::Index token = 0, frame = 0;
+  for (std::size_t u = 0; u < token_lengths.size(); ++u) {
+    const int tokens = token_lengths[u], frames = frame_lengths[u];
+    if (tokens > frames)
+      throw std::invalid_argument("utterance " + std::to_string(u) + " of the batch has " +
+                                  std::to_string(tokens) + " tokens but only " +
+                                  std::to_string(frames) + " frames");
+    Matrix log_likelihood(tokens, frames);
+    kernels::gaussian_log_likelihood(prior_means_.middleCols(token, tokens),
+                                     target_.middleCols(frame, frames), log_likelihood);
+    const std::vector<int> d = kernels::monotonic_alignment_search(log_likelihood);
+    durations.insert(durations.end(), d.begin(), d.end());
+    token += tokens;
+    frame += frames;
+  }
+  return durations;
+}
+
+std::vector<int> AcousticPass::align(const AcousticBatch& batch) {
+  const auto& c = weights_.config();
+  target_ = (batch.mel.array() - c.mel_mean) / c.mel_std;
+  encode(batch.ids, batch.token_lengths);
+  return search_alignment(batch.token_lengths, batch.frame_lengths);
+}
+
+AcousticLosses AcousticPass::forward(const AcousticBatch& batch,
+                                     const std::vector<int>& durations) {
+  const auto& c = weights_.config();
+  if (batch.token_lengths.size() != batch.frame_lengths.size() || batch.token_lengths.empty() ||
+      sum(batch.token_lengths) != static_cast<int>(batch.ids.size()) ||
+      sum(batch.frame_lengths) != batch.mel.cols() || batch.mel.rows() != c.n_mels)
+    throw std::invalid_argument("acoustic batch: ids, lengths and mel frames do not agree");
+  batch_ = &batch;
+  durations_ = durations.empty() ? align(batch) : durations;
+  if (!durations.empty()) {
+    target_ = (batch.mel.array() - c.mel_mean) / c.mel_std;
+    encode(batch.ids, batch.token_lengths);
+    if (durations.size() != batch.ids.size())
+      throw std::invalid_argument("acoustic batch: one duration per id is needed");
+    std::size_t first = 0;
+    for (std::size_t u = 0; u < batch.token_lengths.size(); ++u) {
+      const auto begin = durations.begin() + static_cast<std::ptrdiff_t>(first);
+      const auto end = begin + batch.token_lengths[u];
+      if (std::accumulate(begin, end, 0) != batch.frame_lengths[u] ||
+          std::any_of(begin, end, [](int d) { return d < 1; }))
+        throw std::invalid_argument("acoustic batch: durations of utterance " + std::to_string(u) +
+                                    " must be >= 1 and sum to its frames");
+      first += static_cast<std::size_t>(batch.token_lengths[u]);
+    }
+  }
+  predict_durations(batch.token_lengths);
+  decode(batch.frame_lengths);
+
+  AcousticLosses losses;
+  d_predicted_.resize(predicted_.rows(), predicted_.cols());
+  losses.mel = settings_.l1_mel ? kernels::l1_loss(predicted_, target_, d_predicted_)
+                                : kernels::mse_loss(predicted_, target_, d_predicted_);
+  Matrix prior_frames(c.n_mels, target_.cols());
+  kernels::repeat_columns(prior_means_, durations_, prior_frames);
+  d_prior_frames_.resize(prior_frames.rows(), prior_frames.cols());
+  losses.prior = 0.5 * kernels::mse_loss(prior_frames, target_, d_prior_frames_,
+                                         0.5f * settings_.prior_weight);
+  Matrix log_target(1, static_cast<Eigen::Index>(durations_.size()));
+  for (std::size_t i = 0; i < durations_.size(); ++i)
+    log_target(0, static_cast<Eigen::Index>(i)) = std::log(static_cast<float>(durations_[i]));
+  d_log_durations_.resize(1, log_target.cols());
+  losses.duration =
+      kernels::mse_loss(log_durations_, log_target, d_log_durations_, settings_.duration_weight);
+  losses.total = losses.mel + settings_.prior_weight * losses.prior +
+                 settings_.duration_weight * losses.duration;
+  return losses;
+}
+
+void AcousticPass::backward(kernels::ParameterSet& grads) {
+  if (!batch_) throw std::logic_error("AcousticPass::backward before forward");
+  const auto& p = weights_.parameters();
+  const auto& layout = weights_.layout();
+  const AcousticBatch& batch = *batch_;
+  const Matrix& encoded = encoder_outs_.empty() ? embedded_ : encoder_outs_.back();
+  const Eigen::Index channels = encoded.rows(), tokens = encoded.cols();
+
+  // Decoder, back to the expanded encoder states.
+  Matrix d_hidden = Matrix::Zero(decoder_outs_.back().rows(), predicted_.cols());
+  linear_backward(p, layout.decoder_output, decoder_outs_.back(), d_predicted_, grads, d_hidden);
+  for (std::size_t i = layout.decoder.size(); i-- > 0;) {
+    Matrix d_in = Matrix::Zero(decoder_outs_[i].rows(), decoder_outs_[i].cols());
+    conv_block_backward(p, layout.decoder[i], batch.frame_lengths, decoder_acts_[i], d_hidden,
+                        grads, d_in);
+    d_hidden.swap(d_in);
+  }
+  Matrix d_decoder_in = Matrix::Zero(decoder_in_.rows(), decoder_in_.cols());
+  linear_backward(p, layout.decoder_input, decoder_in_, d_hidden, grads, d_decoder_in);
+  Matrix d_encoded = Matrix::Zero(channels, tokens);
+  kernels::repeat_columns_backward(d_decoder_in.topRows(channels), durations_, d_encoded);
+
+  // Prior means.
+  Matrix d_means = Matrix::Zero(prior_means_.rows(), tokens);
+  kernels::repeat_columns_backward(d_prior_frames_, durations_, d_means);
+  linear_backward(p, layout.prior, encoded, d_means, grads, d_encoded);
+
+  // Duration predictor.
+  Matrix d_duration = Matrix::Zero(duration_outs_.back().rows(), tokens);
+  linear_backward(p, layout.duration_output, duration_outs_.back(), d_log_durations_, grads,
+                  d_duration);
+  for (std::size_t i = layout.duration.size(); i-- > 0;) {
+    if (i == 0) {
+      conv_block_backward(p, layout.duration[0], batch.token_lengths, duration_acts_[0], d_duration,
+                          grads, d_encoded);
+    } else {
+      Matrix d_in = Matrix::Zero(duration_outs_[i - 1].rows(), tokens);
+      conv_block_backward(p, layout.duration[i], batch.token_lengths, duration_acts_[i], d_duration,
+                          grads, d_in);
+      d_duration.swap(d_in);
+    }
+  }
+
+  // Encoder and embedding.
+  for (std::size_t i = layout.encoder.size(); i-- > 0;) {
+    Matrix d_in = Matrix::Zero(channels, tokens);
+    conv_block_backward(p, layout.encoder[i], batch.token_lengths, encoder_acts_[i], d_encoded,
+                        grads, d_in);
+    d_encoded.swap(d_in);
+  }
+  kernels::embedding_backward(d_encoded, batch.ids, grads.matrix(layout.embedding));
+}
+
+void AcousticPass::synthesize(const std::vector<int32_t>& ids, float rate,
+                              std::vector<int>& durations, Matrix& mel) {
+  if (ids.empty()) throw std::invalid_argument("acoustic model: no ids to synthesise");
+  if (!(rate > 0.0f) || !std::isfinite(rate))
+    throw std::invalid_argument("acoustic model: rate must be positive and finite");
+  const std::vector<int> lengths = {static_cast<int>(ids.size())};
+  encode(ids, lengths);
+  predict_durations(lengths);
+  durations_.resize(ids.size());
+  for (std::size_t i = 0; i < ids.size(); ++i) {
+    const double log_frames = log_durations_(0, static_cast<Eigen::Index>(i));
+    const double frames = std::isnan(log_frames) ? 1.0 : std::exp(log_frames) / rate;
+    durations_[i] = static_cast<int>(std::clamp(std::round(frames), 1.0, double{kMaxTokenFrames}));
+  }
+  decode({sum(durations_)});
+  const auto& c = weights_.config();
+  mel = (predicted_.array() * c.mel_std + c.mel_mean).matrix();
+  durations = durations_;
+}
+
+}  // namespace tts::frontend

@@ -1,0 +1,80 @@
+#include "tts/frontend/acoustic/weights.h"
+
+#include <cmath>
+#include <random>
+
+namespace tts::frontend {
+
+namespace {
+
+ConvBlockLayout add_block(kernels::ParameterSet& p, const std::string& prefix, int in, int out,
+                          int kernel, bool residual) {
+  ConvBlockLayout b;
+  b.conv = p.add(prefix + "conv", out, kernel * in);
+  b.conv_bias = p.add(prefix + "conv_bias", out);
+  b.norm_scale = p.add(prefix + "norm_scale", out);
+  b.norm_bias = p.add(prefix + "norm_bias", out);
+  b.kernel = kernel;
+  b.residual = residual && in == out;
+  return b;
+}
+
+LinearLayout add_linear(kernels::ParameterSet& p, const std::string& name, int in, int out) {
+  return {p.add(name, out, in), p.add(name + "_bias", out)};
+}
+
+}  // namespace
+
+AcousticWeights::AcousticWeights(const AcousticConfig& config) : config_(config) {
+  config_.validate();
+  const int C = config.channels, H = config.duration_channels, D = config.decoder_channels;
+  const int M = config.n_mels;
+  auto& p = parameters_;
+  layout_.embedding = p.add("embedding", C, config.symbols);
+  for (int i = 0; i < config.encoder_blocks; ++i)
+    layout_.encoder.push_back(
+        add_block(p, "encoder." + std::to_string(i) + ".", C, C, config.encoder_kernel, true));
+  layout_.duration.push_back(add_block(p, "duration.0.", C, H, config.duration_kernel, false));
+  layout_.duration.push_back(add_block(p, "duration.1.", H, H, config.duration_kernel, false));
+  layout_.duration_output = add_linear(p, "duration.output", H, 1);
+  const int prior_weight = p.add("prior.weight", M, C), prior_bias = p.add("prior.bias", M);
+  layout_.prior = {prior_weight, prior_bias};
+  layout_.decoder_input = add_linear(p, "decoder.input", C + 2, D);
+  for (int i = 0; i < config.decoder_blocks; ++i)
+    layout_.decoder.push_back(
+        add_block(p, "decoder." + std::to_string(i) + ".", D, D, config.decoder_kernel, true));
+  layout_.decoder_output = add_linear(p, "decoder.output", D, M);
+}
+
+void AcousticWeights::initialise(uint64_t seed) {
+  std::mt19937_64 rng(seed);
+  auto fill = [&](int index, double fan_in, double gain) {
+    std::normal_distribution<float> normal(0.0f, static_cast<float>(gain / std::sqrt(fan_in)));
+    auto m = parameters_.matrix(index);
+    for (Eigen::Index c = 0; c < m.cols(); ++c)
+      for (Eigen::Index r = 0; r < m.rows(); ++r) m(r, c) = normal(rng);
+  };
+  parameters_.set_zero();
+  fill(layout_.embedding, 1.0, 1.0);
+  auto fill_blocks = [&](const std::vector<ConvBlockLayout>& blocks) {
+    for (const auto& b : blocks) {
+      const auto& entry = parameters_.entries()[b.conv];
+      fill(b.conv, static_cast<double>(entry.cols), std::sqrt(2.0));  // He, for the ReLU
+      parameters_.vector(b.norm_scale).setOnes();
+    }
+  };
+  fill_blocks(layout_.encoder);
+  fill_blocks(layout_.duration);
+  fill_blocks(layout_.decoder);
+  auto fill_linear = [&](const LinearLayout& l) {
+    fill(l.weight, static_cast<double>(parameters_.entries()[l.weight].cols), 1.0);
+  };
+  fill_linear(layout_.duration_output);
+  // Durations start near e^1.5 ≈ 4.5 frames, a typical phoneme at a 12.5 ms hop.
+  parameters_.vector(layout_.duration_output.bias).setConstant(1.5f);
+  fill_linear(layout_.prior);
+  fill_linear(layout_.decoder_input);
+  fill_linear(layout_.decoder_output);
+}
+
+}  // namespace tts::frontend

@@ -1,0 +1,39 @@
+// A trained acoustic model on disk: DIR/acoustic.json (format, version, config, mel features, the
+// symbol table) beside DIR/acoustic.safetensors (the weights, named as in weights.h).
+#pragma once
+
+#include <filesystem>
+#include <memory>
+#include <nlohmann/json.hpp>
+
+#include "tts/frontend/acoustic/weights.h"
+#include "tts/frontend/symbol_table.h"
+#include "tts/kernels/mel.h"
+
+namespace tts::frontend {
+
+inline constexpr int kAcousticFormatVersion = 1;
+
+struct AcousticModelFiles {
+  kernels::MelConfig features;
+  std::unique_ptr<SymbolTable> symbols;
+  std::unique_ptr<AcousticWeights> weights;
+};
+
+// The JSON document of acoustic.json.
+nlohmann::json acoustic_json(const AcousticConfig& config, const kernels::MelConfig& features,
+                             const SymbolTable& symbols);
+
+// Writes both files atomically (weights first, then the JSON that names them). Throws
+// std::invalid_argument when the config, features and symbol table disagree.
+void save_acoustic_model(const std::filesystem::path& dir, const AcousticWeights& weights,
+                         const kernels::MelConfig& features, const SymbolTable& symbols);
+
+// Reads and checks both files; throws std::runtime_error naming the file and the problem.
+AcousticModelFiles load_acoustic_files(const std::filesystem::path& dir);
+
+// Checks that config, features and symbol table agree (mel count, symbol count).
+void check_acoustic_consistency(const AcousticConfig& config, const kernels::MelConfig& features,
+                                const SymbolTable& symbols);
+
+}  // namespace tts::frontend

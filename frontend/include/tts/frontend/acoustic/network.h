@@ -1,0 +1,85 @@
+// The whole acoustic model: phoneme embedding → conv encoder → (duration predictor, prior means)
+// → length regulator → conv decoder → normalised log-mel frames. Training runs it on a packed
+// batch with durations either given or found by monotonic alignment search between the prior
+// means and the target frames; synthesis predicts the durations.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "tts/frontend/acoustic/layers.h"
+#include "tts/frontend/acoustic/weights.h"
+
+namespace tts::frontend {
+
+// Whole utterances packed end to end: utterance u has token_lengths[u] ids and frame_lengths[u]
+// mel columns, in order.
+struct AcousticBatch {
+  std::vector<int32_t> ids;
+  std::vector<int> token_lengths;
+  kernels::Matrix mel;  // n_mels × Σ frame_lengths, log-mel as the features compute it
+  std::vector<int> frame_lengths;
+};
+
+struct AcousticLossSettings {
+  bool l1_mel = true;         // mean |error| of the normalised frames, else mean squared error
+  float prior_weight = 1.0f;  // ½·mean squared error between prior means and frames (alignment)
+  float duration_weight = 1.0f;  // mean squared error of log-durations
+};
+
+struct AcousticLosses {
+  double mel = 0.0, prior = 0.0, duration = 0.0, total = 0.0;
+};
+
+class AcousticPass {
+ public:
+  // Keeps a reference to `weights`; they must outlive this object and not change between a
+  // forward() and its backward().
+  explicit AcousticPass(const AcousticWeights& weights, AcousticLossSettings settings = {});
+
+  // Runs the network on `batch` and keeps the activations. `durations` (one per id, summing to
+  // each utterance's frames) fixes the alignment; empty means monotonic alignment search.
+  AcousticLosses forward(const AcousticBatch& batch, const std::vector<int>& durations = {});
+
+  // Adds the gradient of the last forward()'s total loss to `gradients`. MAS durations are treated
+  // as constants, as in Glow-TTS.
+  void backward(kernels::ParameterSet& gradients);
+
+  // The durations of the last forward() (given or searched), and its predicted frames
+  // (normalised, n_mels × Σ frames) and log-durations (1 × ids).
+  const std::vector<int>& durations() const { return durations_; }
+  const kernels::Matrix& predicted_mel() const { return predicted_; }
+  const kernels::Matrix& log_durations() const { return log_durations_; }
+
+  // The monotonic alignment of `batch` under the current weights (encoder and prior only).
+  std::vector<int> align(const AcousticBatch& batch);
+
+  // Synthesis of one utterance: predicted durations (exp(log d) / rate, rounded, at least 1) and
+  // the log-mel frames, denormalised.
+  void synthesize(const std::vector<int32_t>& ids, float rate, std::vector<int>& durations,
+                  kernels::Matrix& mel);
+
+ private:
+  void encode(const std::vector<int32_t>& ids, const std::vector<int>& lengths);
+  void predict_durations(const std::vector<int>& lengths);
+  void decode(const std::vector<int>& frame_lengths);
+  std::vector<int> search_alignment(const std::vector<int>& token_lengths,
+                                    const std::vector<int>& frame_lengths);
+
+  const AcousticWeights& weights_;
+  AcousticLossSettings settings_;
+  const AcousticBatch* batch_ = nullptr;
+  std::vector<int> durations_;
+  // Kept activations.
+  kernels::Matrix embedded_;  // C × P
+  std::vector<ConvBlockActivations> encoder_acts_, duration_acts_, decoder_acts_;
+  std::vector<kernels::Matrix> encoder_outs_;    // per block output, C × P
+  std::vector<kernels::Matrix> duration_outs_;   // H × P
+  kernels::Matrix log_durations_, prior_means_;  // 1 × P, M × P
+  kernels::Matrix decoder_in_;                   // (C + 2) × F
+  std::vector<kernels::Matrix> decoder_outs_;    // D × F, [0] = after the input projection
+  kernels::Matrix predicted_, target_;           // M × F, normalised
+  kernels::Matrix d_predicted_, d_prior_frames_, d_log_durations_;
+};
+
+}  // namespace tts::frontend

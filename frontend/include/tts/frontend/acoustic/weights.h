@@ -1,0 +1,60 @@
+// The acoustic model's parameters: names, shapes, initialisation, and the layout the model code
+// indexes them by. Matrices are out × in; a convolution's weight is out × (K·in), tap k of K at
+// time offset k - K/2 (see kernels/conv1d.h). With C channels, D decoder channels, H duration
+// channels, M mel channels, S symbols:
+//   embedding                            C × S
+//   encoder.i.{conv, conv_bias, norm_scale, norm_bias}   C × K·C, C, C, C
+//   duration.{0,1}.{conv, conv_bias, norm_scale, norm_bias}  H × K·C (then H × K·H), H, H, H
+//   duration.output, duration.output_bias    1 × H, 1   (log-duration in frames)
+//   prior.weight, prior.bias             M × C, M       (per-token mel mean, for alignment)
+//   decoder.input, decoder.input_bias    D × (C + 2), D (expanded states + position features)
+//   decoder.i.{conv, conv_bias, norm_scale, norm_bias}   D × K·D, D, D, D
+//   decoder.output, decoder.output_bias  M × D, M
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "tts/frontend/acoustic/config.h"
+#include "tts/kernels/parameter_set.h"
+
+namespace tts::frontend {
+
+// y = LN(ReLU(conv(x)) [+ x]); residual only when in and out widths agree.
+struct ConvBlockLayout {
+  int conv = -1, conv_bias = -1, norm_scale = -1, norm_bias = -1;
+  int kernel = 1;
+  bool residual = false;
+};
+
+struct LinearLayout {
+  int weight = -1, bias = -1;
+};
+
+struct AcousticLayout {
+  int embedding = -1;
+  std::vector<ConvBlockLayout> encoder, duration, decoder;
+  LinearLayout duration_output, prior, decoder_input, decoder_output;
+};
+
+class AcousticWeights {
+ public:
+  // Zero-valued parameters with the config's shapes (validates the config).
+  explicit AcousticWeights(const AcousticConfig& config);
+
+  // Scaled random initialisation, reproducible from `seed`; layer-norm scales start at 1.
+  void initialise(uint64_t seed);
+
+  const AcousticConfig& config() const { return config_; }
+  const AcousticLayout& layout() const { return layout_; }
+  kernels::ParameterSet& parameters() { return parameters_; }
+  const kernels::ParameterSet& parameters() const { return parameters_; }
+
+ private:
+  AcousticConfig config_;
+  AcousticLayout layout_;
+  kernels::ParameterSet parameters_;
+};
+
+}  // namespace tts::frontend

@@ -1,0 +1,31 @@
+// Durations and alignments between a sequence of tokens (phonemes) and a sequence of frames: the
+// length regulator that repeats token states by their durations, the per-frame position inside its
+// token, a Gaussian log-likelihood of frames under per-token means, and monotonic alignment search
+// (Glow-TTS): the Viterbi-best monotonic path that gives every token at least one frame.
+#pragma once
+
+#include <vector>
+
+#include "tts/kernels/tensor.h"
+
+namespace tts::kernels {
+
+// out (C × Σd) = x (C × P) with column p repeated durations[p] times (durations >= 0).
+void repeat_columns(ConstMatrixRef x, const std::vector<int>& durations, MatrixRef out);
+// dx += the sum of d_out over each column's repeats (the adjoint of repeat_columns).
+void repeat_columns_backward(ConstMatrixRef d_out, const std::vector<int>& durations, MatrixRef dx);
+
+// out (2 × Σd): for frame j of a token lasting d frames, row 0 = (j + 0.5) / d - 0.5 (where in the
+// token, -0.5..0.5) and row 1 = log(d) / 4 (how long the token is). Constant decoder inputs.
+void token_position_features(const std::vector<int>& durations, MatrixRef out);
+
+// out (P × F): log N(frames[:, f]; means[:, p], I) = -½‖x_f - μ_p‖² - (M/2)·log 2π, with M rows.
+void gaussian_log_likelihood(ConstMatrixRef means, ConstMatrixRef frames, MatrixRef out);
+
+// The durations (P values >= 1, summing to F) of the monotonic alignment of P tokens to F frames
+// that maximises the summed log_likelihood (P × F) along the path: frames are assigned to tokens
+// in order, each token gets a contiguous run of at least one frame. Ties prefer staying on the
+// current token. Throws std::invalid_argument when P > F or either is zero.
+std::vector<int> monotonic_alignment_search(ConstMatrixRef log_likelihood);
+
+}  // namespace tts::kernels

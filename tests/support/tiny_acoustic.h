@@ -1,0 +1,55 @@
+// Shared helpers for acoustic-model tests: a tiny config and a random packed batch.
+#pragma once
+
+#include <random>
+
+#include "tts/frontend/acoustic/network.h"
+
+namespace tts::testing {
+
+inline frontend::AcousticConfig tiny_acoustic_config() {
+  frontend::AcousticConfig c;
+  c.symbols = 7;
+  c.channels = 4;
+  c.encoder_blocks = 2;
+  c.encoder_kernel = 3;
+  c.duration_channels = 3;
+  c.duration_kernel = 3;
+  c.decoder_channels = 5;
+  c.decoder_blocks = 2;
+  c.decoder_kernel = 3;
+  c.n_mels = 3;
+  c.mel_mean = -2.0f;
+  c.mel_std = 1.5f;
+  return c;
+}
+
+// Utterances with the given token counts; each gets random ids, random durations of 1..3 frames
+// per token and random frames.
+inline frontend::AcousticBatch random_acoustic_batch(const frontend::AcousticConfig& c,
+                                                     const std::vector<int>& token_counts,
+                                                     uint64_t seed, std::vector<int>& durations) {
+  std::mt19937_64 rng(seed);
+  std::uniform_int_distribution<int32_t> id(0, c.symbols - 1);
+  std::uniform_int_distribution<int> duration(1, 3);
+  std::normal_distribution<float> normal(-2.0f, 1.5f);
+  frontend::AcousticBatch b;
+  durations.clear();
+  for (int tokens : token_counts) {
+    int frames = 0;
+    for (int t = 0; t < tokens; ++t) {
+      b.ids.push_back(id(rng));
+      durations.push_back(duration(rng));
+      frames += durations.back();
+    }
+    b.token_lengths.push_back(tokens);
+    b.frame_lengths.push_back(frames);
+  }
+  int total = 0;
+  for (int f : b.frame_lengths) total += f;
+  b.mel.resize(c.n_mels, total);
+  for (Eigen::Index k = 0; k < b.mel.size(); ++k) b.mel.data()[k] = normal(rng);
+  return b;
+}
+
+}  // namespace tts::testing
