@@ -1,36 +1,233 @@
-// `tts say`: speak text with a voice.
+// `tts say`: speak text with a voice, to the speakers, a file, or raw PCM on stdout.
+#include <unistd.h>
+
+#include <cstdio>
+#include <fstream>
 #include <iostream>
+#include <memory>
+#include <sstream>
 
 #include "commands.h"
+#include "tts/audio/audio_file.h"
+#include "tts/audio/playback.h"
+#include "tts/engine/pipeline.h"
+#include "tts/engine/voice.h"
 #include "tts/engine/voice_search.h"
+#include "tts/kernels/device.h"
 
 namespace tts::cli {
 
 namespace {
+
 struct SayOptions {
   std::vector<std::string> words;
+  std::string file;
   std::string voice = "default";
   std::string output;
+  bool raw = false;
+  bool ssml = false;
+  std::string device = "cpu";
+  engine::SynthesisOptions synthesis;
 };
+
+// Where the audio goes. Speakers and stdout take chunks as they come; a file is written at the end
+// (atomically, so an interrupted run leaves no half file).
+class Sink {
+ public:
+  virtual ~Sink() = default;
+  virtual void write(const float* samples, std::size_t count) = 0;
+  virtual void finish() {}
+};
+
+class SpeakerSink : public Sink {
+ public:
+  explicit SpeakerSink(int rate) : playback_(rate) {}
+  void write(const float* s, std::size_t n) override { playback_.write(s, n); }
+  void finish() override { playback_.drain(); }
+
+ private:
+  audio::PlaybackSink playback_;
+};
+
+class RawSink : public Sink {
+ public:
+  void write(const float* s, std::size_t n) override {
+    audio::write_raw_s16le(stdout, s, n);
+    std::fflush(stdout);
+    if (std::ferror(stdout)) throw audio::AudioError("stdout: write failed");
+  }
+};
+
+class FileSink : public Sink {
+ public:
+  FileSink(std::string path, int rate) : path_(std::move(path)), rate_(rate) {}
+  void write(const float* s, std::size_t n) override { audio_.insert(audio_.end(), s, s + n); }
+  void finish() override { audio::write_audio(path_, audio_.data(), audio_.size(), rate_); }
+
+ private:
+  std::string path_;
+  int rate_;
+  std::vector<float> audio_;
+};
+
+// Speaks one input; `progress_total` > 0 draws a progress bar on stderr (bytes of text).
+void speak(engine::SynthesisStream& stream, const std::string& text, const SayOptions& o,
+           Sink& sink, std::size_t progress_total) {
+  engine::SynthesisOptions so = o.synthesis;
+  so.ssml = o.ssml;
+  stream.start(text, so);
+  engine::AudioChunk chunk;
+  int last_sentence = -1;
+  std::size_t done_bytes = 0;
+  while (stream.next(chunk)) {
+    sink.write(chunk.samples.data(), chunk.samples.size());
+    if (progress_total > 0 && chunk.sentence && chunk.sentence->index > last_sentence) {
+      last_sentence = chunk.sentence->index;
+      done_bytes += chunk.sentence->text.size() + 1;
+      const int percent = static_cast<int>(
+          100.0 * std::min<std::size_t>(done_bytes, progress_total) / progress_total);
+      std::fprintf(stderr, "\rtts say: [%-40s] %3d%% sentence %d",
+                   std::string(percent * 40 / 100, '#').c_str(), percent, last_sentence + 1);
+    }
+  }
+  if (progress_total > 0) std::fprintf(stderr, "\n");
+}
+
+int run_say(const SayOptions& o) {
+  if (o.raw && !o.output.empty()) {
+    std::cerr << "tts say: --raw and -o are exclusive\n";
+    return kExitUsage;
+  }
+  if (!o.file.empty() && !o.words.empty()) {
+    std::cerr << "tts say: give the text either as arguments or with -f, not both\n";
+    return kExitUsage;
+  }
+  // The voice first: without one there is nothing else to check.
+  std::filesystem::path folder;
+  try {
+    folder = engine::resolve_voice(o.voice);
+  } catch (const engine::VoiceError& e) {
+    if (o.voice == "default" && !engine::find_voice(o.voice))
+      std::cerr << "tts say: no voice installed yet (looked for \"default\" in TTS_VOICE_PATH, "
+                   "~/.local/share/tts/voices and the repository's voices/)\n";
+    else
+      std::cerr << "tts say: " << e.what() << "\n";
+    return kExitBadInput;
+  }
+  if (o.device == "cuda") {
+    if (!kernels::cuda_backend_built())
+      std::cerr << "tts say: --device cuda: this build has no CUDA backend (configure with "
+                   "-DTTS_CUDA=ON on a machine with the CUDA toolkit), use --device cpu\n";
+    else if (kernels::cuda_device_count() == 0)
+      std::cerr << "tts say: --device cuda: no CUDA device is available, use --device cpu\n";
+    else
+      std::cerr << "tts say: --device cuda: synthesis on CUDA is not implemented yet, use "
+                   "--device cpu\n";
+    return kExitFailure;
+  }
+  std::shared_ptr<const engine::Voice> voice;
+  try {
+    voice = engine::Voice::load(folder);
+  } catch (const std::exception& e) {
+    std::cerr << "tts say: " << e.what() << "\n";
+    return kExitBadInput;
+  }
+
+  std::unique_ptr<Sink> sink;
+  if (o.raw) {
+    sink = std::make_unique<RawSink>();
+  } else if (!o.output.empty()) {
+    sink = std::make_unique<FileSink>(o.output, voice->sample_rate());
+  } else {
+    try {
+      sink = std::make_unique<SpeakerSink>(voice->sample_rate());
+    } catch (const audio::NoAudioDeviceError& e) {
+      std::cerr << "tts say: " << e.what() << "\n";
+      return kExitNoDevice;
+    }
+  }
+
+  engine::SynthesisStream stream(voice);
+  try {
+    const bool terminal = isatty(STDERR_FILENO) && !o.output.empty();
+    if (!o.words.empty() || !o.file.empty()) {
+      std::string text;
+      if (!o.file.empty()) {
+        std::ifstream in(o.file, std::ios::binary);
+        if (!in) {
+          std::cerr << "tts say: " << o.file << ": cannot open\n";
+          return kExitBadInput;
+        }
+        std::ostringstream all;
+        all << in.rdbuf();
+        text = all.str();
+      } else {
+        for (const auto& w : o.words) text += (text.empty() ? "" : " ") + w;
+      }
+      speak(stream, text, o, *sink, terminal && text.size() > 300 ? text.size() : 0);
+    } else {
+      // stdin, one line at a time: each line is spoken as soon as it is read.
+      std::string line;
+      bool first = true;
+      const std::vector<float> gap(static_cast<std::size_t>(
+          o.synthesis.sentence_silence * static_cast<float>(voice->sample_rate())));
+      while (std::getline(std::cin, line)) {
+        if (line.find_first_not_of(" \t\r") == std::string::npos) continue;
+        if (!first && !gap.empty()) sink->write(gap.data(), gap.size());
+        first = false;
+        speak(stream, line, o, *sink, 0);
+      }
+    }
+    sink->finish();
+  } catch (const engine::SynthesisInputError& e) {
+    std::cerr << "tts say: " << e.what() << "\n";
+    return kExitBadInput;
+  } catch (const std::exception& e) {
+    std::cerr << "tts say: " << e.what() << "\n";
+    return kExitFailure;
+  }
+  return kExitOk;
+}
+
 }  // namespace
 
 void register_say(CLI::App& app, int& exit_code) {
-  auto options = std::make_shared<SayOptions>();
+  auto o = std::make_shared<SayOptions>();
   CLI::App* cmd = app.add_subcommand("say", "Speak text through the speakers or into a file");
-  cmd->add_option("text", options->words, "Text to speak");
-  cmd->add_option("--voice", options->voice, "Voice name or folder")->capture_default_str();
-  cmd->add_option("-o,--output", options->output, "Write audio to FILE (wav, flac or ogg)");
-  cmd->callback([options, &exit_code] {
-    auto voice = engine::find_voice(options->voice);
-    if (!voice) {
-      std::cerr << "tts say: no voice installed yet (looked for \"" << options->voice
-                << "\" in TTS_VOICE_PATH, ~/.local/share/tts/voices and the repository's voices/)\n";
-      exit_code = kExitBadInput;
-      return;
-    }
-    std::cerr << "tts say: voice " << voice->string() << " found, but synthesis is not built yet\n";
-    exit_code = kExitFailure;
-  });
+  cmd->add_option("text", o->words, "Text to speak (default: -f FILE, else stdin line by line)");
+  cmd->add_option("-f,--file", o->file, "Read the text from FILE");
+  cmd->add_option("--voice", o->voice, "Voice name or folder")->capture_default_str();
+  cmd->add_option("-o,--output", o->output, "Write audio to FILE (.wav, .flac or .ogg)");
+  cmd->add_flag("--raw", o->raw, "Write raw signed 16-bit little-endian mono PCM to stdout");
+  cmd->add_flag("--ssml", o->ssml, "The text is SSML (<speak>...</speak>)");
+  auto& s = o->synthesis;
+  cmd->add_option("--rate", s.rate, "Speaking rate (2 = twice as fast)")
+      ->check(CLI::Range(0.1f, 10.0f))
+      ->capture_default_str();
+  cmd->add_option("--pitch", s.pitch_semitones, "Pitch shift in semitones")
+      ->check(CLI::Range(-24.0f, 24.0f))
+      ->capture_default_str();
+  cmd->add_option("--volume", s.volume, "Volume multiplier")
+      ->check(CLI::Range(0.0f, 100.0f))
+      ->capture_default_str();
+  cmd->add_option("--sentence-silence", s.sentence_silence, "Seconds of silence between sentences")
+      ->check(CLI::Range(0.0f, 60.0f))
+      ->capture_default_str();
+  cmd->add_option("--seed", s.seed, "Sampling seed (same seed, same audio)")->capture_default_str();
+  cmd->add_option("--temperature", s.temperature, "Vocoder sampling temperature (0 = arg-max)")
+      ->check(CLI::Range(0.0f, 10.0f))
+      ->capture_default_str();
+  cmd->add_option("--threads", s.threads, "Vocoder threads")
+      ->check(CLI::Range(1, 256))
+      ->capture_default_str();
+  cmd->add_option("--device", o->device, "Compute device")
+      ->check(CLI::IsMember({"cpu", "cuda"}))
+      ->capture_default_str();
+  cmd->footer(
+      "Exit codes: 0 success, 1 synthesis or output failure (and --device cuda where CUDA is\n"
+      "unavailable), 2 usage error, 3 bad input (text, SSML, file, or a voice that is missing or\n"
+      "damaged), 4 no audio output device (write to a file with -o FILE instead).");
+  cmd->callback([o, &exit_code] { exit_code = run_say(*o); });
 }
 
 }  // namespace tts::cli

@@ -18,6 +18,7 @@ void register_say(CLI::App& app, int& exit_code);
 void register_voices(CLI::App& app, int& exit_code);
 void register_phonemize(CLI::App& app, int& exit_code);
 void register_bench(CLI::App& app, int& exit_code);
+void register_bench_pipeline(CLI::App& bench, int& exit_code);  // under `tts bench`
 void register_train(CLI::App& app, int& exit_code);
 void register_vocode(CLI::App& app, int& exit_code);
 void register_mel(CLI::App& app, int& exit_code);

@@ -1,0 +1,123 @@
+// A voice on disk and in memory. A voice is a folder (docs/voice-format.md is the full
+// specification):
+//
+//   voice.json                  format, format_version, name, language, sample_rate, features
+//                               (MelConfig), phonemes (symbol table), licence, source, files
+//                               (byte size and CRC-32 of every weight/config file below)
+//   acoustic/acoustic.json      acoustic model hyper-parameters  (frontend/acoustic)
+//   acoustic/acoustic.safetensors
+//   vocoder/vocoder.json        WaveNet hyper-parameters          (vocoder/model_files.h)
+//   vocoder/vocoder.safetensors
+//
+// Loading checks everything before anything is used: the format version, that every listed file
+// exists with the recorded size and checksum, every tensor's name, dtype and shape (through the
+// model loaders), and that the features of voice.json, the acoustic model and the vocoder agree.
+// Any problem throws VoiceError naming the file and the problem; nothing falls back to another
+// voice.
+//
+// A loaded Voice is immutable: share one (through std::shared_ptr<const Voice>) between any number
+// of threads, each running its own SynthesisStream (pipeline.h).
+#pragma once
+
+#include <cstdint>
+#include <filesystem>
+#include <memory>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "tts/frontend/acoustic/acoustic_model.h"
+#include "tts/frontend/symbol_table.h"
+#include "tts/frontend/text_pipeline.h"
+#include "tts/kernels/mel.h"
+#include "tts/vocoder/model_files.h"
+
+namespace tts::engine {
+
+inline constexpr int kVoiceFormatVersion = 1;
+inline constexpr const char* kVoiceFormat = "tts-voice";
+
+// A voice that is missing, malformed, truncated, corrupted or inconsistent; or a name that is not
+// on the search path. The message names the file (or voice) and the problem.
+class VoiceError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+// No voice of that name on the search path (resolve_voice).
+class VoiceNotFoundError : public VoiceError {
+ public:
+  using VoiceError::VoiceError;
+};
+
+// One file of a voice, as recorded in voice.json's "files".
+struct VoiceFile {
+  std::string path;  // relative to the voice folder, '/'-separated
+  std::uint64_t bytes = 0;
+  std::uint32_t crc32 = 0;  // CRC-32 (IEEE 802.3, as zlib.crc32) of the whole file
+};
+
+// What voice.json says about a voice, without its weights.
+struct VoiceInfo {
+  std::filesystem::path folder;
+  std::string name;
+  std::string language;  // espeak-ng voice name, e.g. "en-us"
+  int sample_rate = 0;
+  std::string licence;  // SPDX identifier or a short text
+  std::string source;   // where the recordings came from
+  std::string description;
+  std::vector<VoiceFile> files;
+  std::uint64_t total_bytes() const;
+};
+
+// Reads and checks voice.json only (format, version, fields; not the weight files). Cheap: used by
+// `tts voices`. Throws VoiceError.
+VoiceInfo read_voice_info(const std::filesystem::path& folder);
+
+class Voice {
+ public:
+  // Loads and checks the whole voice. Throws VoiceError naming the file and the problem.
+  static std::shared_ptr<const Voice> load(const std::filesystem::path& folder);
+
+  const VoiceInfo& info() const { return info_; }
+  int sample_rate() const { return info_.sample_rate; }
+  const kernels::MelConfig& features() const { return features_; }
+  const frontend::SymbolTable& symbols() const { return *symbols_; }
+  const frontend::TextPipeline& text() const { return *text_; }
+  const frontend::AcousticModel& acoustic() const { return *acoustic_; }
+  const vocoder::VocoderModel& vocoder() const { return vocoder_; }
+
+ private:
+  Voice() = default;
+  VoiceInfo info_;
+  kernels::MelConfig features_;
+  std::unique_ptr<frontend::SymbolTable> symbols_;  // stable address: text_ refers to it
+  std::unique_ptr<frontend::TextPipeline> text_;
+  std::unique_ptr<frontend::AcousticModel> acoustic_;
+  vocoder::VocoderModel vocoder_;
+};
+
+// `name_or_path` is a folder (it contains '/' or names an existing directory) or a voice name
+// looked up on the search path (voice_search.h). Throws VoiceNotFoundError when nothing is found,
+// naming the folders searched.
+std::filesystem::path resolve_voice(const std::string& name_or_path);
+
+// What write_voice_manifest records besides the files.
+struct VoiceManifest {
+  std::string name;
+  std::string language = "en-us";
+  std::string licence;
+  std::string source;
+  std::string description;
+};
+
+// Writes FOLDER/voice.json (atomically) for a folder whose acoustic/ and vocoder/ sub-folders are
+// already saved (frontend save_acoustic_model, vocoder::save_vocoder): records the size and CRC-32
+// of every file in them, the vocoder's features and sample rate, and `symbols`.
+void write_voice_manifest(const std::filesystem::path& folder, const VoiceManifest& manifest,
+                          const frontend::SymbolTable& symbols);
+
+// CRC-32 (IEEE) of a file; throws VoiceError if it cannot be read.
+std::uint32_t file_crc32(const std::filesystem::path& path);
+
+}  // namespace tts::engine

@@ -1,0 +1,335 @@
+#include "tts/engine/pipeline.h"
+
+#include <algorithm>
+#include <atomic>
+#include <cmath>
+#include <optional>
+
+#include "tts/engine/bounded_queue.h"
+#include "tts/frontend/ssml.h"
+#include "tts/frontend/utf8.h"
+#include "tts/kernels/mulaw.h"
+#include "tts/vocoder/sampler.h"
+
+namespace tts::engine {
+
+namespace {
+
+struct Cancelled {};  // unwinds the frontend thread out of TextPipeline::process
+
+// One unit of work for the vocoder: a sentence's mel frames, a pause, or the frontend's error.
+struct Prepared {
+  std::shared_ptr<const SentenceInfo> info;
+  kernels::Matrix mel;
+  std::vector<int> ids;
+  std::vector<int> frame_ends;  // cumulative durations: frames up to and including id k
+  std::size_t pause_samples = 0;
+  float volume = 1.0f;
+  std::exception_ptr error;
+};
+
+struct Output {
+  AudioChunk chunk;
+  std::exception_ptr error;
+};
+
+std::uint64_t splitmix64(std::uint64_t x) {
+  x += 0x9E3779B97F4A7C15ull;
+  x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9ull;
+  x = (x ^ (x >> 27)) * 0x94D049BB133111EBull;
+  return x ^ (x >> 31);
+}
+
+std::exception_ptr classify(std::exception_ptr error) {
+  try {
+    std::rethrow_exception(error);
+  } catch (const frontend::InvalidUtf8Error& e) {
+    return std::make_exception_ptr(SynthesisInputError(e.what()));
+  } catch (const frontend::UnknownPhonemeError& e) {
+    return std::make_exception_ptr(SynthesisInputError(e.what()));
+  } catch (const frontend::SsmlError& e) {
+    return std::make_exception_ptr(SynthesisInputError(e.what()));
+  } catch (...) {
+    return error;
+  }
+}
+
+}  // namespace
+
+void SynthesisOptions::validate() const {
+  auto bad = [](const std::string& what) { throw std::invalid_argument(what); };
+  if (!(rate > 0.0f) || !std::isfinite(rate) || rate > 10.0f) bad("rate must be in (0, 10]");
+  if (!std::isfinite(pitch_semitones) || std::fabs(pitch_semitones) > 24.0f)
+    bad("pitch must be within ±24 semitones");
+  if (!(volume >= 0.0f) || !std::isfinite(volume) || volume > 100.0f)
+    bad("volume must be in [0, 100]");
+  if (!(sentence_silence >= 0.0f) || sentence_silence > 60.0f)
+    bad("sentence silence must be in [0, 60] seconds");
+  if (!(temperature >= 0.0f) || !std::isfinite(temperature) || temperature > 10.0f)
+    bad("temperature must be in [0, 10]");
+  if (threads < 1 || threads > 256) bad("threads must be in [1, 256]");
+  if (chunk_samples < 1 || chunk_samples > (1u << 22)) bad("chunk_samples must be in [1, 4194304]");
+  if (queue_chunks < 1 || queue_chunks > 4096) bad("queue_chunks must be in [1, 4096]");
+  if (sentences_ahead < 1 || sentences_ahead > 1024) bad("sentences_ahead must be in [1, 1024]");
+}
+
+struct SynthesisStream::Run {
+  Run(std::shared_ptr<const Voice> v, std::string t, const SynthesisOptions& o)
+      : voice(std::move(v)),
+        text(std::move(t)),
+        options(o),
+        sentences(o.sentences_ahead),
+        audio(o.queue_chunks) {}
+
+  void cancel() {
+    cancelled = true;
+    sentences.close(true);
+    audio.close(true);
+  }
+
+  void frontend_main();
+  void vocoder_main();
+  void prepare(const frontend::PhonemizedSentence& s, const frontend::Prosody& prosody);
+  void push(Prepared item) {
+    if (cancelled || !sentences.push(std::move(item))) throw Cancelled{};
+  }
+
+  std::shared_ptr<const Voice> voice;
+  std::string text;
+  SynthesisOptions options;
+  std::atomic<bool> cancelled{false};
+  BoundedQueue<Prepared> sentences;
+  BoundedQueue<Output> audio;
+  int next_index = 0;
+  std::thread frontend, vocoder;
+};
+
+void SynthesisStream::Run::prepare(const frontend::PhonemizedSentence& s,
+                                   const frontend::Prosody& prosody) {
+  if (cancelled) throw Cancelled{};
+  if (s.phonemes.empty()) return;  // nothing to pronounce
+  frontend::AcousticControls controls;
+  controls.rate = options.rate * static_cast<float>(prosody.rate);
+  controls.pitch_semitones =
+      options.pitch_semitones + 12.0f * static_cast<float>(std::log2(prosody.pitch));
+  frontend::AcousticOutput out =
+      voice->acoustic().synthesize(std::vector<int32_t>(s.ids.begin(), s.ids.end()), controls);
+  Prepared item;
+  auto info = std::make_shared<SentenceInfo>();
+  info->index = next_index++;
+  info->text = s.text;
+  info->phonemes = s.phonemes;
+  item.info = std::move(info);
+  item.ids = s.ids;
+  int total = 0;
+  for (int d : out.durations) item.frame_ends.push_back(total += d);
+  item.mel = std::move(out.mel);
+  if (item.mel.cols() < 2) {  // the sampler needs two frames; pad with silence
+    const Eigen::Index had = item.mel.cols();
+    item.mel.conservativeResize(item.mel.rows(), 2);
+    item.mel.rightCols(2 - had).setConstant(std::log(voice->features().log_floor));
+  }
+  item.volume = options.volume * static_cast<float>(prosody.volume);
+  push(std::move(item));
+}
+
+void SynthesisStream::Run::frontend_main() {
+  try {
+    const auto& pipeline = voice->text();
+    if (!options.ssml) {
+      pipeline.process(text, [&](frontend::PhonemizedSentence s) { prepare(s, {}); });
+    } else {
+      const frontend::SsmlDocument doc = frontend::parse_ssml(text, voice->info().language);
+      std::string run;
+      frontend::Prosody run_prosody;
+      auto flush = [&] {
+        if (!run.empty())
+          pipeline.process(run, [&](frontend::PhonemizedSentence s) { prepare(s, run_prosody); });
+        run.clear();
+      };
+      for (const auto& seg : doc.segments) {
+        switch (seg.kind) {
+          case frontend::SsmlSegment::Kind::kText:
+            if (!(seg.prosody == run_prosody)) flush();
+            run_prosody = seg.prosody;
+            run += seg.text;
+            break;
+          case frontend::SsmlSegment::Kind::kPhonemes: {
+            flush();
+            frontend::PhonemizedSentence s;
+            s.text = s.phonemes = seg.text;
+            s.ids = voice->symbols().encode(seg.text, seg.text);
+            prepare(s, seg.prosody);
+            break;
+          }
+          case frontend::SsmlSegment::Kind::kBreak: {
+            flush();
+            Prepared pause;
+            pause.info = std::make_shared<SentenceInfo>();
+            pause.pause_samples = static_cast<std::size_t>(static_cast<double>(seg.break_ms) *
+                                                           voice->sample_rate() / 1000.0);
+            if (pause.pause_samples > 0) push(std::move(pause));
+            break;
+          }
+          case frontend::SsmlSegment::Kind::kSentenceEnd:
+            flush();
+            break;
+        }
+      }
+      flush();
+    }
+    sentences.close();
+  } catch (const Cancelled&) {
+  } catch (...) {
+    Prepared failure;
+    failure.error = classify(std::current_exception());
+    sentences.push(std::move(failure));
+    sentences.close();
+  }
+}
+
+void SynthesisStream::Run::vocoder_main() {
+  const vocoder::WaveNetWeights& weights = *voice->vocoder().weights;
+  const int classes = weights.config().classes;
+  const int hop = weights.config().hop_length;
+  const std::size_t chunk = options.chunk_samples;
+  const std::size_t silence_samples = static_cast<std::size_t>(
+      std::lround(static_cast<double>(options.sentence_silence) * voice->sample_rate()));
+  std::optional<AudioChunk> pending;  // held back until we know whether it is the last
+  auto hand_over = [&](AudioChunk c) {
+    if (pending && !audio.push(Output{std::move(*pending), nullptr})) throw Cancelled{};
+    pending = std::move(c);
+  };
+  auto emit_silence = [&](std::size_t count, const std::shared_ptr<const SentenceInfo>& info,
+                          std::size_t offset) {
+    for (std::size_t done = 0; done < count;) {
+      if (cancelled) throw Cancelled{};
+      AudioChunk c;
+      c.samples.assign(std::min(chunk, count - done), 0.0f);
+      c.sample_rate = voice->sample_rate();
+      c.sentence = info;
+      c.sentence_offset = offset + done;
+      done += c.samples.size();
+      hand_over(std::move(c));
+    }
+  };
+  try {
+    std::shared_ptr<const SentenceInfo> previous;  // the sentence just spoken, if any
+    std::size_t previous_length = 0;
+    std::vector<int32_t> block(chunk);
+    while (auto item = sentences.pop()) {
+      if (item->error) {
+        if (pending) audio.push(Output{std::move(*pending), nullptr});
+        audio.push(Output{{}, item->error});
+        audio.close();
+        return;
+      }
+      if (item->pause_samples > 0) {
+        emit_silence(item->pause_samples, item->info, 0);
+        previous.reset();
+        continue;
+      }
+      if (previous) emit_silence(silence_samples, previous, previous_length);
+      const auto seed = splitmix64(
+          options.seed + 0x632BE59BD9B4E019ull * static_cast<std::uint64_t>(item->info->index));
+      vocoder::WaveNetSampler sampler(weights, {seed, options.temperature, options.threads});
+      sampler.start(item->mel);
+      std::size_t offset = 0;
+      while (std::size_t made = sampler.generate(block.data(), chunk)) {
+        if (cancelled) throw Cancelled{};
+        AudioChunk c;
+        c.samples.resize(made);
+        for (std::size_t i = 0; i < made; ++i)
+          c.samples[i] = item->volume * kernels::mulaw_decode(block[i], classes);
+        c.sample_rate = voice->sample_rate();
+        c.sentence = item->info;
+        c.sentence_offset = offset;
+        const int frame = static_cast<int>(offset / static_cast<std::size_t>(hop));
+        const auto k = static_cast<std::size_t>(
+            std::upper_bound(item->frame_ends.begin(), item->frame_ends.end(), frame) -
+            item->frame_ends.begin());
+        if (k < item->ids.size()) c.phoneme = voice->symbols().symbol(item->ids[k]);
+        offset += made;
+        hand_over(std::move(c));
+      }
+      previous = item->info;
+      previous_length = offset;
+    }
+    if (cancelled) return;
+    if (pending) {
+      pending->is_last = true;
+      audio.push(Output{std::move(*pending), nullptr});
+    }
+    audio.close();
+  } catch (const Cancelled&) {
+  } catch (...) {
+    sentences.close(true);  // the frontend need not run ahead any more
+    if (pending) audio.push(Output{std::move(*pending), nullptr});
+    audio.push(Output{{}, std::current_exception()});
+    audio.close();
+  }
+}
+
+SynthesisStream::SynthesisStream(std::shared_ptr<const Voice> voice) : voice_(std::move(voice)) {
+  if (!voice_) throw std::invalid_argument("SynthesisStream: no voice");
+}
+
+SynthesisStream::~SynthesisStream() { stop(); }
+
+void SynthesisStream::stop() {
+  std::shared_ptr<Run> run;
+  {
+    std::lock_guard<std::mutex> lock(run_mutex_);
+    run = std::move(run_);
+  }
+  if (!run) return;
+  run->cancel();
+  if (run->frontend.joinable()) run->frontend.join();
+  if (run->vocoder.joinable()) run->vocoder.join();
+}
+
+void SynthesisStream::start(std::string text, const SynthesisOptions& options) {
+  options.validate();
+  stop();
+  auto run = std::make_shared<Run>(voice_, std::move(text), options);
+  run->frontend = std::thread([r = run.get()] { r->frontend_main(); });
+  try {
+    run->vocoder = std::thread([r = run.get()] { r->vocoder_main(); });
+  } catch (...) {
+    run->cancel();
+    run->frontend.join();
+    throw;
+  }
+  std::lock_guard<std::mutex> lock(run_mutex_);
+  run_ = std::move(run);
+}
+
+bool SynthesisStream::next(AudioChunk& chunk) {
+  Run* run = run_.get();  // only this (the owning) thread replaces run_
+  if (!run) throw std::logic_error("next() called before start()");
+  std::optional<Output> out = run->audio.pop();
+  if (!out) {
+    if (run->cancelled) throw SynthesisCancelled();
+    return false;
+  }
+  if (out->error) std::rethrow_exception(out->error);
+  chunk = std::move(out->chunk);
+  return true;
+}
+
+void SynthesisStream::cancel() {
+  std::lock_guard<std::mutex> lock(run_mutex_);
+  if (run_) run_->cancel();
+}
+
+std::vector<float> synthesize_all(std::shared_ptr<const Voice> voice, const std::string& text,
+                                  const SynthesisOptions& options) {
+  SynthesisStream stream(std::move(voice));
+  stream.start(text, options);
+  std::vector<float> audio;
+  AudioChunk chunk;
+  while (stream.next(chunk)) audio.insert(audio.end(), chunk.samples.begin(), chunk.samples.end());
+  return audio;
+}
+
+}  // namespace tts::engine

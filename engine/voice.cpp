@@ -1,0 +1,265 @@
+#include "tts/engine/voice.h"
+
+#include <array>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <set>
+
+#include "tts/engine/voice_search.h"
+#include "tts/kernels/atomic_file.h"
+
+namespace fs = std::filesystem;
+
+namespace tts::engine {
+
+namespace {
+
+// Files every voice must list (and therefore have) in voice.json's "files".
+const std::array<const char*, 4> kRequiredFiles = {
+    "acoustic/acoustic.json", "acoustic/acoustic.safetensors", "vocoder/vocoder.json",
+    "vocoder/vocoder.safetensors"};
+
+std::array<std::uint32_t, 256> make_crc_table() {
+  std::array<std::uint32_t, 256> table{};
+  for (std::uint32_t n = 0; n < 256; ++n) {
+    std::uint32_t c = n;
+    for (int k = 0; k < 8; ++k) c = (c & 1u) ? 0xEDB88320u ^ (c >> 1) : c >> 1;
+    table[n] = c;
+  }
+  return table;
+}
+
+std::string hex32(std::uint32_t value) {
+  char text[16];
+  std::snprintf(text, sizeof text, "%08x", static_cast<unsigned>(value));
+  return text;
+}
+
+template <typename T>
+T required(const nlohmann::json& j, const char* key, const char* what) {
+  if (!j.contains(key)) throw std::invalid_argument(std::string("missing \"") + key + "\"");
+  try {
+    return j.at(key).get<T>();
+  } catch (const nlohmann::json::exception&) {
+    throw std::invalid_argument(std::string("\"") + key + "\" must be " + what);
+  }
+}
+
+// A relative path that stays inside the voice folder.
+bool is_safe_relative(const std::string& p) {
+  if (p.empty() || p.front() == '/') return false;
+  for (const auto& part : fs::path(p))
+    if (part == "..") return false;
+  return true;
+}
+
+nlohmann::json read_json_file(const fs::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) {
+    std::error_code ec;
+    if (!fs::exists(path, ec))
+      throw VoiceError(path.string() + ": missing (is this a voice folder?)");
+    throw VoiceError(path.string() + ": cannot open");
+  }
+  try {
+    return nlohmann::json::parse(in);
+  } catch (const std::exception& e) {
+    throw VoiceError(path.string() + ": not valid JSON (truncated or corrupted?): " + e.what());
+  }
+}
+
+void check_file(const fs::path& folder, const VoiceFile& f) {
+  const fs::path path = folder / f.path;
+  std::error_code ec;
+  if (!fs::is_regular_file(path, ec))
+    throw VoiceError(path.string() + ": missing (listed in voice.json)");
+  const auto size = fs::file_size(path, ec);
+  if (ec) throw VoiceError(path.string() + ": cannot read its size: " + ec.message());
+  if (size != f.bytes)
+    throw VoiceError(path.string() + ": " + std::to_string(size) + " bytes, voice.json says " +
+                     std::to_string(f.bytes) + (size < f.bytes ? " (truncated)" : " (corrupted)"));
+  const std::uint32_t crc = file_crc32(path);
+  if (crc != f.crc32)
+    throw VoiceError(path.string() + ": checksum mismatch (CRC-32 " + hex32(crc) +
+                     ", voice.json says " + hex32(f.crc32) + "): the file is corrupted");
+}
+
+}  // namespace
+
+std::uint32_t file_crc32(const fs::path& path) {
+  static const auto table = make_crc_table();
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw VoiceError(path.string() + ": cannot open");
+  std::vector<char> buffer(1 << 20);
+  std::uint32_t c = 0xFFFFFFFFu;
+  while (in) {
+    in.read(buffer.data(), static_cast<std::streamsize>(buffer.size()));
+    const std::streamsize n = in.gcount();
+    for (std::streamsize i = 0; i < n; ++i)
+      c = table[(c ^ static_cast<unsigned char>(buffer[static_cast<std::size_t>(i)])) & 0xFFu] ^
+          (c >> 8);
+  }
+  if (in.bad()) throw VoiceError(path.string() + ": read error");
+  return c ^ 0xFFFFFFFFu;
+}
+
+std::uint64_t VoiceInfo::total_bytes() const {
+  std::uint64_t total = 0;
+  for (const auto& f : files) total += f.bytes;
+  return total;
+}
+
+VoiceInfo read_voice_info(const fs::path& folder) {
+  const fs::path json_path = folder / "voice.json";
+  const nlohmann::json j = read_json_file(json_path);
+  VoiceInfo info;
+  info.folder = folder;
+  try {
+    if (!j.is_object()) throw std::invalid_argument("not a JSON object");
+    if (j.value("format", std::string()) != kVoiceFormat)
+      throw std::invalid_argument(std::string("\"format\" is not \"") + kVoiceFormat + "\"");
+    const int version = required<int>(j, "format_version", "an integer");
+    if (version != kVoiceFormatVersion)
+      throw std::invalid_argument("format_version " + std::to_string(version) +
+                                  " is not supported (this build reads version " +
+                                  std::to_string(kVoiceFormatVersion) + ")");
+    info.name = required<std::string>(j, "name", "a string");
+    info.language = required<std::string>(j, "language", "a string");
+    info.sample_rate = required<int>(j, "sample_rate", "an integer");
+    info.licence = required<std::string>(j, "licence", "a string");
+    info.source = required<std::string>(j, "source", "a string");
+    info.description = j.value("description", std::string());
+    if (info.name.empty()) throw std::invalid_argument("\"name\" is empty");
+    if (info.sample_rate <= 0) throw std::invalid_argument("\"sample_rate\" must be positive");
+    const auto files = required<nlohmann::json>(j, "files", "an array");
+    if (!files.is_array()) throw std::invalid_argument("\"files\" must be an array");
+    std::set<std::string> seen;
+    for (const auto& entry : files) {
+      VoiceFile f;
+      f.path = required<std::string>(entry, "path", "a string");
+      f.bytes = required<std::uint64_t>(entry, "bytes", "a non-negative integer");
+      const auto crc = required<std::string>(entry, "crc32", "8 hex digits");
+      if (crc.size() != 8 || crc.find_first_not_of("0123456789abcdefABCDEF") != std::string::npos)
+        throw std::invalid_argument("\"crc32\" of " + f.path + " must be 8 hex digits");
+      f.crc32 = static_cast<std::uint32_t>(std::stoul(crc, nullptr, 16));
+      if (!is_safe_relative(f.path))
+        throw std::invalid_argument("file path \"" + f.path + "\" leaves the voice folder");
+      if (!seen.insert(f.path).second)
+        throw std::invalid_argument("file \"" + f.path + "\" is listed twice");
+      info.files.push_back(f);
+    }
+    for (const char* name : kRequiredFiles)
+      if (!seen.count(name))
+        throw std::invalid_argument(std::string("\"files\" does not list ") + name);
+  } catch (const std::invalid_argument& e) {
+    throw VoiceError(json_path.string() + ": " + e.what());
+  }
+  return info;
+}
+
+std::shared_ptr<const Voice> Voice::load(const fs::path& folder) {
+  std::shared_ptr<Voice> voice(new Voice());
+  voice->info_ = read_voice_info(folder);
+  for (const auto& f : voice->info_.files) check_file(folder, f);
+
+  const fs::path json_path = folder / "voice.json";
+  const nlohmann::json j = read_json_file(json_path);
+  try {
+    voice->features_ =
+        required<nlohmann::json>(j, "features", "an object").get<kernels::MelConfig>();
+    if (voice->features_.sample_rate != voice->info_.sample_rate)
+      throw std::invalid_argument("\"sample_rate\" " + std::to_string(voice->info_.sample_rate) +
+                                  " differs from the features' " +
+                                  std::to_string(voice->features_.sample_rate));
+    voice->symbols_ = std::make_unique<frontend::SymbolTable>(
+        frontend::SymbolTable::from_json(required<nlohmann::json>(j, "phonemes", "an object")));
+    voice->text_ =
+        std::make_unique<frontend::TextPipeline>(voice->info_.language, *voice->symbols_);
+  } catch (const std::exception& e) {
+    throw VoiceError(json_path.string() + ": " + e.what());
+  }
+
+  try {
+    voice->vocoder_ = vocoder::load_vocoder(folder / "vocoder");
+  } catch (const std::exception& e) {
+    throw VoiceError(e.what());
+  }
+  try {
+    voice->acoustic_ = frontend::load_acoustic_model(folder / "acoustic");
+  } catch (const std::exception& e) {
+    throw VoiceError(e.what());
+  }
+
+  const fs::path acoustic_json = folder / "acoustic" / "acoustic.json";
+  if (read_json_file(acoustic_json).value("symbol_table", nlohmann::json()) != j.at("phonemes"))
+    throw VoiceError(acoustic_json.string() +
+                     ": its symbol table differs from voice.json's \"phonemes\"");
+  const nlohmann::json features = voice->features_;
+  if (nlohmann::json(voice->vocoder_.features) != features)
+    throw VoiceError((folder / "vocoder" / "vocoder.json").string() +
+                     ": features differ from voice.json's: " +
+                     nlohmann::json(voice->vocoder_.features).dump() + " vs " + features.dump());
+  if (nlohmann::json(voice->acoustic_->features()) != features)
+    throw VoiceError(
+        (folder / "acoustic" / "acoustic.json").string() + ": features differ from voice.json's: " +
+        nlohmann::json(voice->acoustic_->features()).dump() + " vs " + features.dump());
+  return voice;
+}
+
+fs::path resolve_voice(const std::string& name_or_path) {
+  if (name_or_path.empty()) throw VoiceError("empty voice name");
+  std::error_code ec;
+  if (name_or_path.find('/') != std::string::npos || fs::is_directory(name_or_path, ec)) {
+    if (!fs::is_directory(name_or_path, ec))
+      throw VoiceNotFoundError(name_or_path + ": no such voice folder");
+    return fs::path(name_or_path);
+  }
+  if (auto found = find_voice(name_or_path)) return *found;
+  std::string searched;
+  for (const auto& folder : voice_search_path())
+    searched += (searched.empty() ? "" : ", ") + folder.string();
+  throw VoiceNotFoundError("no voice named \"" + name_or_path + "\" (searched " + searched + ")");
+}
+
+void write_voice_manifest(const fs::path& folder, const VoiceManifest& manifest,
+                          const frontend::SymbolTable& symbols) {
+  // The features come from vocoder.json; the weights are not checked here (Voice::load does).
+  kernels::MelConfig features;
+  const fs::path vocoder_json = folder / "vocoder" / "vocoder.json";
+  try {
+    features = read_json_file(vocoder_json).at("features").get<kernels::MelConfig>();
+  } catch (const VoiceError&) {
+    throw;
+  } catch (const std::exception& e) {
+    throw VoiceError(vocoder_json.string() + ": " + e.what());
+  }
+  nlohmann::json files = nlohmann::json::array();
+  for (const char* sub : {"acoustic", "vocoder"}) {
+    std::error_code ec;
+    std::vector<fs::path> paths;
+    for (const auto& entry : fs::directory_iterator(folder / sub, ec))
+      if (entry.is_regular_file()) paths.push_back(entry.path());
+    if (ec) throw VoiceError((folder / sub).string() + ": " + ec.message());
+    std::sort(paths.begin(), paths.end());
+    for (const auto& p : paths)
+      files.push_back({{"path", std::string(sub) + "/" + p.filename().string()},
+                       {"bytes", fs::file_size(p)},
+                       {"crc32", hex32(file_crc32(p))}});
+  }
+  const nlohmann::json j = {{"format", kVoiceFormat},
+                            {"format_version", kVoiceFormatVersion},
+                            {"name", manifest.name},
+                            {"language", manifest.language},
+                            {"sample_rate", features.sample_rate},
+                            {"licence", manifest.licence},
+                            {"source", manifest.source},
+                            {"description", manifest.description},
+                            {"features", features},
+                            {"phonemes", symbols.to_json()},
+                            {"acoustic", "acoustic"},
+                            {"vocoder", "vocoder"},
+                            {"files", files}};
+  kernels::write_file_atomically(folder / "voice.json", j.dump(2) + "\n");
+}
+
+}  // namespace tts::engine

@@ -1,0 +1,239 @@
+// Voice files: a complete random voice loads; every kind of damage gives an error naming the file
+// and the problem; nothing falls back to another voice.
+#include <gtest/gtest.h>
+#include <stdlib.h>
+
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+
+#include "tts/engine/voice.h"
+#include "tts/engine/voice_random.h"
+#include "tts/engine/voice_search.h"
+#include "tts/vocoder/model_files.h"
+
+namespace fs = std::filesystem;
+using namespace tts::engine;
+
+namespace {
+
+class VoiceFiles : public testing::Test {
+ protected:
+  static void SetUpTestSuite() {
+    std::string pattern = (fs::temp_directory_path() / "tts-voice-test-XXXXXX").string();
+    root_ = ::mkdtemp(pattern.data());
+    create_random_voice(root_ / "pristine", {});
+  }
+  static void TearDownTestSuite() {
+    std::error_code ec;
+    fs::remove_all(root_, ec);
+  }
+  // A fresh copy of the pristine voice to damage.
+  fs::path copy(const std::string& name) {
+    const fs::path to = root_ / name;
+    fs::remove_all(to);
+    fs::copy(root_ / "pristine", to, fs::copy_options::recursive);
+    return to;
+  }
+  static std::string load_error(const fs::path& folder) {
+    try {
+      Voice::load(folder);
+    } catch (const VoiceError& e) {
+      return e.what();
+    }
+    return "(loaded without error)";
+  }
+  static nlohmann::json read_json(const fs::path& p) {
+    std::ifstream in(p);
+    return nlohmann::json::parse(in);
+  }
+  static void write_json(const fs::path& p, const nlohmann::json& j) {
+    std::ofstream(p) << j.dump(2);
+  }
+  static fs::path root_;
+};
+fs::path VoiceFiles::root_;
+
+void expect_contains(const std::string& text, const std::string& part) {
+  EXPECT_NE(text.find(part), std::string::npos) << "\"" << part << "\" not in: " << text;
+}
+
+TEST_F(VoiceFiles, RandomVoiceLoadsWithItsInfo) {
+  auto voice = Voice::load(root_ / "pristine");
+  EXPECT_EQ(voice->info().name, "random");
+  EXPECT_EQ(voice->info().language, "en-us");
+  EXPECT_EQ(voice->sample_rate(), 16000);
+  EXPECT_EQ(voice->info().licence, "CC0-1.0");
+  EXPECT_EQ(voice->info().files.size(), 4u);
+  EXPECT_GT(voice->info().total_bytes(), 1000u);
+  EXPECT_EQ(voice->vocoder().weights->config().layers, 4);
+  EXPECT_EQ(voice->features().n_mels, 80);
+}
+
+TEST_F(VoiceFiles, MissingVoiceJsonIsNamed) {
+  const fs::path v = copy("no-json");
+  fs::remove(v / "voice.json");
+  const std::string e = load_error(v);
+  expect_contains(e, (v / "voice.json").string());
+  expect_contains(e, "missing");
+}
+
+TEST_F(VoiceFiles, TruncatedVoiceJsonIsNotValidJson) {
+  const fs::path v = copy("cut-json");
+  fs::resize_file(v / "voice.json", 100);
+  expect_contains(load_error(v), "not valid JSON");
+}
+
+TEST_F(VoiceFiles, UnsupportedFormatVersionIsRejected) {
+  const fs::path v = copy("version");
+  auto j = read_json(v / "voice.json");
+  j["format_version"] = 2;
+  write_json(v / "voice.json", j);
+  expect_contains(load_error(v), "format_version 2 is not supported");
+}
+
+TEST_F(VoiceFiles, MissingFieldIsNamed) {
+  const fs::path v = copy("no-licence");
+  auto j = read_json(v / "voice.json");
+  j.erase("licence");
+  write_json(v / "voice.json", j);
+  expect_contains(load_error(v), "missing \"licence\"");
+}
+
+TEST_F(VoiceFiles, TruncatedWeightsAreNamedAsTruncated) {
+  const fs::path v = copy("cut-weights");
+  const fs::path file = v / "vocoder" / "vocoder.safetensors";
+  fs::resize_file(file, fs::file_size(file) - 100);
+  const std::string e = load_error(v);
+  expect_contains(e, file.string());
+  expect_contains(e, "truncated");
+}
+
+TEST_F(VoiceFiles, FlippedByteIsCaughtByTheChecksum) {
+  const fs::path v = copy("flipped");
+  const fs::path file = v / "acoustic" / "acoustic.safetensors";
+  {
+    std::fstream f(file, std::ios::in | std::ios::out | std::ios::binary);
+    f.seekp(static_cast<std::streamoff>(fs::file_size(file) - 10));
+    f.put('\x7f');
+  }
+  const std::string e = load_error(v);
+  expect_contains(e, file.string());
+  expect_contains(e, "checksum mismatch");
+}
+
+TEST_F(VoiceFiles, MissingWeightFileIsNamed) {
+  const fs::path v = copy("no-weights");
+  fs::remove(v / "acoustic" / "acoustic.safetensors");
+  const std::string e = load_error(v);
+  expect_contains(e, (v / "acoustic" / "acoustic.safetensors").string());
+  expect_contains(e, "missing");
+}
+
+TEST_F(VoiceFiles, UnlistedRequiredFileIsAnError) {
+  const fs::path v = copy("unlisted");
+  auto j = read_json(v / "voice.json");
+  j["files"].erase(0);
+  write_json(v / "voice.json", j);
+  expect_contains(load_error(v), "does not list");
+}
+
+TEST_F(VoiceFiles, PathLeavingTheFolderIsRejected) {
+  const fs::path v = copy("escape");
+  auto j = read_json(v / "voice.json");
+  j["files"][0]["path"] = "../pristine/voice.json";
+  write_json(v / "voice.json", j);
+  expect_contains(load_error(v), "leaves the voice folder");
+}
+
+// Weights with a consistent checksum but the wrong shapes (another config's tensors): the tensor
+// check names the tensor and both shapes.
+TEST_F(VoiceFiles, WrongTensorShapeIsNamed) {
+  const fs::path v = copy("shape");
+  tts::vocoder::WaveNetConfig other;
+  other.layers = 4;
+  other.dilation_cycle = 4;
+  other.residual_channels = 12;  // the voice's config says 8
+  other.skip_channels = 16;
+  tts::vocoder::WaveNetWeights weights(other);
+  weights.initialise(3);
+  const fs::path scratch = root_ / "scratch-vocoder";
+  tts::vocoder::save_vocoder(scratch, weights, tts::kernels::MelConfig{});
+  fs::copy_file(scratch / "vocoder.safetensors", v / "vocoder" / "vocoder.safetensors",
+                fs::copy_options::overwrite_existing);
+  VoiceManifest m;
+  m.name = "shape";
+  write_voice_manifest(v, m, tts::frontend::SymbolTable::default_table());
+  const std::string e = load_error(v);
+  expect_contains(e, "vocoder.safetensors");
+  expect_contains(e, "embedding");
+}
+
+TEST_F(VoiceFiles, GarbageSafetensorsHeaderIsNamed) {
+  const fs::path v = copy("garbage");
+  const fs::path file = v / "vocoder" / "vocoder.safetensors";
+  {
+    std::fstream f(file, std::ios::in | std::ios::out | std::ios::binary);
+    f.seekp(0);
+    f.write("\xff\xff\xff\xff\xff\xff\xff\x7f", 8);
+  }
+  VoiceManifest m;
+  m.name = "garbage";
+  write_voice_manifest(v, m, tts::frontend::SymbolTable::default_table());
+  expect_contains(load_error(v), file.string());
+}
+
+TEST_F(VoiceFiles, MismatchedFeaturesAreRejected) {
+  const fs::path v = copy("features");
+  auto j = read_json(v / "voice.json");
+  j["features"]["fmax"] = 7000.0;
+  write_json(v / "voice.json", j);
+  expect_contains(load_error(v), "features differ");
+}
+
+TEST_F(VoiceFiles, MismatchedSymbolTableIsRejected) {
+  const fs::path v = copy("symbols");
+  auto j = read_json(v / "voice.json");
+  std::swap(j["phonemes"]["symbols"][10], j["phonemes"]["symbols"][11]);
+  write_json(v / "voice.json", j);
+  expect_contains(load_error(v), "symbol table differs");
+}
+
+TEST_F(VoiceFiles, NameIsFoundOnTheSearchPathAndNothingFallsBack) {
+  const fs::path path = root_ / "path";
+  fs::create_directories(path);
+  fs::copy(root_ / "pristine", path / "good", fs::copy_options::recursive);
+  fs::copy(root_ / "pristine", path / "broken", fs::copy_options::recursive);
+  fs::remove(path / "broken" / "vocoder" / "vocoder.json");
+  ::setenv("TTS_VOICE_PATH", path.c_str(), 1);
+  EXPECT_EQ(resolve_voice("good"), path / "good");
+  EXPECT_NO_THROW(Voice::load(resolve_voice("good")));
+  // A broken voice is an error, never the good one in its place.
+  expect_contains(load_error(resolve_voice("broken")), "vocoder.json");
+  try {
+    resolve_voice("absent");
+    ADD_FAILURE() << "absent voice resolved";
+  } catch (const VoiceNotFoundError& e) {
+    expect_contains(e.what(), "no voice named \"absent\"");
+    expect_contains(e.what(), path.string());
+  }
+  EXPECT_THROW(resolve_voice(root_.string() + "/nowhere"), VoiceNotFoundError);
+  ::unsetenv("TTS_VOICE_PATH");
+}
+
+TEST_F(VoiceFiles, InfoIsReadWithoutWeights) {
+  const fs::path v = copy("info-only");
+  fs::remove(v / "vocoder" / "vocoder.safetensors");
+  const VoiceInfo info = read_voice_info(v);  // `tts voices` can list it
+  EXPECT_EQ(info.sample_rate, 16000);
+  EXPECT_THROW(Voice::load(v), VoiceError);
+}
+
+TEST(VoiceChecksum, MatchesZlibCrc32) {
+  const fs::path p = fs::temp_directory_path() / "tts-crc-test.txt";
+  std::ofstream(p) << "123456789";
+  EXPECT_EQ(file_crc32(p), 0xCBF43926u);  // the standard CRC-32 check value
+  fs::remove(p);
+}
+
+}  // namespace
