@@ -28,6 +28,12 @@ int main(int argc, char** argv) {
   register_vocode(app, exit_code);
   register_mel(app, exit_code);
 
+  // CLI11 would call an unknown first word a missing subcommand; name it instead.
+  const auto named = [&](CLI::App* sub) { return sub->check_name(argv[1]); };
+  if (argc > 1 && argv[1][0] != '-' && app.get_subcommands(named).empty()) {
+    std::cerr << "tts: unknown command \"" << argv[1] << "\" (see tts --help)\n";
+    return kExitUsage;
+  }
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
