@@ -1,0 +1,368 @@
+// The C API (tts.h) over the C++ engine. Every entry point catches everything: no exception
+// crosses the C boundary.
+#include <cstddef>
+#include <cstring>
+#include <new>
+#include <string>
+
+#include "tts/build_info.h"
+#include "tts/engine/pipeline.h"
+#include "tts/engine/voice.h"
+#include "tts/kernels/device.h"
+#include "tts/tts.h"
+
+static_assert(TTS_VERSION_MAJOR == 0 && TTS_VERSION_MINOR == 1 && TTS_VERSION_PATCH == 0,
+              "update the TTS_VERSION_* macros of tts.h with the project version");
+
+using tts::engine::AudioChunk;
+using tts::engine::SynthesisOptions;
+using tts::engine::SynthesisStream;
+using tts::engine::Voice;
+
+struct tts_voice {
+  std::shared_ptr<const Voice> voice;
+  std::string path;
+};
+
+struct tts_stream {
+  std::shared_ptr<const Voice> voice;  // keeps the voice alive after tts_voice_free
+  SynthesisStream stream;
+  std::string last_error;
+  enum class State { kIdle, kRunning, kFinished } state = State::kIdle;
+  AudioChunk chunk;  // what the last tts_chunk points into
+  explicit tts_stream(std::shared_ptr<const Voice> v) : voice(v), stream(std::move(v)) {}
+};
+
+namespace {
+
+thread_local std::string g_last_error;
+
+// Maps the exception being handled to a status code and its message.
+int status_of_current_exception(std::string& message) {
+  try {
+    throw;
+  } catch (const tts::engine::SynthesisCancelled& e) {
+    message = e.what();
+    return TTS_ERR_CANCELLED;
+  } catch (const tts::engine::SynthesisInputError& e) {
+    message = e.what();
+    return TTS_ERR_BAD_INPUT;
+  } catch (const tts::engine::VoiceNotFoundError& e) {
+    message = e.what();
+    return TTS_ERR_NOT_FOUND;
+  } catch (const tts::engine::VoiceError& e) {
+    message = e.what();
+    return TTS_ERR_BAD_VOICE;
+  } catch (const std::bad_alloc&) {
+    message = "out of memory";
+    return TTS_ERR_NO_MEMORY;
+  } catch (const std::invalid_argument& e) {
+    message = e.what();
+    return TTS_ERR_INVALID_ARGUMENT;
+  } catch (const std::logic_error& e) {
+    message = e.what();
+    return TTS_ERR_STATE;
+  } catch (const std::exception& e) {
+    message = e.what();
+    return TTS_ERR_INTERNAL;
+  } catch (...) {
+    message = "unknown error";
+    return TTS_ERR_INTERNAL;
+  }
+}
+
+int fail(std::string& where, int status, const char* message) {
+  try {
+    where = message;
+  } catch (...) {
+  }
+  return status;
+}
+
+int fail_current(std::string& where) {
+  std::string message;
+  int status;
+  try {
+    status = status_of_current_exception(message);
+    where = std::move(message);
+  } catch (...) {
+    status = TTS_ERR_NO_MEMORY;
+  }
+  return status;
+}
+
+// Input options: at least the first version's size, at most ours (a newer header's struct has
+// fields this library cannot honour, and silently ignoring them would be wrong).
+template <typename T>
+bool read_options(const T* given, T& out, void (*defaults)(T*), std::string& error) {
+  defaults(&out);
+  if (!given) return true;
+  if (given->struct_size != sizeof(T)) {
+    error = "options struct_size " + std::to_string(given->struct_size) + " is not " +
+            std::to_string(sizeof(T)) + " (fill it with tts_default_*_options)";
+    return false;
+  }
+  std::memcpy(&out, given, sizeof(T));
+  return true;
+}
+
+// Sets a field of an output struct only when the caller's struct_size covers it.
+#define TTS_SET_FIELD(ptr, type, field, value)                              \
+  do {                                                                      \
+    if (offsetof(type, field) + sizeof((ptr)->field) <= (ptr)->struct_size) \
+      (ptr)->field = (value);                                               \
+  } while (0)
+
+void fill_chunk(tts_stream* s, tts_chunk* c) {
+  const AudioChunk& a = s->chunk;
+  static const std::string empty;
+  const auto& info = a.sentence;
+  TTS_SET_FIELD(c, tts_chunk, samples, a.samples.data());
+  TTS_SET_FIELD(c, tts_chunk, count, a.samples.size());
+  TTS_SET_FIELD(c, tts_chunk, sample_rate, a.sample_rate);
+  TTS_SET_FIELD(c, tts_chunk, is_last, a.is_last ? 1 : 0);
+  TTS_SET_FIELD(c, tts_chunk, sentence_index, info ? info->index : -1);
+  TTS_SET_FIELD(c, tts_chunk, sentence_text, info ? info->text.c_str() : empty.c_str());
+  TTS_SET_FIELD(c, tts_chunk, phonemes, info ? info->phonemes.c_str() : empty.c_str());
+  TTS_SET_FIELD(c, tts_chunk, phoneme, a.phoneme.c_str());
+  TTS_SET_FIELD(c, tts_chunk, sentence_offset, a.sentence_offset);
+}
+
+constexpr std::size_t kMinChunkSize = offsetof(tts_chunk, count) + sizeof(std::size_t);
+
+int start(tts_stream* s, const char* text, const tts_synthesis_options* options) {
+  if (!text) return fail(s->last_error, TTS_ERR_INVALID_ARGUMENT, "text is NULL");
+  tts_synthesis_options o;
+  if (!read_options(options, o, tts_default_synthesis_options, s->last_error))
+    return TTS_ERR_INVALID_ARGUMENT;
+  SynthesisOptions so;
+  so.rate = o.rate;
+  so.pitch_semitones = o.pitch_semitones;
+  so.volume = o.volume;
+  so.sentence_silence = o.sentence_silence;
+  so.seed = o.seed;
+  so.temperature = o.temperature;
+  so.threads = o.threads;
+  so.ssml = o.ssml != 0;
+  so.chunk_samples = o.chunk_samples;
+  s->state = tts_stream::State::kIdle;
+  s->stream.start(text, so);  // validates the options (std::invalid_argument)
+  s->state = tts_stream::State::kRunning;
+  return TTS_OK;
+}
+
+int next(tts_stream* s, tts_chunk* chunk) {
+  if (s->state == tts_stream::State::kIdle)
+    return fail(s->last_error, TTS_ERR_STATE, "tts_synthesize_next before tts_synthesize_start");
+  if (s->state == tts_stream::State::kFinished) return TTS_DONE;
+  try {
+    if (!s->stream.next(s->chunk)) {
+      s->state = tts_stream::State::kFinished;
+      return TTS_DONE;
+    }
+  } catch (...) {
+    s->state = tts_stream::State::kFinished;
+    throw;
+  }
+  fill_chunk(s, chunk);
+  return TTS_OK;
+}
+
+}  // namespace
+
+extern "C" {
+
+const char* tts_version(void) { return TTS_VERSION_STRING; }
+
+const char* tts_strerror(int status) {
+  switch (status) {
+    case TTS_OK:
+      return "success";
+    case TTS_DONE:
+      return "done: no more audio";
+    case TTS_ERR_INVALID_ARGUMENT:
+      return "invalid argument";
+    case TTS_ERR_NOT_FOUND:
+      return "voice not found";
+    case TTS_ERR_BAD_VOICE:
+      return "voice files missing, truncated, corrupted or inconsistent";
+    case TTS_ERR_BAD_INPUT:
+      return "text or SSML cannot be spoken";
+    case TTS_ERR_STATE:
+      return "call out of order";
+    case TTS_ERR_CANCELLED:
+      return "cancelled";
+    case TTS_ERR_NO_MEMORY:
+      return "out of memory";
+    case TTS_ERR_UNSUPPORTED:
+      return "not supported by this build or machine";
+    case TTS_ERR_INTERNAL:
+      return "internal error";
+    default:
+      return "unknown status code";
+  }
+}
+
+const char* tts_last_error(void) { return g_last_error.c_str(); }
+
+void tts_default_voice_options(tts_voice_options* options) {
+  if (!options) return;
+  std::memset(options, 0, sizeof *options);
+  options->struct_size = sizeof *options;
+  options->device = TTS_DEVICE_CPU;
+}
+
+void tts_default_synthesis_options(tts_synthesis_options* options) {
+  if (!options) return;
+  const SynthesisOptions d;
+  std::memset(options, 0, sizeof *options);
+  options->struct_size = sizeof *options;
+  options->rate = d.rate;
+  options->pitch_semitones = d.pitch_semitones;
+  options->volume = d.volume;
+  options->sentence_silence = d.sentence_silence;
+  options->seed = d.seed;
+  options->temperature = d.temperature;
+  options->threads = d.threads;
+  options->ssml = d.ssml ? 1 : 0;
+  options->chunk_samples = d.chunk_samples;
+}
+
+void tts_chunk_init(tts_chunk* chunk) {
+  if (!chunk) return;
+  std::memset(chunk, 0, sizeof *chunk);
+  chunk->struct_size = sizeof *chunk;
+}
+
+int tts_voice_load(const char* name_or_path, const tts_voice_options* options,
+                   tts_voice** out_voice) {
+  try {
+    if (!out_voice) return fail(g_last_error, TTS_ERR_INVALID_ARGUMENT, "out_voice is NULL");
+    *out_voice = nullptr;
+    if (!name_or_path) return fail(g_last_error, TTS_ERR_INVALID_ARGUMENT, "voice name is NULL");
+    tts_voice_options o;
+    if (!read_options(options, o, tts_default_voice_options, g_last_error))
+      return TTS_ERR_INVALID_ARGUMENT;
+    if (o.device == TTS_DEVICE_CUDA) {
+      if (!tts::kernels::cuda_backend_built())
+        return fail(g_last_error, TTS_ERR_UNSUPPORTED,
+                    "this build of libtts has no CUDA backend (configure with -DTTS_CUDA=ON)");
+      if (tts::kernels::cuda_device_count() == 0)
+        return fail(g_last_error, TTS_ERR_UNSUPPORTED, "no CUDA device is available");
+      return fail(g_last_error, TTS_ERR_UNSUPPORTED,
+                  "synthesis on CUDA is not implemented yet; use TTS_DEVICE_CPU");
+    }
+    if (o.device != TTS_DEVICE_CPU)
+      return fail(g_last_error, TTS_ERR_INVALID_ARGUMENT, "unknown device");
+    auto handle = std::make_unique<tts_voice>();
+    const auto folder = tts::engine::resolve_voice(name_or_path);
+    handle->voice = Voice::load(folder);
+    handle->path = folder.string();
+    *out_voice = handle.release();
+    return TTS_OK;
+  } catch (...) {
+    return fail_current(g_last_error);
+  }
+}
+
+void tts_voice_free(tts_voice* voice) { delete voice; }
+
+int tts_voice_get_info(const tts_voice* voice, tts_voice_info* info) {
+  try {
+    if (!voice || !info)
+      return fail(g_last_error, TTS_ERR_INVALID_ARGUMENT, "voice or info is NULL");
+    if (info->struct_size < offsetof(tts_voice_info, name) + sizeof(const char*))
+      return fail(g_last_error, TTS_ERR_INVALID_ARGUMENT, "info->struct_size too small");
+    const auto& i = voice->voice->info();
+    TTS_SET_FIELD(info, tts_voice_info, name, i.name.c_str());
+    TTS_SET_FIELD(info, tts_voice_info, language, i.language.c_str());
+    TTS_SET_FIELD(info, tts_voice_info, sample_rate, i.sample_rate);
+    TTS_SET_FIELD(info, tts_voice_info, licence, i.licence.c_str());
+    TTS_SET_FIELD(info, tts_voice_info, source, i.source.c_str());
+    TTS_SET_FIELD(info, tts_voice_info, path, voice->path.c_str());
+    TTS_SET_FIELD(info, tts_voice_info, size_bytes, i.total_bytes());
+    return TTS_OK;
+  } catch (...) {
+    return fail_current(g_last_error);
+  }
+}
+
+int tts_stream_create(const tts_voice* voice, tts_stream** out_stream) {
+  try {
+    if (!out_stream) return fail(g_last_error, TTS_ERR_INVALID_ARGUMENT, "out_stream is NULL");
+    *out_stream = nullptr;
+    if (!voice) return fail(g_last_error, TTS_ERR_INVALID_ARGUMENT, "voice is NULL");
+    *out_stream = new tts_stream(voice->voice);
+    return TTS_OK;
+  } catch (...) {
+    return fail_current(g_last_error);
+  }
+}
+
+void tts_stream_free(tts_stream* stream) {
+  try {
+    delete stream;
+  } catch (...) {
+  }
+}
+
+const char* tts_stream_last_error(const tts_stream* stream) {
+  if (!stream) return "stream is NULL";
+  return stream->last_error.c_str();
+}
+
+int tts_synthesize_start(tts_stream* stream, const char* text,
+                         const tts_synthesis_options* options) {
+  if (!stream) return fail(g_last_error, TTS_ERR_INVALID_ARGUMENT, "stream is NULL");
+  try {
+    return start(stream, text, options);
+  } catch (...) {
+    return fail_current(stream->last_error);
+  }
+}
+
+int tts_synthesize_next(tts_stream* stream, tts_chunk* chunk) {
+  if (!stream) return fail(g_last_error, TTS_ERR_INVALID_ARGUMENT, "stream is NULL");
+  try {
+    if (!chunk || chunk->struct_size < kMinChunkSize)
+      return fail(stream->last_error, TTS_ERR_INVALID_ARGUMENT,
+                  "chunk is NULL or its struct_size is too small (use tts_chunk_init)");
+    return next(stream, chunk);
+  } catch (...) {
+    return fail_current(stream->last_error);
+  }
+}
+
+int tts_synthesize(tts_stream* stream, const char* text, const tts_synthesis_options* options,
+                   tts_audio_callback callback, void* user_data) {
+  if (!stream) return fail(g_last_error, TTS_ERR_INVALID_ARGUMENT, "stream is NULL");
+  try {
+    if (!callback) return fail(stream->last_error, TTS_ERR_INVALID_ARGUMENT, "callback is NULL");
+    int rc = start(stream, text, options);
+    if (rc != TTS_OK) return rc;
+    tts_chunk chunk;
+    tts_chunk_init(&chunk);
+    while ((rc = next(stream, &chunk)) == TTS_OK) {
+      if (callback(&chunk, user_data) != 0) {
+        stream->stream.cancel();
+        stream->state = tts_stream::State::kFinished;
+        return fail(stream->last_error, TTS_ERR_CANCELLED, "stopped by the callback");
+      }
+    }
+    return rc == TTS_DONE ? TTS_OK : rc;
+  } catch (...) {
+    return fail_current(stream->last_error);
+  }
+}
+
+int tts_stream_cancel(tts_stream* stream) {
+  if (!stream) return fail(g_last_error, TTS_ERR_INVALID_ARGUMENT, "stream is NULL");
+  try {
+    stream->stream.cancel();
+    return TTS_OK;
+  } catch (...) {
+    return TTS_ERR_INTERNAL;
+  }
+}
+
+}  // extern "C"

@@ -1,0 +1,266 @@
+// Contract of the C API (tts.h): arguments, order of calls, cancellation, a voice freed under an
+// open stream, many threads on one voice, and the C99 compile of the header (c_api_header.c).
+#include <gtest/gtest.h>
+#include <stdlib.h>
+
+#include <atomic>
+#include <filesystem>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "tts/engine/voice_random.h"
+#include "tts/tts.h"
+
+extern "C" long c_pull_samples(const char* voice_path, const char* text, unsigned long long seed);
+extern "C" int c_callback(const char* voice_path, const char* text, int stop_after, int* chunks);
+
+namespace fs = std::filesystem;
+
+namespace {
+
+const char kText[] = "Hello there. A second sentence.";
+
+class CApi : public testing::Test {
+ protected:
+  static void SetUpTestSuite() {
+    std::string pattern = (fs::temp_directory_path() / "tts-capi-test-XXXXXX").string();
+    root_ = ::mkdtemp(pattern.data());
+    tts::engine::create_random_voice(root_ / "voice", {});
+    path_ = (root_ / "voice").string();
+  }
+  static void TearDownTestSuite() {
+    std::error_code ec;
+    fs::remove_all(root_, ec);
+  }
+  void SetUp() override {
+    ASSERT_EQ(tts_voice_load(path_.c_str(), nullptr, &voice_), TTS_OK) << tts_last_error();
+    ASSERT_EQ(tts_stream_create(voice_, &stream_), TTS_OK) << tts_last_error();
+  }
+  void TearDown() override {
+    tts_stream_free(stream_);
+    tts_voice_free(voice_);
+  }
+  // All the audio of `text` on `stream`, pulled.
+  static std::vector<float> pull(tts_stream* stream, const char* text, uint64_t seed = 0) {
+    tts_synthesis_options o;
+    tts_default_synthesis_options(&o);
+    o.seed = seed;
+    std::vector<float> audio;
+    EXPECT_EQ(tts_synthesize_start(stream, text, &o), TTS_OK) << tts_stream_last_error(stream);
+    tts_chunk c;
+    tts_chunk_init(&c);
+    int rc;
+    while ((rc = tts_synthesize_next(stream, &c)) == TTS_OK)
+      audio.insert(audio.end(), c.samples, c.samples + c.count);
+    EXPECT_EQ(rc, TTS_DONE) << tts_stream_last_error(stream);
+    return audio;
+  }
+  static fs::path root_;
+  static std::string path_;
+  tts_voice* voice_ = nullptr;
+  tts_stream* stream_ = nullptr;
+};
+fs::path CApi::root_;
+std::string CApi::path_;
+
+TEST(CApiStatic, VersionAndStrerror) {
+  EXPECT_STREQ(tts_version(), "0.1.0");
+  for (int code = -12; code <= 2; ++code) {
+    ASSERT_NE(tts_strerror(code), nullptr);
+    EXPECT_GT(std::string(tts_strerror(code)).size(), 3u);
+  }
+  EXPECT_STREQ(tts_strerror(TTS_ERR_CANCELLED), "cancelled");
+}
+
+TEST(CApiStatic, NullArgumentsAreRejectedNotCrashed) {
+  tts_voice* voice = reinterpret_cast<tts_voice*>(0x1);
+  EXPECT_EQ(tts_voice_load(nullptr, nullptr, &voice), TTS_ERR_INVALID_ARGUMENT);
+  EXPECT_EQ(voice, nullptr);
+  EXPECT_EQ(tts_voice_load("x", nullptr, nullptr), TTS_ERR_INVALID_ARGUMENT);
+  tts_stream* stream = nullptr;
+  EXPECT_EQ(tts_stream_create(nullptr, &stream), TTS_ERR_INVALID_ARGUMENT);
+  EXPECT_NE(std::string(tts_last_error()).find("voice is NULL"), std::string::npos);
+  EXPECT_EQ(tts_synthesize_start(nullptr, "x", nullptr), TTS_ERR_INVALID_ARGUMENT);
+  tts_chunk c;
+  tts_chunk_init(&c);
+  EXPECT_EQ(tts_synthesize_next(nullptr, &c), TTS_ERR_INVALID_ARGUMENT);
+  EXPECT_EQ(tts_synthesize(nullptr, "x", nullptr, nullptr, nullptr), TTS_ERR_INVALID_ARGUMENT);
+  EXPECT_EQ(tts_stream_cancel(nullptr), TTS_ERR_INVALID_ARGUMENT);
+  EXPECT_EQ(tts_voice_get_info(nullptr, nullptr), TTS_ERR_INVALID_ARGUMENT);
+  tts_stream_free(nullptr);
+  tts_voice_free(nullptr);
+  tts_default_synthesis_options(nullptr);
+  tts_default_voice_options(nullptr);
+  tts_chunk_init(nullptr);
+}
+
+TEST(CApiStatic, MissingVoiceIsNotFoundAndNamed) {
+  tts_voice* voice = nullptr;
+  EXPECT_EQ(tts_voice_load("no-such-voice-anywhere", nullptr, &voice), TTS_ERR_NOT_FOUND);
+  EXPECT_EQ(voice, nullptr);
+  EXPECT_NE(std::string(tts_last_error()).find("no-such-voice-anywhere"), std::string::npos);
+  EXPECT_EQ(tts_voice_load("/nonexistent/voice", nullptr, &voice), TTS_ERR_NOT_FOUND);
+}
+
+TEST_F(CApi, DamagedVoiceIsBadVoice) {
+  const fs::path broken = root_ / "broken";
+  fs::remove_all(broken);
+  fs::copy(root_ / "voice", broken, fs::copy_options::recursive);
+  fs::resize_file(broken / "vocoder" / "vocoder.safetensors", 100);
+  tts_voice* voice = nullptr;
+  EXPECT_EQ(tts_voice_load(broken.c_str(), nullptr, &voice), TTS_ERR_BAD_VOICE);
+  EXPECT_NE(std::string(tts_last_error()).find("truncated"), std::string::npos) << tts_last_error();
+}
+
+TEST_F(CApi, OptionsStructSizeIsChecked) {
+  tts_synthesis_options o;
+  tts_default_synthesis_options(&o);
+  o.struct_size = sizeof o - 4;
+  EXPECT_EQ(tts_synthesize_start(stream_, "x", &o), TTS_ERR_INVALID_ARGUMENT);
+  EXPECT_NE(std::string(tts_stream_last_error(stream_)).find("struct_size"), std::string::npos);
+  tts_default_synthesis_options(&o);
+  o.rate = -1.0f;
+  EXPECT_EQ(tts_synthesize_start(stream_, "x", &o), TTS_ERR_INVALID_ARGUMENT);
+  EXPECT_NE(std::string(tts_stream_last_error(stream_)).find("rate"), std::string::npos);
+  tts_voice_options vo;
+  tts_default_voice_options(&vo);
+  vo.device = TTS_DEVICE_CUDA;  // this test build has no CUDA sampler either way
+  tts_voice* v = nullptr;
+  EXPECT_EQ(tts_voice_load(path_.c_str(), &vo, &v), TTS_ERR_UNSUPPORTED);
+  EXPECT_NE(std::string(tts_last_error()).find("CUDA"), std::string::npos);
+}
+
+TEST_F(CApi, CallsOutOfOrder) {
+  tts_chunk c;
+  tts_chunk_init(&c);
+  EXPECT_EQ(tts_synthesize_next(stream_, &c), TTS_ERR_STATE);
+  EXPECT_NE(std::string(tts_stream_last_error(stream_)).find("before"), std::string::npos);
+  EXPECT_EQ(tts_stream_cancel(stream_), TTS_OK);  // nothing running: a no-op
+  EXPECT_EQ(tts_synthesize_start(stream_, nullptr, nullptr), TTS_ERR_INVALID_ARGUMENT);
+  c.struct_size = 4;
+  EXPECT_EQ(tts_synthesize_start(stream_, "Hi.", nullptr), TTS_OK);
+  EXPECT_EQ(tts_synthesize_next(stream_, &c), TTS_ERR_INVALID_ARGUMENT);
+  tts_chunk_init(&c);
+  while (tts_synthesize_next(stream_, &c) == TTS_OK) {
+  }
+  EXPECT_EQ(tts_synthesize_next(stream_, &c), TTS_DONE);  // stays done
+  // Restarting in the middle of a synthesis cancels the old one.
+  EXPECT_EQ(tts_synthesize_start(stream_, kText, nullptr), TTS_OK);
+  EXPECT_EQ(tts_synthesize_next(stream_, &c), TTS_OK);
+  EXPECT_EQ(pull(stream_, kText), pull(stream_, kText));
+}
+
+TEST_F(CApi, ChunksCarryEverything) {
+  tts_synthesis_options o;
+  tts_default_synthesis_options(&o);
+  o.chunk_samples = 400;
+  ASSERT_EQ(tts_synthesize_start(stream_, kText, &o), TTS_OK);
+  tts_chunk c;
+  tts_chunk_init(&c);
+  int rc, last = 0, chunks = 0, max_sentence = -1;
+  while ((rc = tts_synthesize_next(stream_, &c)) == TTS_OK) {
+    ++chunks;
+    EXPECT_EQ(c.sample_rate, 16000);
+    EXPECT_LE(c.count, 400u);
+    ASSERT_NE(c.sentence_text, nullptr);
+    ASSERT_NE(c.phonemes, nullptr);
+    ASSERT_NE(c.phoneme, nullptr);
+    max_sentence = std::max(max_sentence, c.sentence_index);
+    if (c.sentence_index == 0) {
+      EXPECT_STREQ(c.sentence_text, "Hello there.");
+    }
+    last = c.is_last;
+  }
+  EXPECT_EQ(rc, TTS_DONE);
+  EXPECT_EQ(last, 1);
+  EXPECT_EQ(max_sentence, 1);
+  EXPECT_GT(chunks, 2);
+}
+
+TEST_F(CApi, VoiceInfo) {
+  tts_voice_info info;
+  info.struct_size = sizeof info;
+  ASSERT_EQ(tts_voice_get_info(voice_, &info), TTS_OK);
+  EXPECT_STREQ(info.name, "random");
+  EXPECT_STREQ(info.language, "en-us");
+  EXPECT_EQ(info.sample_rate, 16000);
+  EXPECT_STREQ(info.licence, "CC0-1.0");
+  EXPECT_EQ(std::string(info.path), path_);
+  EXPECT_GT(info.size_bytes, 0u);
+}
+
+TEST_F(CApi, PullAndCallbackAndTheCHeaderAgree) {
+  const std::vector<float> pulled = pull(stream_, kText, 7);
+  EXPECT_EQ(c_pull_samples(path_.c_str(), kText, 7), static_cast<long>(pulled.size()));
+  int chunks = 0;
+  EXPECT_EQ(c_callback(path_.c_str(), kText, 0, &chunks), TTS_OK);
+  EXPECT_GT(chunks, 1);
+  EXPECT_EQ(c_callback(path_.c_str(), kText, 1, &chunks), TTS_ERR_CANCELLED);
+  EXPECT_EQ(chunks, 1);
+  EXPECT_EQ(pull(stream_, kText, 7), pulled);
+}
+
+TEST_F(CApi, BadTextIsBadInput) {
+  ASSERT_EQ(tts_synthesize_start(stream_, "Fine. \xc3\x28 not fine.", nullptr), TTS_OK);
+  tts_chunk c;
+  tts_chunk_init(&c);
+  int rc;
+  while ((rc = tts_synthesize_next(stream_, &c)) == TTS_OK) {
+  }
+  EXPECT_EQ(rc, TTS_ERR_BAD_INPUT);
+  EXPECT_NE(std::string(tts_stream_last_error(stream_)).find("UTF-8"), std::string::npos);
+  EXPECT_EQ(tts_synthesize_next(stream_, &c), TTS_DONE);
+  tts_synthesis_options o;
+  tts_default_synthesis_options(&o);
+  o.ssml = 1;
+  EXPECT_EQ(
+      tts_synthesize(
+          stream_, "<speak><s>unclosed", &o, [](const tts_chunk*, void*) { return 0; }, nullptr),
+      TTS_ERR_BAD_INPUT);
+}
+
+TEST_F(CApi, CancelFromAnotherThread) {
+  std::string text;
+  for (int i = 0; i < 200; ++i) text += "This goes on and on. ";
+  tts_synthesis_options o;
+  tts_default_synthesis_options(&o);
+  o.chunk_samples = 64;
+  ASSERT_EQ(tts_synthesize_start(stream_, text.c_str(), &o), TTS_OK);
+  tts_chunk c;
+  tts_chunk_init(&c);
+  ASSERT_EQ(tts_synthesize_next(stream_, &c), TTS_OK);
+  std::thread other([this] { EXPECT_EQ(tts_stream_cancel(stream_), TTS_OK); });
+  int rc;
+  while ((rc = tts_synthesize_next(stream_, &c)) == TTS_OK) {
+  }
+  other.join();
+  EXPECT_EQ(rc, TTS_ERR_CANCELLED);
+  EXPECT_FALSE(pull(stream_, "Still usable.").empty());
+}
+
+TEST_F(CApi, VoiceFreedWhileAStreamIsOpenKeepsTheStreamWorking) {
+  const std::vector<float> before = pull(stream_, kText, 3);
+  tts_voice_free(voice_);
+  voice_ = nullptr;
+  EXPECT_EQ(pull(stream_, kText, 3), before);
+}
+
+TEST_F(CApi, ManyThreadsEachWithItsOwnStreamOnOneVoice) {
+  const std::vector<float> reference = pull(stream_, "Threads share a voice.", 11);
+  constexpr int kThreads = 6;
+  std::atomic<int> matches{0};
+  std::vector<std::thread> threads;
+  for (int t = 0; t < kThreads; ++t)
+    threads.emplace_back([&] {
+      tts_stream* s = nullptr;
+      if (tts_stream_create(voice_, &s) != TTS_OK) return;
+      for (int round = 0; round < 2; ++round)
+        if (pull(s, "Threads share a voice.", 11) == reference) ++matches;
+      tts_stream_free(s);
+    });
+  for (auto& t : threads) t.join();
+  EXPECT_EQ(matches.load(), 2 * kThreads);
+}
+
+}  // namespace

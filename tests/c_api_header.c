@@ -1,0 +1,64 @@
+/* Compiled as C99 with -pedantic-errors: proves that tts.h is a C header. The C++ contract test
+ * calls these functions. */
+#include <stddef.h>
+#include <string.h>
+
+#include "tts/tts.h"
+
+struct tally {
+  size_t samples;
+  int chunks;
+  int stop_after; /* 0: never stop */
+};
+
+static int on_chunk(const tts_chunk* chunk, void* user_data) {
+  struct tally* t = (struct tally*)user_data;
+  t->samples += chunk->count;
+  t->chunks += 1;
+  return t->stop_after > 0 && t->chunks >= t->stop_after;
+}
+
+/* Pull form: total samples of `text`, or a negative status. */
+long c_pull_samples(const char* voice_path, const char* text, unsigned long long seed) {
+  tts_voice* voice = NULL;
+  tts_stream* stream = NULL;
+  tts_synthesis_options options;
+  tts_chunk chunk;
+  long total = 0;
+  int rc = tts_voice_load(voice_path, NULL, &voice);
+  if (rc != TTS_OK) return rc;
+  rc = tts_stream_create(voice, &stream);
+  if (rc != TTS_OK) {
+    tts_voice_free(voice);
+    return rc;
+  }
+  tts_default_synthesis_options(&options);
+  options.seed = (uint64_t)seed;
+  rc = tts_synthesize_start(stream, text, &options);
+  tts_chunk_init(&chunk);
+  while (rc == TTS_OK && (rc = tts_synthesize_next(stream, &chunk)) == TTS_OK) {
+    if (chunk.sample_rate != 16000 || chunk.phonemes == NULL) rc = TTS_ERR_INTERNAL;
+    total += (long)chunk.count;
+  }
+  tts_stream_free(stream);
+  tts_voice_free(voice);
+  return rc == TTS_DONE ? total : rc;
+}
+
+/* Callback form, stopping after `stop_after` chunks (0: never); returns the status and the
+ * chunks seen through *chunks. */
+int c_callback(const char* voice_path, const char* text, int stop_after, int* chunks) {
+  tts_voice* voice = NULL;
+  tts_stream* stream = NULL;
+  struct tally t;
+  int rc = tts_voice_load(voice_path, NULL, &voice);
+  memset(&t, 0, sizeof t);
+  t.stop_after = stop_after;
+  if (rc != TTS_OK) return rc;
+  rc = tts_stream_create(voice, &stream);
+  if (rc == TTS_OK) rc = tts_synthesize(stream, text, NULL, on_chunk, &t);
+  tts_stream_free(stream);
+  tts_voice_free(voice);
+  *chunks = t.chunks;
+  return rc;
+}
