@@ -6,6 +6,7 @@
 
 #include "commands.h"
 #include "tts/kernels/linear_algebra.h"
+#include "tts/kernels/peak_flops.h"
 #include "tts/vocoder/sampler.h"
 #include "tts/vocoder/teacher_forced.h"
 
@@ -92,6 +93,7 @@ void bench_vocoder(const BenchOptions& o) {
   const double train_samples_per_second =
       static_cast<double>(o.train_steps) * batch.columns() / seconds_since(start);
 
+  const double peak = kernels::measure_peak_gflops();
   nlohmann::json line = {
       {"bench", "vocoder"},
       {"layers", config.layers},
@@ -104,6 +106,8 @@ void bench_vocoder(const BenchOptions& o) {
       {"real_time_factor", samples_per_second / config.sample_rate},
       {"gflops", samples_per_second * flops / 1e9},
       {"mflop_per_sample", flops / 1e6},
+      {"peak_gflops_per_thread", peak},
+      {"fraction_of_peak", samples_per_second * flops / 1e9 / (peak * o.threads)},
       {"train_samples_per_second", std::round(train_samples_per_second)},
       {"train_batch", std::to_string(o.train_batch) + "x" + std::to_string(o.train_length)},
       {"model_bytes", weights.parameters().size() * sizeof(float)},
