@@ -27,6 +27,7 @@ void register_train(CLI::App& app, int& exit_code) {
   auto data = std::make_shared<std::string>(), out = std::make_shared<std::string>();
   CLI::App* train = app.add_subcommand("train", "Train models from recordings");
   train->require_subcommand(1);
+  register_train_acoustic(*train, exit_code);
   CLI::App* voc = train->add_subcommand("vocoder", "Train the WaveNet vocoder");
   voc->add_option("--data", *data, "LJSpeech-style folder (metadata.csv + wavs/) or any folder "
                                    "of audio files")->required()->check(CLI::ExistingDirectory);

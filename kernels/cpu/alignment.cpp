@@ -1,6 +1,7 @@
 #include "tts/kernels/alignment.h"
 
 #include <cmath>
+#include <cstdint>
 #include <limits>
 #include <numeric>
 #include <stdexcept>
@@ -101,6 +102,18 @@ std::vector<int> monotonic_alignment_search(ConstMatrixRef ll) {
     if (f > 0 && advanced(p, f)) --p;
   }
   if (p != 0) throw std::logic_error("monotonic_alignment_search: path does not start at token 0");
+  return durations;
+}
+
+std::vector<int> uniform_durations(int tokens, int frames) {
+  if (tokens < 1 || tokens > frames)
+    throw std::invalid_argument("uniform_durations: cannot spread " + std::to_string(frames) +
+                                " frames over " + std::to_string(tokens) + " tokens");
+  std::vector<int> durations(static_cast<std::size_t>(tokens));
+  for (int p = 0; p < tokens; ++p)
+    durations[static_cast<std::size_t>(p)] =
+        static_cast<int>(static_cast<int64_t>(frames) * (p + 1) / tokens -
+                         static_cast<int64_t>(frames) * p / tokens);
   return durations;
 }
 

@@ -28,4 +28,8 @@ void gaussian_log_likelihood(ConstMatrixRef means, ConstMatrixRef frames, Matrix
 // current token. Throws std::invalid_argument when P > F or either is zero.
 std::vector<int> monotonic_alignment_search(ConstMatrixRef log_likelihood);
 
+// `tokens` durations of at least one frame summing to `frames`, as equal as possible (the flat
+// start of alignment training). Throws std::invalid_argument when tokens > frames or tokens < 1.
+std::vector<int> uniform_durations(int tokens, int frames);
+
 }  // namespace tts::kernels

@@ -1,0 +1,45 @@
+// The corpus an acoustic model trains on: each recording's log-mel frames beside the phoneme ids
+// of its transcript (metadata.csv text through the TextPipeline), and batches of whole utterances.
+#pragma once
+
+#include <cstdint>
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "tts/frontend/acoustic/network.h"
+#include "tts/kernels/mel.h"
+
+namespace tts::train {
+
+struct AcousticUtterance {
+  std::string id;
+  std::string text;
+  std::vector<int32_t> ids;  // BOS, phoneme ids, EOS
+  kernels::Matrix mel;       // n_mels × frames
+};
+
+struct AcousticCorpus {
+  std::vector<AcousticUtterance> training, validation;
+  std::vector<std::string> warnings;  // one per skipped file or row, naming it and why
+};
+
+// Loads `dir` like load_corpus (LJSpeech layout: metadata.csv + wavs/) and phonemises each
+// transcript in `language` as one sentence. Files without text, with text that does not phonemise,
+// or with more ids than frames are skipped with a warning; throws std::runtime_error when nothing
+// usable is left.
+AcousticCorpus load_acoustic_corpus(const std::filesystem::path& dir,
+                                    const kernels::MelConfig& features, const std::string& language,
+                                    int threads = 2);
+
+// Batch number `index` of the stream identified by `seed`: `count` utterances drawn uniformly with
+// replacement, packed end to end. A pure function of (seed, index), so a resumed run sees the same
+// batches as an uninterrupted one.
+frontend::AcousticBatch make_acoustic_batch(const std::vector<AcousticUtterance>& utterances,
+                                            int count, uint64_t seed, int64_t index);
+
+// All of `utterances` (from `first`, at most `count`) as one batch, in order.
+frontend::AcousticBatch pack_utterances(const std::vector<AcousticUtterance>& utterances,
+                                        std::size_t first, std::size_t count);
+
+}  // namespace tts::train

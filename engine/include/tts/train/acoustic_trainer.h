@@ -1,0 +1,60 @@
+// Training the acoustic model: durations from monotonic alignment search at every step, Adam with
+// warm-up and gradient clipping, a moving average of the weights for export, validation, and
+// checkpoints with exact resume. The same shape as the vocoder's trainer (vocoder_trainer.h).
+#pragma once
+
+#include <cstdint>
+#include <filesystem>
+#include <iosfwd>
+#include <optional>
+#include <string>
+
+#include "tts/frontend/acoustic/config.h"
+#include "tts/frontend/acoustic/network.h"
+#include "tts/kernels/mel.h"
+#include "tts/kernels/optimizer.h"
+
+namespace tts::train {
+
+struct AcousticTrainingOptions {
+  std::filesystem::path data_dir, out_dir;
+  // `symbols`, `n_mels`, `mel_mean` and `mel_std` are filled in from the symbol table, the
+  // features and the training corpus.
+  frontend::AcousticConfig config;
+  kernels::MelConfig features;
+  std::string language = "en-us";
+  int64_t steps = 2000;  // total steps (a resumed run continues up to this number)
+  uint64_t seed = 1;
+  bool resume = false;
+  int batch_utterances = 8;
+  frontend::AcousticLossSettings loss{};
+  kernels::AdamSettings adam{};
+  int64_t warmup_steps = 100;
+  // Flat start: for the first steps every utterance's frames are spread evenly over its tokens;
+  // after them, durations come from monotonic alignment search under the prior being learned.
+  int64_t uniform_alignment_steps = 100;
+  float clip_norm = 1.0f;
+  float ema_decay = 0.99f;
+  int64_t log_every = 10;
+  int64_t validate_every = 100;  // 0 = never
+  int64_t checkpoint_every = 100;
+  int loader_threads = 2;
+  // When set, after training: one line per utterance, "id<TAB>ids<TAB>durations" (space-separated),
+  // the monotonic alignment of every training and validation utterance under the averaged weights.
+  std::filesystem::path alignments_file;
+};
+
+struct AcousticTrainingSummary {
+  int64_t first_step = 0, last_step = 0;  // steps run by this call: (first_step, last_step]
+  frontend::AcousticLosses last_losses;
+  std::optional<double> last_validation_mel;  // mean mel loss (log-mel units) on held-out files
+  double frames_per_second = 0.0;
+};
+
+// Runs training; progress lines and warnings go to `log`. Writes OUT/checkpoint.json (+ weights)
+// and OUT/acoustic.json + acoustic.safetensors (the averaged weights). Throws std::runtime_error
+// when the run cannot continue (no data, a non-finite loss, a failed write), leaving the last good
+// checkpoint in place.
+AcousticTrainingSummary train_acoustic(const AcousticTrainingOptions& options, std::ostream& log);
+
+}  // namespace tts::train

@@ -1,0 +1,103 @@
+#include "tts/train/acoustic_corpus.h"
+
+#include <random>
+#include <stdexcept>
+
+#include "tts/frontend/text_pipeline.h"
+#include "tts/train/audio_corpus.h"
+
+namespace fs = std::filesystem;
+
+namespace tts::train {
+
+namespace {
+
+void append(frontend::AcousticBatch& batch, const AcousticUtterance& u) {
+  batch.ids.insert(batch.ids.end(), u.ids.begin(), u.ids.end());
+  batch.token_lengths.push_back(static_cast<int>(u.ids.size()));
+  batch.frame_lengths.push_back(static_cast<int>(u.mel.cols()));
+}
+
+frontend::AcousticBatch pack(const std::vector<const AcousticUtterance*>& chosen) {
+  frontend::AcousticBatch batch;
+  Eigen::Index frames = 0;
+  for (const AcousticUtterance* u : chosen) {
+    append(batch, *u);
+    frames += u->mel.cols();
+  }
+  if (chosen.empty()) return batch;
+  batch.mel.resize(chosen.front()->mel.rows(), frames);
+  Eigen::Index at = 0;
+  for (const AcousticUtterance* u : chosen) {
+    batch.mel.middleCols(at, u->mel.cols()) = u->mel;
+    at += u->mel.cols();
+  }
+  return batch;
+}
+
+}  // namespace
+
+AcousticCorpus load_acoustic_corpus(const fs::path& dir, const kernels::MelConfig& features,
+                                    const std::string& language, int threads) {
+  CorpusOptions options;
+  options.features = features;
+  options.threads = threads;
+  Corpus audio = load_corpus(dir, options);
+  const frontend::TextPipeline pipeline(language);
+  AcousticCorpus corpus;
+  corpus.warnings = std::move(audio.warnings);
+  auto convert = [&](std::vector<Utterance>& from, std::vector<AcousticUtterance>& to) {
+    for (Utterance& u : from) {
+      const std::string where = u.path.string() + ": skipped: ";
+      if (u.text.empty()) {
+        corpus.warnings.push_back(where + "no transcript (an acoustic model needs metadata.csv)");
+        continue;
+      }
+      AcousticUtterance a;
+      try {
+        std::vector<int> ids = pipeline.process_sentence(u.text).ids;
+        a.ids.assign(ids.begin(), ids.end());
+      } catch (const std::exception& e) {
+        corpus.warnings.push_back(where + "transcript does not phonemise: " + e.what());
+        continue;
+      }
+      if (static_cast<Eigen::Index>(a.ids.size()) > u.mel.cols()) {
+        corpus.warnings.push_back(where + std::to_string(a.ids.size()) + " phoneme ids but only " +
+                                  std::to_string(u.mel.cols()) + " frames");
+        continue;
+      }
+      a.id = std::move(u.id);
+      a.text = std::move(u.text);
+      a.mel = std::move(u.mel);
+      to.push_back(std::move(a));
+    }
+  };
+  convert(audio.training, corpus.training);
+  convert(audio.validation, corpus.validation);
+  if (corpus.training.empty())
+    throw std::runtime_error(dir.string() + ": no usable recordings with transcripts");
+  return corpus;
+}
+
+frontend::AcousticBatch make_acoustic_batch(const std::vector<AcousticUtterance>& utterances,
+                                            int count, uint64_t seed, int64_t index) {
+  if (utterances.empty() || count < 1)
+    throw std::invalid_argument("make_acoustic_batch: nothing to draw from");
+  std::seed_seq seq{static_cast<uint32_t>(seed), static_cast<uint32_t>(seed >> 32),
+                    static_cast<uint32_t>(index), static_cast<uint32_t>(index >> 32), 0xac0u};
+  std::mt19937_64 rng(seq);
+  std::vector<const AcousticUtterance*> chosen;
+  for (int i = 0; i < count; ++i)
+    chosen.push_back(&utterances[static_cast<std::size_t>(rng() % utterances.size())]);
+  return pack(chosen);
+}
+
+frontend::AcousticBatch pack_utterances(const std::vector<AcousticUtterance>& utterances,
+                                        std::size_t first, std::size_t count) {
+  std::vector<const AcousticUtterance*> chosen;
+  for (std::size_t i = first; i < utterances.size() && i < first + count; ++i)
+    chosen.push_back(&utterances[i]);
+  return pack(chosen);
+}
+
+}  // namespace tts::train

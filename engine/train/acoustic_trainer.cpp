@@ -1,0 +1,188 @@
+#include "tts/train/acoustic_trainer.h"
+
+#include <chrono>
+#include <cmath>
+#include <ostream>
+#include <sstream>
+
+#include "tts/frontend/acoustic/model_files.h"
+#include "tts/frontend/symbol_table.h"
+#include "tts/kernels/alignment.h"
+#include "tts/kernels/atomic_file.h"
+#include "tts/train/acoustic_checkpoint.h"
+#include "tts/train/acoustic_corpus.h"
+
+namespace fs = std::filesystem;
+
+namespace tts::train {
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+// Global mean and standard deviation of the training frames, for normalising the targets.
+void measure_mel_statistics(const std::vector<AcousticUtterance>& utterances,
+                            frontend::AcousticConfig& config) {
+  double sum = 0.0, sum2 = 0.0, count = 0.0;
+  for (const auto& u : utterances) {
+    sum += u.mel.cast<double>().sum();
+    sum2 += u.mel.cast<double>().squaredNorm();
+    count += static_cast<double>(u.mel.size());
+  }
+  const double mean = sum / count;
+  config.mel_mean = static_cast<float>(mean);
+  config.mel_std = static_cast<float>(std::sqrt(std::max(1e-6, sum2 / count - mean * mean)));
+}
+
+// Mean mel loss in log-mel units over the held-out utterances, aligned by MAS.
+double validation_mel_loss(const frontend::AcousticWeights& weights,
+                           const frontend::AcousticLossSettings& settings,
+                           const std::vector<AcousticUtterance>& held) {
+  double total = 0.0, frames = 0.0;
+  for (std::size_t i = 0; i < held.size(); i += 8) {
+    const frontend::AcousticBatch batch = pack_utterances(held, i, 8);
+    frontend::AcousticPass pass(weights, settings);
+    const double n = static_cast<double>(batch.mel.cols());
+    total += pass.forward(batch).mel * n;
+    frames += n;
+  }
+  return total / frames * weights.config().mel_std;
+}
+
+float learning_rate_at(const AcousticTrainingOptions& o, int64_t step) {
+  const double warm =
+      o.warmup_steps > 0 ? std::min(1.0, static_cast<double>(step) / o.warmup_steps) : 1.0;
+  return static_cast<float>(o.adam.learning_rate * warm);
+}
+
+void write_alignments(const frontend::AcousticWeights& weights, const AcousticCorpus& corpus,
+                      const fs::path& path) {
+  std::ostringstream text;
+  frontend::AcousticPass pass(weights);
+  for (const auto* set : {&corpus.training, &corpus.validation}) {
+    for (std::size_t i = 0; i < set->size(); ++i) {
+      const AcousticUtterance& u = (*set)[i];
+      const std::vector<int> durations = pass.align(pack_utterances(*set, i, 1));
+      text << u.id << "\t";
+      for (std::size_t k = 0; k < u.ids.size(); ++k) text << (k ? " " : "") << u.ids[k];
+      text << "\t";
+      for (std::size_t k = 0; k < durations.size(); ++k) text << (k ? " " : "") << durations[k];
+      text << "\n";
+    }
+  }
+  if (path.has_parent_path()) fs::create_directories(path.parent_path());
+  kernels::write_file_atomically(path, text.str());
+}
+
+}  // namespace
+
+AcousticTrainingSummary train_acoustic(const AcousticTrainingOptions& o, std::ostream& log) {
+  const frontend::SymbolTable& symbols = frontend::SymbolTable::default_table();
+  AcousticCorpus corpus =
+      load_acoustic_corpus(o.data_dir, o.features, o.language, o.loader_threads);
+  for (const auto& w : corpus.warnings) log << "warning: " << w << "\n";
+  log << "corpus: " << corpus.training.size() << " training and " << corpus.validation.size()
+      << " validation utterances from " << o.data_dir.string() << "\n";
+
+  AcousticTrainingState state;
+  state.config = o.config;
+  state.config.symbols = static_cast<int>(symbols.size());
+  state.config.n_mels = o.features.n_mels;
+  measure_mel_statistics(corpus.training, state.config);
+  state.features = o.features;
+  state.seed = o.seed;
+  frontend::AcousticWeights model(state.config);
+  state.weights = state.ema = model.parameters();
+  state.first_moment = state.second_moment = model.parameters().zeros_like();
+  const bool has_checkpoint = fs::exists(o.out_dir / "checkpoint.json");
+  if (o.resume && has_checkpoint) {
+    load_acoustic_checkpoint(o.out_dir, state);
+    log << "resumed from " << (o.out_dir / "checkpoint.json").string() << " at step " << state.step
+        << "\n";
+  } else {
+    if (has_checkpoint)
+      throw std::runtime_error(o.out_dir.string() +
+                               " already holds a checkpoint: pass --resume or choose a new --out");
+    model.initialise(o.seed);
+    state.weights = state.ema = model.parameters();
+  }
+  log << "model: " << state.config.encoder_blocks << " encoder and " << state.config.decoder_blocks
+      << " decoder blocks, " << state.config.channels << "/" << state.config.decoder_channels
+      << " channels, " << state.weights.size() << " parameters\n";
+
+  frontend::AcousticWeights ema_model(state.config);
+  kernels::ParameterSet grads = state.weights.zeros_like();
+  frontend::AcousticPass pass(model, o.loss);
+  AcousticTrainingSummary summary;
+  summary.first_step = summary.last_step = state.step;
+  const auto started = Clock::now();
+  double frames_seen = 0.0;
+  auto fail = [&](const std::string& what) {
+    throw std::runtime_error(what + " at step " + std::to_string(state.step + 1) +
+                             "; stopping with the last checkpoint left intact");
+  };
+  while (state.step < o.steps) {
+    const frontend::AcousticBatch batch =
+        make_acoustic_batch(corpus.training, o.batch_utterances, o.seed, state.step);
+    model.parameters() = state.weights;
+    std::vector<int> durations;  // empty: searched
+    if (state.step < o.uniform_alignment_steps)
+      for (std::size_t u = 0; u < batch.token_lengths.size(); ++u) {
+        const auto d = kernels::uniform_durations(batch.token_lengths[u], batch.frame_lengths[u]);
+        durations.insert(durations.end(), d.begin(), d.end());
+      }
+    const frontend::AcousticLosses losses = pass.forward(batch, durations);
+    if (!std::isfinite(losses.total))
+      fail("loss is not finite (" + std::to_string(losses.total) + ")");
+    grads.set_zero();
+    pass.backward(grads);
+    const double norm = kernels::l2_norm(grads.data(), grads.size());
+    if (!std::isfinite(norm)) fail("gradient is not finite");
+    if (norm > o.clip_norm)
+      kernels::scale(grads.data(), grads.size(), static_cast<float>(o.clip_norm / norm));
+    ++state.step;
+    kernels::AdamSettings adam = o.adam;
+    adam.learning_rate = learning_rate_at(o, state.step);
+    kernels::adam_step(state.weights.data(), grads.data(), state.first_moment.data(),
+                       state.second_moment.data(), state.weights.size(), state.step, adam);
+    kernels::ema_update(state.ema.data(), state.weights.data(), state.ema.size(), o.ema_decay);
+    summary.last_losses = losses;
+    summary.last_step = state.step;
+    frames_seen += static_cast<double>(batch.mel.cols());
+    const double elapsed = std::chrono::duration<double>(Clock::now() - started).count();
+    summary.frames_per_second = frames_seen / std::max(elapsed, 1e-9);
+
+    const bool validate = !corpus.validation.empty() && o.validate_every > 0 &&
+                          (state.step % o.validate_every == 0 || state.step == o.steps);
+    if (validate) {
+      ema_model.parameters() = state.ema;
+      summary.last_validation_mel = validation_mel_loss(ema_model, o.loss, corpus.validation);
+    }
+    if (state.step % o.log_every == 0 || state.step == o.steps || validate) {
+      const double per_step = elapsed / static_cast<double>(summary.last_step - summary.first_step);
+      std::ostringstream line;
+      line.setf(std::ios::fixed);
+      line.precision(4);
+      line << "step " << state.step << "/" << o.steps << "  loss " << losses.total << " (mel "
+           << losses.mel << " prior " << losses.prior << " dur " << losses.duration << ")";
+      if (validate) line << "  val mel " << *summary.last_validation_mel;
+      line.precision(0);
+      line << "  " << summary.frames_per_second << " frames/s  ETA "
+           << per_step * static_cast<double>(o.steps - state.step) << " s";
+      log << line.str() << std::endl;
+    }
+    if (state.step % o.checkpoint_every == 0 || state.step == o.steps) {
+      save_acoustic_checkpoint(o.out_dir, state);
+      ema_model.parameters() = state.ema;
+      frontend::save_acoustic_model(o.out_dir, ema_model, o.features, symbols);
+    }
+  }
+  if (!o.alignments_file.empty()) {
+    ema_model.parameters() = state.ema;
+    write_alignments(ema_model, corpus, o.alignments_file);
+    log << "alignments written to " << o.alignments_file.string() << "\n";
+  }
+  return summary;
+}
+
+}  // namespace tts::train

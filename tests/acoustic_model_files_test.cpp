@@ -1,0 +1,114 @@
+// acoustic.json + acoustic.safetensors: a round trip, and every way a model folder can be wrong
+// gives an error naming the file and the problem.
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+
+#include "tiny_acoustic.h"
+#include "tts/frontend/acoustic/acoustic_model.h"
+#include "tts/frontend/acoustic/model_files.h"
+
+namespace fs = std::filesystem;
+using namespace tts;
+using ::testing::HasSubstr;
+
+namespace {
+
+class AcousticModelFiles : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    dir_ = fs::temp_directory_path() / ("tts-acoustic-files-" + std::to_string(::getpid()));
+    fs::remove_all(dir_);
+    config_ = tts::testing::tiny_acoustic_config();
+    config_.symbols = static_cast<int>(frontend::SymbolTable::default_table().size());
+    features_.n_mels = config_.n_mels;
+    weights_ = std::make_unique<frontend::AcousticWeights>(config_);
+    weights_->initialise(3);
+    frontend::save_acoustic_model(dir_, *weights_, features_,
+                                  frontend::SymbolTable::default_table());
+  }
+  void TearDown() override { fs::remove_all(dir_); }
+
+  std::string load_error() {
+    try {
+      frontend::load_acoustic_model(dir_);
+    } catch (const std::exception& e) {
+      return e.what();
+    }
+    return "(loaded)";
+  }
+  void edit_json(const std::function<void(nlohmann::json&)>& edit) {
+    nlohmann::json j = nlohmann::json::parse(std::ifstream(dir_ / "acoustic.json"));
+    edit(j);
+    std::ofstream(dir_ / "acoustic.json") << j.dump();
+  }
+
+  fs::path dir_;
+  frontend::AcousticConfig config_;
+  kernels::MelConfig features_;
+  std::unique_ptr<frontend::AcousticWeights> weights_;
+};
+
+}  // namespace
+
+TEST_F(AcousticModelFiles, RoundTripGivesTheSameFrames) {
+  const auto files = frontend::load_acoustic_files(dir_);
+  EXPECT_EQ(files.symbols->size(), frontend::SymbolTable::default_table().size());
+  EXPECT_EQ(nlohmann::json(files.weights->config()), nlohmann::json(config_));
+  const auto model = frontend::load_acoustic_model(dir_);
+  const std::vector<int32_t> ids = {1, 20, 30, 3, 40, 2};
+  const auto out = model->synthesize(ids, {});
+  frontend::AcousticPass pass(*weights_);
+  std::vector<int> durations;
+  kernels::Matrix mel;
+  pass.synthesize(ids, 1.0f, durations, mel);
+  EXPECT_EQ(out.durations, durations);
+  EXPECT_TRUE(out.mel == mel);
+}
+
+TEST_F(AcousticModelFiles, MissingFolderOrJsonNamesTheFile) {
+  fs::remove(dir_ / "acoustic.json");
+  EXPECT_THAT(load_error(), HasSubstr("acoustic.json: cannot open"));
+}
+
+TEST_F(AcousticModelFiles, TruncatedWeightsNameTheFile) {
+  const auto path = dir_ / "acoustic.safetensors";
+  fs::resize_file(path, fs::file_size(path) / 2);
+  EXPECT_THAT(load_error(), HasSubstr("acoustic.safetensors"));
+}
+
+TEST_F(AcousticModelFiles, WrongShapeNamesTheTensor) {
+  edit_json([](nlohmann::json& j) { j["acoustic"]["channels"] = 6; });
+  EXPECT_THAT(load_error(), HasSubstr("embedding"));
+}
+
+TEST_F(AcousticModelFiles, VersionFormatAndConsistencyAreChecked) {
+  edit_json([](nlohmann::json& j) { j["format_version"] = 99; });
+  EXPECT_THAT(load_error(), HasSubstr("format_version 99"));
+  edit_json([](nlohmann::json& j) {
+    j["format_version"] = frontend::kAcousticFormatVersion;
+    j["features"]["n_mels"] = 80;
+  });
+  EXPECT_THAT(load_error(), HasSubstr("n_mels"));
+  edit_json([&](nlohmann::json& j) {
+    j["features"]["n_mels"] = config_.n_mels;
+    j["acoustic"]["typo"] = 1;
+  });
+  EXPECT_THAT(load_error(), HasSubstr("unknown field \"typo\""));
+  edit_json([](nlohmann::json& j) {
+    j["acoustic"].erase("typo");
+    j["symbol_table"]["symbols"].erase(5);
+  });
+  EXPECT_THAT(load_error(), HasSubstr("symbol table"));
+  edit_json([](nlohmann::json& j) { j["format"] = "tts-vocoder"; });
+  EXPECT_THAT(load_error(), HasSubstr("format"));
+}
+
+TEST_F(AcousticModelFiles, NonFiniteWeightsAreRejected) {
+  weights_->parameters().data()[3] = std::numeric_limits<float>::quiet_NaN();
+  frontend::save_acoustic_model(dir_, *weights_, features_, frontend::SymbolTable::default_table());
+  EXPECT_THAT(load_error(), HasSubstr("NaN"));
+}

@@ -1,0 +1,77 @@
+// `tts train acoustic`: train the acoustic model (phoneme ids → durations → log-mel frames) from an
+// LJSpeech-style folder, with durations learned by monotonic alignment search.
+#include <fstream>
+#include <iostream>
+
+#include "commands.h"
+#include "tts/train/acoustic_trainer.h"
+
+namespace tts::cli {
+
+namespace {
+
+nlohmann::json read_config(const std::string& path) {
+  std::ifstream in(path);
+  if (!in) throw CLI::ValidationError("--config", path + ": cannot open");
+  try {
+    return nlohmann::json::parse(in);
+  } catch (const std::exception& e) {
+    throw CLI::ValidationError("--config", path + ": not valid JSON: " + e.what());
+  }
+}
+
+}  // namespace
+
+void register_train_acoustic(CLI::App& train, int& exit_code) {
+  auto o = std::make_shared<train::AcousticTrainingOptions>();
+  auto config_file = std::make_shared<std::string>();
+  auto data = std::make_shared<std::string>(), out = std::make_shared<std::string>();
+  CLI::App* cmd = train.add_subcommand("acoustic", "Train the acoustic model (text → mel)");
+  cmd->add_option("--data", *data,
+                  "LJSpeech-style folder: metadata.csv (id|text[|normalised]) "
+                  "and wavs/")
+      ->required()
+      ->check(CLI::ExistingDirectory);
+  cmd->add_option("--out", *out, "Output folder: checkpoints and acoustic.json/.safetensors")
+      ->required();
+  cmd->add_option("--config", *config_file,
+                  "JSON with \"acoustic\" (model) and optional \"features\" (mel)");
+  cmd->add_option("--steps", o->steps, "Total optimiser steps")->check(CLI::PositiveNumber);
+  cmd->add_option("--seed", o->seed, "Seed for initialisation and batch order");
+  cmd->add_flag("--resume", o->resume, "Continue from OUT/checkpoint.json");
+  cmd->add_option("--lang", o->language, "espeak-ng language of the transcripts");
+  cmd->add_option("--batch", o->batch_utterances, "Utterances per batch")
+      ->check(CLI::Range(1, 1024));
+  cmd->add_option("--lr", o->adam.learning_rate, "Peak learning rate")->check(CLI::PositiveNumber);
+  cmd->add_option("--checkpoint-every", o->checkpoint_every, "Steps between checkpoints")
+      ->check(CLI::PositiveNumber);
+  cmd->add_option("--validate-every", o->validate_every, "Steps between validations (0 = never)");
+  cmd->add_option("--log-every", o->log_every, "Steps between progress lines")
+      ->check(CLI::PositiveNumber);
+  cmd->add_option("--threads", o->loader_threads, "Loader threads")->check(CLI::Range(1, 256));
+  auto alignments = std::make_shared<std::string>();
+  cmd->add_option("--write-alignments", *alignments,
+                  "After training, write every utterance's learned durations to this TSV");
+  cmd->callback([=, &exit_code] {
+    o->data_dir = *data;
+    o->out_dir = *out;
+    o->alignments_file = *alignments;
+    if (!config_file->empty()) {
+      const nlohmann::json j = read_config(*config_file);
+      try {
+        if (j.contains("acoustic")) o->config = j.at("acoustic").get<frontend::AcousticConfig>();
+        if (j.contains("features")) o->features = j.at("features").get<kernels::MelConfig>();
+      } catch (const std::exception& e) {
+        throw CLI::ValidationError("--config", *config_file + ": " + e.what());
+      }
+    }
+    const train::AcousticTrainingSummary s = train::train_acoustic(*o, std::cerr);
+    std::cerr << "trained steps " << s.first_step << ".." << s.last_step << ", final loss "
+              << s.last_losses.total;
+    if (s.last_validation_mel) std::cerr << ", validation mel loss " << *s.last_validation_mel;
+    std::cerr << "; model in " << o->out_dir.string() << "\n";
+    exit_code = kExitOk;
+  });
+}
+
+}  // namespace tts::cli
