@@ -45,7 +45,10 @@ void AcousticPass::encode(const std::vector<int32_t>& ids, const std::vector<int
     conv_block_forward(p, layout.encoder[i], *x, lengths, encoder_acts_[i], encoder_outs_[i]);
     x = &encoder_outs_[i];
   }
-  linear_forward(p, layout.prior, *x, prior_means_);
+  // The aligner's prior sees the symbol alone, not its context: every occurrence of a phoneme
+  // then shares one mean (a monophone model, as HMM forced aligners start from), so alignment
+  // search cannot make a bad path look good by giving each position a mean of its own.
+  linear_forward(p, layout.prior, embedded_, prior_means_);
 }
 
 void AcousticPass::predict_durations(const std::vector<int>& lengths) {
@@ -181,7 +184,8 @@ void AcousticPass::backward(kernels::ParameterSet& grads) {
   // Prior means.
   Matrix d_means = Matrix::Zero(prior_means_.rows(), tokens);
   kernels::repeat_columns_backward(d_prior_frames_, durations_, d_means);
-  linear_backward(p, layout.prior, encoded, d_means, grads, d_encoded);
+  Matrix d_embedded = Matrix::Zero(channels, tokens);
+  linear_backward(p, layout.prior, embedded_, d_means, grads, d_embedded);
 
   // Duration predictor.
   Matrix d_duration = Matrix::Zero(duration_outs_.back().rows(), tokens);
@@ -206,6 +210,7 @@ void AcousticPass::backward(kernels::ParameterSet& grads) {
                         grads, d_in);
     d_encoded.swap(d_in);
   }
+  d_encoded += d_embedded;
   kernels::embedding_backward(d_encoded, batch.ids, grads.matrix(layout.embedding));
 }
 
