@@ -17,6 +17,8 @@ namespace {
 
 struct Cancelled {};  // unwinds the frontend thread out of TextPipeline::process
 
+constexpr std::size_t kFirstChunkSamples = 256;
+
 // One unit of work for the vocoder: a sentence's mel frames, a pause, or the frontend's error.
 struct Prepared {
   std::shared_ptr<const SentenceInfo> info;
@@ -235,7 +237,10 @@ void SynthesisStream::Run::vocoder_main() {
       vocoder::WaveNetSampler sampler(weights, {seed, options.temperature, options.threads});
       sampler.start(item->mel);
       std::size_t offset = 0;
-      while (std::size_t made = sampler.generate(block.data(), chunk)) {
+      // The stream's first chunk is short, so audio starts sooner (the chunking never changes the
+      // audio itself).
+      while (std::size_t made = sampler.generate(
+                 block.data(), pending ? chunk : std::min(chunk, kFirstChunkSamples))) {
         if (cancelled) throw Cancelled{};
         AudioChunk c;
         c.samples.resize(made);

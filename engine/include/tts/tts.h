@@ -91,7 +91,7 @@ typedef struct tts_synthesis_options {
   float temperature;      /* vocoder sampling temperature, [0, 10]; 0 = arg-max; default 1 */
   int threads; /* vocoder threads for this stream, [1, 256] (audio does not depend on it) */
   int ssml;    /* nonzero: the text is SSML (<speak>...</speak>) */
-  size_t chunk_samples; /* samples per chunk, >= 1; default 2048 */
+  size_t chunk_samples; /* samples per chunk, >= 1; default 2048 (the first is at most 256) */
 } tts_synthesis_options;
 
 /* One chunk of audio. Initialise with tts_chunk_init() (sets struct_size). */

@@ -46,11 +46,13 @@ struct SynthesisOptions {
   float sentence_silence = 0.2f;  // seconds of silence between sentences
   bool ssml = false;              // the text is SSML (<speak>…</speak>)
   std::uint64_t seed = 0;
-  float temperature = 1.0f;          // of the vocoder's sampling; 0 = arg-max
-  int threads = 1;                   // vocoder threads of this stream (audio does not depend on it)
-  std::size_t chunk_samples = 2048;  // samples per chunk handed out (the last may be shorter)
-  std::size_t queue_chunks = 8;      // bound of the vocoder → caller queue
-  std::size_t sentences_ahead = 2;   // bound of the frontend → vocoder queue
+  float temperature = 1.0f;  // of the vocoder's sampling; 0 = arg-max
+  int threads = 1;           // vocoder threads of this stream (audio does not depend on it)
+  // Samples per chunk handed out; the stream's first chunk is at most 256 (audio starts early)
+  // and the last of a sentence may be shorter.
+  std::size_t chunk_samples = 2048;
+  std::size_t queue_chunks = 8;     // bound of the vocoder → caller queue
+  std::size_t sentences_ahead = 2;  // bound of the frontend → vocoder queue
   // Throws std::invalid_argument naming the field.
   void validate() const;
 };
