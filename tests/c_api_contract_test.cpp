@@ -19,7 +19,7 @@ namespace fs = std::filesystem;
 
 namespace {
 
-const char kText[] = "Hello there. A second sentence.";
+const char kText[] = "Hello there. Yes.";
 
 class CApi : public testing::Test {
  protected:
@@ -46,6 +46,7 @@ class CApi : public testing::Test {
     tts_synthesis_options o;
     tts_default_synthesis_options(&o);
     o.seed = seed;
+    o.rate = 6.0f;  // the random voice's durations are long; sanitizer builds are slow
     std::vector<float> audio;
     EXPECT_EQ(tts_synthesize_start(stream, text, &o), TTS_OK) << tts_stream_last_error(stream);
     tts_chunk c;
@@ -155,6 +156,7 @@ TEST_F(CApi, ChunksCarryEverything) {
   tts_synthesis_options o;
   tts_default_synthesis_options(&o);
   o.chunk_samples = 400;
+  o.rate = 6.0f;
   ASSERT_EQ(tts_synthesize_start(stream_, kText, &o), TTS_OK);
   tts_chunk c;
   tts_chunk_init(&c);
@@ -247,8 +249,8 @@ TEST_F(CApi, VoiceFreedWhileAStreamIsOpenKeepsTheStreamWorking) {
 }
 
 TEST_F(CApi, ManyThreadsEachWithItsOwnStreamOnOneVoice) {
-  const std::vector<float> reference = pull(stream_, "Threads share a voice.", 11);
-  constexpr int kThreads = 6;
+  const std::vector<float> reference = pull(stream_, "Threads share.", 11);
+  constexpr int kThreads = 4;
   std::atomic<int> matches{0};
   std::vector<std::thread> threads;
   for (int t = 0; t < kThreads; ++t)
@@ -256,7 +258,7 @@ TEST_F(CApi, ManyThreadsEachWithItsOwnStreamOnOneVoice) {
       tts_stream* s = nullptr;
       if (tts_stream_create(voice_, &s) != TTS_OK) return;
       for (int round = 0; round < 2; ++round)
-        if (pull(s, "Threads share a voice.", 11) == reference) ++matches;
+        if (pull(s, "Threads share.", 11) == reference) ++matches;
       tts_stream_free(s);
     });
   for (auto& t : threads) t.join();

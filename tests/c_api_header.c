@@ -34,6 +34,7 @@ long c_pull_samples(const char* voice_path, const char* text, unsigned long long
   }
   tts_default_synthesis_options(&options);
   options.seed = (uint64_t)seed;
+  options.rate = 6.0f;
   rc = tts_synthesize_start(stream, text, &options);
   tts_chunk_init(&chunk);
   while (rc == TTS_OK && (rc = tts_synthesize_next(stream, &chunk)) == TTS_OK) {
@@ -56,7 +57,12 @@ int c_callback(const char* voice_path, const char* text, int stop_after, int* ch
   t.stop_after = stop_after;
   if (rc != TTS_OK) return rc;
   rc = tts_stream_create(voice, &stream);
-  if (rc == TTS_OK) rc = tts_synthesize(stream, text, NULL, on_chunk, &t);
+  if (rc == TTS_OK) {
+    tts_synthesis_options options;
+    tts_default_synthesis_options(&options);
+    options.rate = 6.0f;
+    rc = tts_synthesize(stream, text, &options, on_chunk, &t);
+  }
   tts_stream_free(stream);
   tts_voice_free(voice);
   *chunks = t.chunks;

@@ -55,7 +55,9 @@ class SayCli : public testing::Test {
         "cd " + root_.string() +
         " && unset ALSA_CONFIG_PATH; TTS_VOICE_PATH=" + (root_ / "voices").string() +
         " XDG_DATA_HOME=" + (root_ / "data").string() + " " + env + " " + TTS_BINARY_DIR +
-        "/tools/tts " + args + " >" + out.string() + " 2>" + err.string();
+        "/tools/tts " + args +
+        (args.rfind("say", 0) == 0 && args.find("--help") == std::string::npos ? " --rate 6" : "") +
+        " >" + out.string() + " 2>" + err.string();
     Result r;
     const int status = std::system(command.c_str());
     r.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
