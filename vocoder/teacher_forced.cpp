@@ -50,13 +50,15 @@ double TeacherForcedPass::forward(const Batch& batch) {
                 Transpose::kNo);
   kernels::add_bias(conditioning_, p.vector(lay.dilated_bias));
 
-  Matrix h(R, N);
+  Matrix& h = h_;
+  h.resize(R, N);
   kernels::embedding_lookup(p.matrix(lay.embedding), batch.inputs, h);
   dilated_in_.resize(L);
   tanh_.resize(L);
   sigmoid_.resize(L);
   gated_.resize(L * R, N);
-  Matrix z(2 * R, N);
+  Matrix& z = z_;
+  z.resize(2 * R, N);
   for (int i = 0; i < L; ++i) {
     Matrix& in = dilated_in_[i];
     in.resize(2 * R, N);
@@ -105,24 +107,32 @@ void TeacherForcedPass::backward(kernels::ParameterSet& g) {
   kernels::gemm(g.matrix(lay.head_output), d_logits_, Transpose::kNo, hidden_relu_, Transpose::kYes,
                 1.0f, 1.0f);
   kernels::accumulate_row_sums(g.vector(lay.head_output_bias), d_logits_);
-  Matrix d_hidden(S, N);
+  Matrix& d_hidden = d_hidden_;
+  d_hidden.resize(S, N);
   kernels::gemm(d_hidden, p.matrix(lay.head_output), Transpose::kYes, d_logits_, Transpose::kNo);
   kernels::relu_backward(d_hidden, hidden_relu_, d_hidden);
   kernels::gemm(g.matrix(lay.head_hidden), d_hidden, Transpose::kNo, skip_relu_, Transpose::kYes,
                 1.0f, 1.0f);
   kernels::accumulate_row_sums(g.vector(lay.head_hidden_bias), d_hidden);
-  Matrix d_skip(S, N);
+  Matrix& d_skip = d_skip_;
+  d_skip.resize(S, N);
   kernels::gemm(d_skip, p.matrix(lay.head_hidden), Transpose::kYes, d_hidden, Transpose::kNo);
   kernels::relu_backward(d_skip, skip_relu_, d_skip);
   kernels::accumulate_row_sums(g.vector(lay.skip_bias), d_skip);
   kernels::gemm(g.matrix(lay.skip), d_skip, Transpose::kNo, gated_, Transpose::kYes, 1.0f, 1.0f);
-  Matrix d_gated(L * R, N);
+  Matrix& d_gated = d_gated_;
+  d_gated.resize(L * R, N);
   kernels::gemm(d_gated, p.matrix(lay.skip), Transpose::kYes, d_skip, Transpose::kNo);
 
   // The stack, top down. d_h is the gradient w.r.t. the residual stream entering layer i + 1.
-  Matrix d_h = Matrix::Zero(R, N);
-  Matrix dz(2 * R, N), d_in(2 * R, N);
-  Matrix d_conditioning = Matrix::Zero(conditioning_.rows(), conditioning_.cols());
+  Matrix& d_h = d_h_;
+  d_h.setZero(R, N);
+  Matrix& dz = dz_;
+  Matrix& d_in = d_in_;
+  dz.resize(2 * R, N);
+  d_in.resize(2 * R, N);
+  Matrix& d_conditioning = d_conditioning_;
+  d_conditioning.setZero(conditioning_.rows(), conditioning_.cols());
   for (int i = L - 1; i >= 0; --i) {
     auto d_gate = d_gated.middleRows(i * R, R);
     if (i + 1 < L) {

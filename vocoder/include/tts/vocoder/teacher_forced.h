@@ -32,6 +32,9 @@ class TeacherForcedPass {
   std::vector<kernels::Matrix> tanh_, sigmoid_;  // i: R × N
   kernels::Matrix gated_;                    // L·R × N, every layer's gate output stacked
   kernels::Matrix skip_relu_, hidden_relu_, logits_, d_logits_;
+  // Backward scratch, kept between steps: large buffers would otherwise be mapped and faulted in
+  // again on every step.
+  kernels::Matrix h_, z_, d_hidden_, d_skip_, d_gated_, d_h_, dz_, d_in_, d_conditioning_;
 };
 
 }  // namespace tts::vocoder
