@@ -67,17 +67,9 @@ void WorkerTeam::run(const std::function<void(int)>& job) {
   if (error_) std::rethrow_exception(error_);
 }
 
-void WorkerTeam::barrier() {
-  if (size_ == 1) return;
-  const long generation = barrier_generation_.load(std::memory_order_acquire);
-  if (arrived_.fetch_add(1, std::memory_order_acq_rel) == size_ - 1) {
-    arrived_.store(0, std::memory_order_relaxed);
-    barrier_generation_.fetch_add(1, std::memory_order_release);
-    return;
-  }
-  // Spin briefly (the partner is normally a few hundred nanoseconds away), then yield the core so
-  // an oversubscribed machine still makes progress.
-  for (int spins = 0; barrier_generation_.load(std::memory_order_acquire) == generation; ++spins) {
+void WorkerTeam::wait_until(const std::atomic<long>& value, long target) {
+  // The partner is normally a microsecond or two away: spin, then give the core up.
+  for (int spins = 0; value.load(std::memory_order_acquire) < target; ++spins) {
     if (spins < 4000) _mm_pause();
     else std::this_thread::yield();
   }

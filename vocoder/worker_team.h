@@ -1,6 +1,6 @@
-// Internal: a small team of threads that runs one job together and meets at spin barriers. The
-// incremental sampler splits every matrix-vector product of a sample across the team, so the
-// threads meet about twice per layer per sample; a condition variable would cost more than the work.
+// Internal: a small team of threads that runs one job together. Inside a job the threads hand work to
+// each other through counters they spin on (wait_until): the incremental sampler hands over about
+// once per layer per sample, far too often for a condition variable.
 #pragma once
 
 #include <atomic>
@@ -26,8 +26,8 @@ class WorkerTeam {
   // An exception thrown by a worker is rethrown here.
   void run(const std::function<void(int)>& job);
 
-  // Called by every thread of the team inside a job: returns once all have arrived.
-  void barrier();
+  // Spins (then yields, so an oversubscribed machine still progresses) until value >= target.
+  static void wait_until(const std::atomic<long>& value, long target);
 
  private:
   void work(int index);
@@ -41,8 +41,6 @@ class WorkerTeam {
   int finished_ = 0;
   bool stopping_ = false;
   std::exception_ptr error_;
-  alignas(64) std::atomic<int> arrived_{0};
-  alignas(64) std::atomic<long> barrier_generation_{0};
 };
 
 }  // namespace tts::vocoder

@@ -1,8 +1,15 @@
 // Incremental WaveNet sampling with per-layer queues (the "fast WaveNet" cache): O(layers) work per
 // sample. A sampler is one synthesis stream: it owns its queues, buffers and RNG, and reads the
 // shared, immutable weights. Use one sampler per thread; many samplers may share one weights object.
+//
+// With two threads the work of a sample is split in two stages that overlap: thread 0 runs the
+// dilated layers and publishes each layer's gate output; thread 1 adds that layer's skip projection
+// as soon as it appears, then runs the output head and samples. They meet once per layer (thread 1
+// waits, thread 0 never does) and once per sample. Every sum is formed in the same order as with
+// one thread, so the audio does not depend on the thread count.
 #pragma once
 
+#include <atomic>
 #include <cstdint>
 #include <memory>
 #include <random>
@@ -16,7 +23,7 @@ namespace tts::vocoder {
 struct SamplerOptions {
   uint64_t seed = 0;
   float temperature = 1.0f;  // 0 = arg-max (deterministic, usually buzzy)
-  int threads = 1;           // threads that share each sample's work; the audio does not depend on it
+  int threads = 1;           // 1 or 2 (see above); the audio does not depend on it
 };
 
 class WorkerTeam;
@@ -50,28 +57,27 @@ class WaveNetSampler {
   std::size_t conditioning_bytes() const { return conditioning_.size() * sizeof(float); }
 
  private:
-  // Rows of each product that one thread of the team computes.
-  struct Share {
-    Eigen::Index channel_begin, channels;  // of R (and the matching gate rows R + …)
-    Eigen::Index skip_begin, skips;        // of S
-    Eigen::Index class_begin, classes;     // of A
-  };
-  // Thread `t`'s part of one sample. Every thread samples the class itself from the same logits
-  // and uniform number, which saves a barrier and gives all of them the same answer.
-  void step(int t, std::size_t position, float uniform, float* logits_out);
+  // Stage A: the dilated layers of the sample at `position`. After each layer it either adds that
+  // layer's skip projection itself (one thread) or publishes the layer to stage B.
+  void run_layers(std::size_t position, bool skip_inline, long published_base);
+  // Stage B: adds layer `i`'s skip projection (its gate output) to the skip sum.
+  void accumulate_skip(int i);
+  // Stage B: the output head, and the next class sampled with `uniform`.
+  void run_head(float uniform, float* logits_out);
 
   const WaveNetWeights& weights_;
   SamplerOptions options_;
   std::mt19937_64 rng_;
   std::vector<int> dilations_;
-  std::vector<Share> shares_;
   std::unique_ptr<WorkerTeam> team_;
   kernels::Matrix conditioning_;           // L·2R × frames, gate biases folded in
   std::vector<kernels::Matrix> queues_;    // layer i: R × dilation, a ring of past inputs
-  kernels::Vector h_, z_, gated_all_, skip_, hidden_, logits_;
-  std::vector<kernels::Vector> scratch_;   // per thread, for the softmax
-  std::vector<int32_t> sampled_;           // per thread: the class it sampled
+  kernels::Vector h_, z_, gated_all_, skip_, hidden_, logits_, scratch_;
   std::vector<float> uniforms_;
+  int32_t previous_class_ = 0;             // written by stage B, read by stage A
+  // Hand-off counters within one generate() call (see WorkerTeam::wait_until).
+  alignas(64) std::atomic<long> layers_published_{0};
+  alignas(64) std::atomic<long> samples_published_{0};
   std::size_t position_ = 0, total_ = 0;
 };
 
