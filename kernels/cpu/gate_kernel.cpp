@@ -1,5 +1,7 @@
 #include "gate_kernel.h"
 
+#include "isa_clones.h"
+
 namespace tts::kernels::detail {
 
 namespace {
@@ -43,11 +45,12 @@ inline void gate_loop(const float* filter, const float* gate, float* out, float*
 
 }  // namespace
 
-__attribute__((target_clones("arch=x86-64-v4", "arch=x86-64-v3", "default"))) void gated_tanh_sigmoid(
-    const float* filter, const float* gate, float* out, float* keep_tanh, float* keep_sigmoid,
-    std::ptrdiff_t n) {
-  if (keep_tanh && keep_sigmoid) gate_loop<true>(filter, gate, out, keep_tanh, keep_sigmoid, n);
-  else gate_loop<false>(filter, gate, out, nullptr, nullptr, n);
+TTS_ISA_CLONES void gated_tanh_sigmoid(const float* filter, const float* gate, float* out,
+                                       float* keep_tanh, float* keep_sigmoid, std::ptrdiff_t n) {
+  if (keep_tanh && keep_sigmoid)
+    gate_loop<true>(filter, gate, out, keep_tanh, keep_sigmoid, n);
+  else
+    gate_loop<false>(filter, gate, out, nullptr, nullptr, n);
 }
 
 }  // namespace tts::kernels::detail

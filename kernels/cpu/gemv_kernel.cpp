@@ -1,5 +1,7 @@
 #include "gemv_kernel.h"
 
+#include "isa_clones.h"
+
 namespace tts::kernels::detail {
 
 namespace {
@@ -21,9 +23,8 @@ inline void gemv_block(const float* a, std::ptrdiff_t lda, std::ptrdiff_t n, con
 
 }  // namespace
 
-__attribute__((target_clones("arch=x86-64-v4", "arch=x86-64-v3", "default"))) void gemv_column_major(
-    const float* a, std::ptrdiff_t lda, std::ptrdiff_t m, std::ptrdiff_t n, const float* x,
-    float* y, bool accumulate) {
+TTS_ISA_CLONES void gemv_column_major(const float* a, std::ptrdiff_t lda, std::ptrdiff_t m,
+                                      std::ptrdiff_t n, const float* x, float* y, bool accumulate) {
   std::ptrdiff_t r = 0;
   for (; r + 64 <= m; r += 64) gemv_block<64>(a + r, lda, n, x, y + r, accumulate);
   for (; r + 16 <= m; r += 16) gemv_block<16>(a + r, lda, n, x, y + r, accumulate);

@@ -3,14 +3,15 @@
 #include <algorithm>
 #include <chrono>
 
+#include "isa_clones.h"
+
 namespace tts::kernels {
 
 namespace {
 
 // 256 independent multiply-add chains: enough vector registers' worth to hide FMA latency on
 // every x86 core, all in registers. Returns a value so the work cannot be optimised away.
-__attribute__((target_clones("arch=x86-64-v4", "arch=x86-64-v3", "default"))) float fma_chains(
-    long iterations, float a, float b) {
+TTS_ISA_CLONES float fma_chains(long iterations, float a, float b) {
   float acc[256];
   for (int k = 0; k < 256; ++k) acc[k] = static_cast<float>(k) * 1e-3f;
   for (long i = 0; i < iterations; ++i)
@@ -32,7 +33,8 @@ double measure_peak_gflops(double seconds) {
     sink = sink + fma_chains(iterations, a, b);
     const double elapsed = std::chrono::duration<double>(Clock::now() - start).count();
     spent += elapsed;
-    if (elapsed > 0) best = std::max(best, 2.0 * 256.0 * static_cast<double>(iterations) / elapsed / 1e9);
+    if (elapsed > 0)
+      best = std::max(best, 2.0 * 256.0 * static_cast<double>(iterations) / elapsed / 1e9);
     if (elapsed < 0.02) iterations *= 2;
   }
   return best;
