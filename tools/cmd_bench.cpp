@@ -1,6 +1,5 @@
 // `tts bench vocoder`: measured speed of the WaveNet on this machine, as one machine-readable line.
 #include <chrono>
-#include <fstream>
 #include <iostream>
 #include <random>
 
@@ -28,17 +27,9 @@ double seconds_since(std::chrono::steady_clock::time_point start) {
 }
 
 vocoder::WaveNetConfig load_config(const std::string& path) {
-  vocoder::WaveNetConfig config;
-  if (path.empty()) return config;
-  std::ifstream in(path);
-  if (!in) throw std::runtime_error(path + ": cannot open config");
-  nlohmann::json j;
-  try {
-    in >> j;
-  } catch (const std::exception& e) {
-    throw std::runtime_error(path + ": not valid JSON: " + e.what());
-  }
-  if (j.contains("vocoder")) j = j.at("vocoder");
+  if (path.empty()) return {};
+  nlohmann::json j = read_config_file(path);
+  if (j.contains("wavenet")) j = j.at("wavenet");
   return j.get<vocoder::WaveNetConfig>();
 }
 
@@ -60,7 +51,8 @@ void bench_vocoder(const BenchOptions& o) {
   sampler.generate(out.data(), out.size());
   const double sample_seconds = seconds_since(start);
   const double samples_per_second = static_cast<double>(out.size()) / sample_seconds;
-  const double flops = config.flops_per_sample() + config.conditioning_flops_per_sample() / config.hop_length;
+  const double flops =
+      config.flops_per_sample() + config.conditioning_flops_per_sample() / config.hop_length;
 
   // Teacher-forced training step (forward + backward, no optimiser).
   vocoder::Batch batch;
@@ -128,9 +120,11 @@ void register_bench(CLI::App& app, int& exit_code) {
   bench->require_subcommand(1);
   CLI::App* voc = bench->add_subcommand("vocoder", "WaveNet sampling and training speed");
   voc->add_option("--config", o->config_file, "Vocoder config JSON (default: L=20 R=64 S=256)");
-  voc->add_option("--seconds", o->seconds, "Seconds of audio to sample")->check(CLI::PositiveNumber);
+  voc->add_option("--seconds", o->seconds, "Seconds of audio to sample")
+      ->check(CLI::PositiveNumber);
   voc->add_option("--threads", o->threads, "Threads")->check(CLI::Range(1, 256));
-  voc->add_option("--train-steps", o->train_steps, "Training steps to time")->check(CLI::Range(1, 1000));
+  voc->add_option("--train-steps", o->train_steps, "Training steps to time")
+      ->check(CLI::Range(1, 1000));
   voc->callback([o, &exit_code] {
     bench_vocoder(*o);
     exit_code = kExitOk;

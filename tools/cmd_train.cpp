@@ -1,25 +1,10 @@
 // `tts train vocoder`: train a WaveNet vocoder from a folder of recordings.
-#include <fstream>
 #include <iostream>
 
 #include "commands.h"
 #include "tts/train/vocoder_trainer.h"
 
 namespace tts::cli {
-
-namespace {
-
-nlohmann::json read_json(const std::string& path) {
-  std::ifstream in(path);
-  if (!in) throw CLI::ValidationError("--config", path + ": cannot open");
-  try {
-    return nlohmann::json::parse(in);
-  } catch (const std::exception& e) {
-    throw CLI::ValidationError("--config", path + ": not valid JSON: " + e.what());
-  }
-}
-
-}  // namespace
 
 void register_train(CLI::App& app, int& exit_code) {
   auto o = std::make_shared<train::VocoderTrainingOptions>();
@@ -29,10 +14,15 @@ void register_train(CLI::App& app, int& exit_code) {
   train->require_subcommand(1);
   register_train_acoustic(*train, exit_code);
   CLI::App* voc = train->add_subcommand("vocoder", "Train the WaveNet vocoder");
-  voc->add_option("--data", *data, "LJSpeech-style folder (metadata.csv + wavs/) or any folder "
-                                   "of audio files")->required()->check(CLI::ExistingDirectory);
-  voc->add_option("--out", *out, "Output folder: checkpoints, vocoder.json/.safetensors, "
-                                 "validation audio")->required();
+  voc->add_option("--data", *data,
+                  "LJSpeech-style folder (metadata.csv + wavs/) or any folder "
+                  "of audio files")
+      ->required()
+      ->check(CLI::ExistingDirectory);
+  voc->add_option("--out", *out,
+                  "Output folder: checkpoints, vocoder.json/.safetensors, "
+                  "validation audio")
+      ->required();
   voc->add_option("--config", *config_file,
                   "JSON with \"wavenet\" (model) and optional \"features\" (mel) and \"training\"");
   voc->add_option("--steps", o->steps, "Total optimiser steps")->check(CLI::PositiveNumber);
@@ -48,13 +38,14 @@ void register_train(CLI::App& app, int& exit_code) {
       ->check(CLI::PositiveNumber);
   voc->add_option("--threads", o->compute_threads, "Compute threads (GEMM)")
       ->check(CLI::Range(1, 256));
-  voc->add_option("--loader-threads", o->loader_threads, "Threads decoding audio and computing mels")
+  voc->add_option("--loader-threads", o->loader_threads,
+                  "Threads decoding audio and computing mels")
       ->check(CLI::Range(1, 256));
   voc->callback([=, &exit_code] {
     o->data_dir = *data;
     o->out_dir = *out;
     if (!config_file->empty()) {
-      const nlohmann::json j = read_json(*config_file);
+      const nlohmann::json j = read_config_file(*config_file);
       try {
         if (j.contains("wavenet")) o->config = j.at("wavenet").get<vocoder::WaveNetConfig>();
         o->features.sample_rate = o->config.sample_rate;

@@ -1,26 +1,11 @@
 // `tts train acoustic`: train the acoustic model (phoneme ids → durations → log-mel frames) from an
 // LJSpeech-style folder, with durations learned by monotonic alignment search.
-#include <fstream>
 #include <iostream>
 
 #include "commands.h"
 #include "tts/train/acoustic_trainer.h"
 
 namespace tts::cli {
-
-namespace {
-
-nlohmann::json read_config(const std::string& path) {
-  std::ifstream in(path);
-  if (!in) throw CLI::ValidationError("--config", path + ": cannot open");
-  try {
-    return nlohmann::json::parse(in);
-  } catch (const std::exception& e) {
-    throw CLI::ValidationError("--config", path + ": not valid JSON: " + e.what());
-  }
-}
-
-}  // namespace
 
 void register_train_acoustic(CLI::App& train, int& exit_code) {
   auto o = std::make_shared<train::AcousticTrainingOptions>();
@@ -57,7 +42,7 @@ void register_train_acoustic(CLI::App& train, int& exit_code) {
     o->out_dir = *out;
     o->alignments_file = *alignments;
     if (!config_file->empty()) {
-      const nlohmann::json j = read_config(*config_file);
+      const nlohmann::json j = read_config_file(*config_file);
       try {
         if (j.contains("acoustic")) o->config = j.at("acoustic").get<frontend::AcousticConfig>();
         if (j.contains("features")) o->features = j.at("features").get<kernels::MelConfig>();

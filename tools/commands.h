@@ -2,17 +2,22 @@
 #pragma once
 
 #include <CLI/CLI.hpp>
+#include <nlohmann/json.hpp>
+#include <string>
 
 namespace tts::cli {
 
 // Exit codes shared by every subcommand (documented in `tts --help`).
 enum ExitCode : int {
   kExitOk = 0,
-  kExitFailure = 1,     // the command ran and failed (synthesis, training, I/O)
-  kExitUsage = 2,       // bad options or arguments
-  kExitBadInput = 3,    // unreadable or malformed input file, text or voice
-  kExitNoDevice = 4,    // no audio output device (use -o FILE)
+  kExitFailure = 1,   // the command ran and failed (synthesis, training, I/O)
+  kExitUsage = 2,     // bad options or arguments
+  kExitBadInput = 3,  // unreadable or malformed input file, text or voice
+  kExitNoDevice = 4,  // no audio output device (use -o FILE)
 };
+
+// The JSON document of a --config file; CLI::ValidationError (a usage error) naming it otherwise.
+nlohmann::json read_config_file(const std::string& path);
 
 void register_say(CLI::App& app, int& exit_code);
 void register_voices(CLI::App& app, int& exit_code);

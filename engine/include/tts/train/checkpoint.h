@@ -8,6 +8,7 @@
 
 #include "tts/kernels/mel.h"
 #include "tts/kernels/parameter_set.h"
+#include "tts/train/checkpoint_files.h"
 #include "tts/vocoder/config.h"
 
 namespace tts::train {
@@ -26,6 +27,5 @@ void save_checkpoint(const std::filesystem::path& out_dir, const TrainingState& 
 // the model's layout). Throws std::runtime_error naming the file when anything does not match.
 void load_checkpoint(const std::filesystem::path& out_dir, TrainingState& state);
 
-bool has_checkpoint(const std::filesystem::path& out_dir);
 
 }  // namespace tts::train
