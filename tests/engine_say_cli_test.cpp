@@ -1,5 +1,6 @@
 // `tts say` as a user runs it: no voice, files, raw PCM, stdin lines, the speakers (through ALSA's
-// file plugin) and the documented exit codes.
+// file plugin) and the documented exit codes; and the commands around it: `tts voices pack`,
+// `tts synth-mel` and `tts vocode FRAMES.npy`.
 #include <gtest/gtest.h>
 #include <stdlib.h>
 
@@ -11,8 +12,10 @@
 #include <vector>
 
 #include "tts/audio/audio_file.h"
+#include "tts/engine/voice.h"
 #include "tts/engine/voice_random.h"
 #include "tts/engine/voice_search.h"
+#include "tts/kernels/npy.h"
 
 namespace fs = std::filesystem;
 
@@ -158,3 +161,74 @@ TEST_F(SayCli, SpeakersThroughAlsaFilePluginAndNoDevice) {
 }
 
 }  // namespace
+
+TEST_F(SayCli, PackedVoiceSynthMelAndVocodeOfTheFrames) {
+  std::ofstream(root_ / "card.md") << "# a model card\n";
+  const std::string babble = (root_ / "voices" / "babble").string();
+  Result r =
+      tts("voices pack voices/packed --acoustic " + babble + "/acoustic --vocoder " + babble +
+          "/vocoder --name packed --licence CC0-1.0 --source \"a test\" --extra "
+          "card.md=MODEL_CARD.md");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const auto voice = tts::engine::Voice::load(root_ / "voices" / "packed");
+  EXPECT_EQ(voice->info().name, "packed");
+  EXPECT_EQ(voice->info().licence, "CC0-1.0");
+  EXPECT_EQ(slurp(root_ / "voices" / "packed" / "MODEL_CARD.md"), "# a model card\n");
+  EXPECT_NE(tts("voices").out.find("packed"), std::string::npos);
+
+  // The frames are exactly what the acoustic model predicts for the sentence's ids.
+  r = tts("synth-mel \"Hello there.\" --voice packed -o frames.npy");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const tts::kernels::NpyArray frames = tts::kernels::read_npy(root_ / "frames.npy");
+  const auto sentence = voice->text().process_sentence("Hello there.");
+  const auto expected = voice->acoustic().synthesize(
+      std::vector<int32_t>(sentence.ids.begin(), sentence.ids.end()), {});
+  ASSERT_EQ(frames.shape,
+            (std::vector<std::size_t>{static_cast<std::size_t>(expected.mel.cols()),
+                                      static_cast<std::size_t>(expected.mel.rows())}));
+  for (Eigen::Index f = 0; f < expected.mel.cols(); ++f)
+    for (Eigen::Index m = 0; m < expected.mel.rows(); ++m)
+      ASSERT_FLOAT_EQ(frames.data[static_cast<std::size_t>(f * expected.mel.rows() + m)],
+                      expected.mel(m, f));
+  // The acoustic model's own folder works too, and gives the same frames.
+  r = tts("synth-mel \"Hello there.\" --acoustic voices/packed/acoustic -o same.npy");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(tts::kernels::read_npy(root_ / "same.npy").data, frames.data);
+
+  // `tts vocode` speaks the frames: centred frames 0..F-1 span (F - 1) hops of samples.
+  r = tts("vocode frames.npy -o frames.wav --model voices/packed/vocoder");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(tts::audio::read_audio(root_ / "frames.wav").samples.size(),
+            (frames.shape[0] - 1) * static_cast<std::size_t>(voice->features().hop_length));
+}
+
+TEST_F(SayCli, PackAndSynthMelErrorsNameTheProblem) {
+  const std::string babble = (root_ / "voices" / "babble").string();
+  const std::string common = " --name x --licence CC0-1.0 --source test";
+  // The vocoder folder holds no vocoder.json.
+  Result r = tts("voices pack bad --acoustic " + babble + "/acoustic --vocoder " + babble +
+                 "/acoustic" + common);
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_NE(r.err.find("vocoder.json"), std::string::npos) << r.err;
+  EXPECT_FALSE(fs::exists(root_ / "bad" / "voice.json"));
+  // Extra files stay inside the voice and never replace the models.
+  std::ofstream(root_ / "note.txt") << "x";
+  r = tts("voices pack bad --acoustic " + babble + "/acoustic --vocoder " + babble +
+          "/vocoder --extra note.txt=../escape.txt" + common);
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_NE(r.err.find(".."), std::string::npos) << r.err;
+  r = tts("voices pack bad --acoustic " + babble + "/acoustic --vocoder " + babble +
+          "/vocoder --extra note.txt=vocoder/vocoder.json" + common);
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_NE(r.err.find("replace a file of the models"), std::string::npos) << r.err;
+  // synth-mel: exactly one model, text that says something, frames of the right width.
+  EXPECT_EQ(tts("synth-mel Hi -o x.npy").exit_code, 2);
+  r = tts("synth-mel \"...\" --voice babble -o x.npy");
+  EXPECT_EQ(r.exit_code, 3);
+  EXPECT_NE(r.err.find("nothing to pronounce"), std::string::npos) << r.err;
+  const std::vector<float> narrow(3 * 7, 0.0f);
+  tts::kernels::write_npy(root_ / "narrow.npy", narrow.data(), {3, 7});
+  r = tts("vocode narrow.npy -o x.wav --model " + babble + "/vocoder");
+  EXPECT_EQ(r.exit_code, 3);
+  EXPECT_NE(r.err.find("(frames, 80)"), std::string::npos) << r.err;
+}

@@ -1,10 +1,12 @@
 // `tts voices`: list the voices on the search path; `tts voices create-random DIR` writes a
-// randomly initialised voice (tests, benchmarks).
+// randomly initialised voice (tests, benchmarks); `tts voices pack DIR` assembles a voice from
+// trained models.
 #include <cstdio>
 #include <iostream>
 
 #include "commands.h"
 #include "tts/engine/voice.h"
+#include "tts/engine/voice_pack.h"
 #include "tts/engine/voice_random.h"
 #include "tts/engine/voice_search.h"
 
@@ -43,6 +45,49 @@ void list_voices() {
   }
 }
 
+CLI::App* register_pack(CLI::App& voices, int& exit_code) {
+  struct Options {
+    std::string folder;
+    engine::VoicePackSources sources;
+    engine::VoiceManifest manifest;
+    std::vector<std::string> extra;
+  };
+  auto o = std::make_shared<Options>();
+  CLI::App* pack = voices.add_subcommand(
+      "pack", "Assemble a voice folder from a trained acoustic model and vocoder");
+  pack->add_option("folder", o->folder, "Voice folder to write")->required();
+  pack->add_option("--acoustic", o->sources.acoustic, "OUT folder of `tts train acoustic`")
+      ->required()
+      ->check(CLI::ExistingDirectory);
+  pack->add_option("--vocoder", o->sources.vocoder, "OUT folder of `tts train vocoder`")
+      ->required()
+      ->check(CLI::ExistingDirectory);
+  pack->add_option("--name", o->manifest.name, "Voice name")->required();
+  pack->add_option("--language", o->manifest.language, "espeak-ng voice")->capture_default_str();
+  pack->add_option("--licence", o->manifest.licence, "Licence of the voice (SPDX)")->required();
+  pack->add_option("--source", o->manifest.source, "Where the recordings came from")->required();
+  pack->add_option("--description", o->manifest.description, "Free text");
+  pack->add_option("--extra", o->extra,
+                   "FILE=PATH: copy FILE into the voice as PATH (model card, logs); repeatable");
+  pack->callback([o, &exit_code] {
+    for (const std::string& item : o->extra) {
+      const auto eq = item.find('=');
+      if (eq == std::string::npos || eq == 0 || eq + 1 == item.size())
+        throw CLI::ValidationError("--extra", "\"" + item + "\" is not FILE=PATH");
+      o->sources.extra_files.emplace_back(item.substr(0, eq), item.substr(eq + 1));
+    }
+    try {
+      engine::pack_voice(o->folder, o->sources, o->manifest);
+      std::cout << "wrote voice \"" << o->manifest.name << "\" to " << o->folder << "\n";
+      exit_code = kExitOk;
+    } catch (const std::exception& e) {
+      std::cerr << "tts voices pack: " << e.what() << "\n";
+      exit_code = kExitFailure;
+    }
+  });
+  return pack;
+}
+
 }  // namespace
 
 void register_voices(CLI::App& app, int& exit_code) {
@@ -68,8 +113,9 @@ void register_voices(CLI::App& app, int& exit_code) {
       exit_code = kExitFailure;
     }
   });
-  cmd->callback([cmd, create, &exit_code] {
-    if (cmd->got_subcommand(create)) return;
+  CLI::App* pack = register_pack(*cmd, exit_code);
+  cmd->callback([cmd, create, pack, &exit_code] {
+    if (cmd->got_subcommand(create) || cmd->got_subcommand(pack)) return;
     list_voices();
     exit_code = kExitOk;
   });

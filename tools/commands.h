@@ -28,5 +28,6 @@ void register_train(CLI::App& app, int& exit_code);
 void register_train_acoustic(CLI::App& train, int& exit_code);  // under `train`
 void register_vocode(CLI::App& app, int& exit_code);
 void register_mel(CLI::App& app, int& exit_code);
+void register_synth_mel(CLI::App& app, int& exit_code);
 
 }  // namespace tts::cli
