@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <functional>
 #include <limits>
 #include <random>
 
@@ -201,6 +202,69 @@ TEST(MonotonicAlignmentSearch, AgreesWithBruteForceOnRandomMatrices) {
     EXPECT_EQ(frame, frames);
     EXPECT_NEAR(score, best, 1e-4) << "seed " << seed;
   }
+}
+
+// Every assignment of durations (>= 1, or >= 0 where may_skip) summing to the frames, scored.
+double best_score_with_skips(const Matrix& ll, const std::vector<bool>& may_skip) {
+  const int tokens = static_cast<int>(ll.rows()), frames = static_cast<int>(ll.cols());
+  double best = -std::numeric_limits<double>::infinity();
+  std::vector<int> d(static_cast<std::size_t>(tokens), 0);
+  const std::function<void(int, int)> walk = [&](int p, int left) {
+    if (p == tokens - 1) {
+      if (left < (may_skip[p] ? 0 : 1)) return;
+      d[p] = left;
+      double score = 0.0;
+      int frame = 0;
+      for (int q = 0; q < tokens; ++q)
+        for (int j = 0; j < d[q]; ++j) score += ll(q, frame++);
+      best = std::max(best, score);
+      return;
+    }
+    for (int k = may_skip[p] ? 0 : 1; k <= left; ++k) d[p] = k, walk(p + 1, left - k);
+  };
+  walk(0, frames);
+  return best;
+}
+
+TEST(MonotonicAlignmentSearch, SkippableTokensAgreeWithBruteForce) {
+  for (uint64_t seed = 0; seed < 80; ++seed) {
+    std::mt19937_64 rng(seed);
+    const int tokens = 1 + static_cast<int>(seed % 6);
+    std::vector<bool> may_skip(static_cast<std::size_t>(tokens));
+    int sounding = 0;
+    for (int p = 0; p < tokens; ++p) sounding += !(may_skip[p] = rng() % 2 == 0);
+    const int frames = std::max(1, sounding) + static_cast<int>(seed % 4);
+    const Matrix ll = random_matrix(tokens, frames, 500 + seed);
+    const std::vector<int> found = monotonic_alignment_search(ll, may_skip);
+    double score = 0.0;
+    int frame = 0;
+    for (int p = 0; p < tokens; ++p) {
+      EXPECT_GE(found[p], may_skip[p] ? 0 : 1) << "seed " << seed << " token " << p;
+      for (int j = 0; j < found[p]; ++j) score += ll(p, frame++);
+    }
+    EXPECT_EQ(frame, frames);
+    EXPECT_NEAR(score, best_score_with_skips(ll, may_skip), 1e-4) << "seed " << seed;
+  }
+}
+
+TEST(MonotonicAlignmentSearch, StressAndBoundaryTokensTakeNoFramesWhenTheFramesSaySo) {
+  // Tokens: a ˈ b (space) c; frames: 2 of a, 2 of b, 2 of c. The marks fit no frame at all.
+  Matrix ll = Matrix::Constant(5, 6, -10.0f);
+  ll.block(0, 0, 1, 2).setZero();
+  ll.block(2, 2, 1, 2).setZero();
+  ll.block(4, 4, 1, 2).setZero();
+  const std::vector<bool> may_skip = {false, true, false, true, false};
+  EXPECT_EQ(monotonic_alignment_search(ll, may_skip), (std::vector<int>{2, 0, 2, 0, 2}));
+  for (int d : monotonic_alignment_search(ll)) EXPECT_GE(d, 1);  // without a mask, as Glow-TTS
+  // Leading and trailing skippable tokens (BOS, EOS) may take nothing either.
+  Matrix edges = Matrix::Constant(3, 2, -10.0f);
+  edges.row(1).setZero();
+  EXPECT_EQ(monotonic_alignment_search(edges, {true, false, true}), (std::vector<int>{0, 2, 0}));
+  // Only the tokens that must sound need frames; a wrong-sized mask is an error.
+  EXPECT_NO_THROW(monotonic_alignment_search(Matrix::Zero(4, 2), {true, false, true, false}));
+  EXPECT_THROW(monotonic_alignment_search(Matrix::Zero(4, 2), {false, false, true, false}),
+               std::invalid_argument);
+  EXPECT_THROW(monotonic_alignment_search(Matrix::Zero(2, 2), {true}), std::invalid_argument);
 }
 
 TEST(MonotonicAlignmentSearch, EveryTokenGetsAFrameAndTooFewFramesIsAnError) {

@@ -55,10 +55,11 @@ float learning_rate_at(const AcousticTrainingOptions& o, int64_t step) {
   return static_cast<float>(o.adam.learning_rate * warm);
 }
 
-void write_alignments(const frontend::AcousticWeights& weights, const AcousticCorpus& corpus,
+void write_alignments(const frontend::AcousticWeights& weights,
+                      const frontend::AcousticLossSettings& settings, const AcousticCorpus& corpus,
                       const fs::path& path) {
   std::ostringstream text;
-  frontend::AcousticPass pass(weights);
+  frontend::AcousticPass pass(weights, settings);
   for (const auto* set : {&corpus.training, &corpus.validation}) {
     for (std::size_t i = 0; i < set->size(); ++i) {
       const AcousticUtterance& u = (*set)[i];
@@ -112,7 +113,9 @@ AcousticTrainingSummary train_acoustic(const AcousticTrainingOptions& o, std::os
 
   frontend::AcousticWeights ema_model(state.config);
   kernels::ParameterSet grads = state.weights.zeros_like();
-  frontend::AcousticPass pass(model, o.loss);
+  frontend::AcousticLossSettings settings = o.loss;
+  settings.symbol_timings = symbols.timings();  // stress and length marks take no frames
+  frontend::AcousticPass pass(model, settings);
   AcousticTrainingSummary summary;
   summary.first_step = summary.last_step = state.step;
   const auto started = Clock::now();
@@ -126,11 +129,7 @@ AcousticTrainingSummary train_acoustic(const AcousticTrainingOptions& o, std::os
         make_acoustic_batch(corpus.training, o.batch_utterances, o.seed, state.step);
     model.parameters() = state.weights;
     std::vector<int> durations;  // empty: searched
-    if (state.step < o.uniform_alignment_steps)
-      for (std::size_t u = 0; u < batch.token_lengths.size(); ++u) {
-        const auto d = kernels::uniform_durations(batch.token_lengths[u], batch.frame_lengths[u]);
-        durations.insert(durations.end(), d.begin(), d.end());
-      }
+    if (state.step < o.uniform_alignment_steps) durations = pass.flat_start_durations(batch);
     const frontend::AcousticLosses losses = pass.forward(batch, durations);
     if (!std::isfinite(losses.total))
       fail("loss is not finite (" + std::to_string(losses.total) + ")");
@@ -156,7 +155,7 @@ AcousticTrainingSummary train_acoustic(const AcousticTrainingOptions& o, std::os
                           (state.step % o.validate_every == 0 || state.step == o.steps);
     if (validate) {
       ema_model.parameters() = state.ema;
-      summary.last_validation_mel = validation_mel_loss(ema_model, o.loss, corpus.validation);
+      summary.last_validation_mel = validation_mel_loss(ema_model, settings, corpus.validation);
     }
     if (state.step % o.log_every == 0 || state.step == o.steps || validate) {
       const double per_step = elapsed / static_cast<double>(summary.last_step - summary.first_step);
@@ -179,7 +178,7 @@ AcousticTrainingSummary train_acoustic(const AcousticTrainingOptions& o, std::os
   }
   if (!o.alignments_file.empty()) {
     ema_model.parameters() = state.ema;
-    write_alignments(ema_model, corpus, o.alignments_file);
+    write_alignments(ema_model, settings, corpus, o.alignments_file);
     log << "alignments written to " << o.alignments_file.string() << "\n";
   }
   return summary;

@@ -26,7 +26,9 @@ class LoadedAcousticModel final : public AcousticModel {
             "acoustic model: id " + std::to_string(ids[i]) + " at position " + std::to_string(i) +
             " is outside the symbol table (0.." + std::to_string(symbols - 1) + ")");
     AcousticOutput out;
-    AcousticPass pass(*files_.weights);
+    AcousticLossSettings settings;
+    settings.symbol_timings = files_.symbols->timings();
+    AcousticPass pass(*files_.weights, settings);
     pass.synthesize(ids, controls.rate, out.durations, out.mel);
     return out;
   }

@@ -82,22 +82,56 @@ void AcousticPass::decode(const std::vector<int>& frame_lengths) {
   linear_forward(p, layout.decoder_output, decoder_outs_.back(), predicted_);
 }
 
-std::vector<int> AcousticPass::search_alignment(const std::vector<int>& token_lengths,
+SymbolTiming AcousticPass::timing(int32_t id) const {
+  const auto& timings = settings_.symbol_timings;
+  if (id < 0 || static_cast<std::size_t>(id) >= timings.size()) return SymbolTiming::kSounds;
+  return timings[static_cast<std::size_t>(id)];
+}
+
+std::vector<int> AcousticPass::flat_start_durations(const AcousticBatch& batch) const {
+  std::vector<int> durations(batch.ids.size(), 0);
+  std::size_t first = 0;
+  for (std::size_t u = 0; u < batch.token_lengths.size(); ++u) {
+    std::vector<std::size_t> timed;
+    for (std::size_t k = first; k < first + static_cast<std::size_t>(batch.token_lengths[u]); ++k)
+      if (timing(batch.ids[k]) != SymbolTiming::kNoTime) timed.push_back(k);
+    const std::vector<int> d =
+        kernels::uniform_durations(static_cast<int>(timed.size()), batch.frame_lengths[u]);
+    for (std::size_t i = 0; i < timed.size(); ++i) durations[timed[i]] = d[i];
+    first += static_cast<std::size_t>(batch.token_lengths[u]);
+  }
+  return durations;
+}
+
+std::vector<int> AcousticPass::search_alignment(const std::vector<int32_t>& ids,
+                                                const std::vector<int>& token_lengths,
                                                 const std::vector<int>& frame_lengths) {
-  std::vector<int> durations;
-  durations.reserve(static_cast<std::size_t>(prior_means_.cols()));
+  std::vector<int> durations(ids.size(), 0);
   Eigen::Index token = 0, frame = 0;
   for (std::size_t u = 0; u < token_lengths.size(); ++u) {
     const int tokens = token_lengths[u], frames = frame_lengths[u];
-    if (tokens > frames)
+    // Tokens that take no time (stress, length marks) stay out of the search with 0 frames.
+    std::vector<Eigen::Index> aligned;
+    std::vector<bool> may_skip;
+    for (Eigen::Index k = token; k < token + tokens; ++k) {
+      const SymbolTiming t = timing(ids[static_cast<std::size_t>(k)]);
+      if (t == SymbolTiming::kNoTime) continue;
+      aligned.push_back(k);
+      may_skip.push_back(t == SymbolTiming::kMayPause);
+    }
+    const auto sounding = std::count(may_skip.begin(), may_skip.end(), false);
+    if (sounding > frames || aligned.empty())
       throw std::invalid_argument("utterance " + std::to_string(u) + " of the batch has " +
-                                  std::to_string(tokens) + " tokens but only " +
+                                  std::to_string(sounding) + " tokens that must sound but " +
                                   std::to_string(frames) + " frames");
-    Matrix log_likelihood(tokens, frames);
-    kernels::gaussian_log_likelihood(prior_means_.middleCols(token, tokens),
-                                     target_.middleCols(frame, frames), log_likelihood);
-    const std::vector<int> d = kernels::monotonic_alignment_search(log_likelihood);
-    durations.insert(durations.end(), d.begin(), d.end());
+    Matrix means(prior_means_.rows(), static_cast<Eigen::Index>(aligned.size()));
+    for (std::size_t i = 0; i < aligned.size(); ++i)
+      means.col(static_cast<Eigen::Index>(i)) = prior_means_.col(aligned[i]);
+    Matrix log_likelihood(means.cols(), frames);
+    kernels::gaussian_log_likelihood(means, target_.middleCols(frame, frames), log_likelihood);
+    const std::vector<int> d = kernels::monotonic_alignment_search(log_likelihood, may_skip);
+    for (std::size_t i = 0; i < aligned.size(); ++i)
+      durations[static_cast<std::size_t>(aligned[i])] = d[i];
     token += tokens;
     frame += frames;
   }
@@ -108,7 +142,7 @@ std::vector<int> AcousticPass::align(const AcousticBatch& batch) {
   const auto& c = weights_.config();
   target_ = (batch.mel.array() - c.mel_mean) / c.mel_std;
   encode(batch.ids, batch.token_lengths);
-  return search_alignment(batch.token_lengths, batch.frame_lengths);
+  return search_alignment(batch.ids, batch.token_lengths, batch.frame_lengths);
 }
 
 AcousticLosses AcousticPass::forward(const AcousticBatch& batch,
@@ -129,10 +163,14 @@ AcousticLosses AcousticPass::forward(const AcousticBatch& batch,
     for (std::size_t u = 0; u < batch.token_lengths.size(); ++u) {
       const auto begin = durations.begin() + static_cast<std::ptrdiff_t>(first);
       const auto end = begin + batch.token_lengths[u];
-      if (std::accumulate(begin, end, 0) != batch.frame_lengths[u] ||
-          std::any_of(begin, end, [](int d) { return d < 1; }))
+      bool valid = std::accumulate(begin, end, 0) == batch.frame_lengths[u];
+      for (std::size_t k = first; k < first + static_cast<std::size_t>(batch.token_lengths[u]); ++k)
+        valid = valid && (durations[k] > 0 ||
+                          (durations[k] == 0 && timing(batch.ids[k]) != SymbolTiming::kSounds));
+      if (!valid)
         throw std::invalid_argument("acoustic batch: durations of utterance " + std::to_string(u) +
-                                    " must be >= 1 and sum to its frames");
+                                    " must sum to its frames and be >= 1 (0 only for symbols "
+                                    "that may be skipped)");
       first += static_cast<std::size_t>(batch.token_lengths[u]);
     }
   }
@@ -150,7 +188,7 @@ AcousticLosses AcousticPass::forward(const AcousticBatch& batch,
                                          0.5f * settings_.prior_weight);
   Matrix log_target(1, static_cast<Eigen::Index>(durations_.size()));
   for (std::size_t i = 0; i < durations_.size(); ++i)
-    log_target(0, static_cast<Eigen::Index>(i)) = std::log(static_cast<float>(durations_[i]));
+    log_target(0, static_cast<Eigen::Index>(i)) = std::log1p(static_cast<float>(durations_[i]));
   d_log_durations_.resize(1, log_target.cols());
   losses.duration =
       kernels::mse_loss(log_durations_, log_target, d_log_durations_, settings_.duration_weight);
@@ -225,8 +263,11 @@ void AcousticPass::synthesize(const std::vector<int32_t>& ids, float rate,
   durations_.resize(ids.size());
   for (std::size_t i = 0; i < ids.size(); ++i) {
     const double log_frames = log_durations_(0, static_cast<Eigen::Index>(i));
-    const double frames = std::isnan(log_frames) ? 1.0 : std::exp(log_frames) / rate;
-    durations_[i] = static_cast<int>(std::clamp(std::round(frames), 1.0, double{kMaxTokenFrames}));
+    const double frames = std::isnan(log_frames) ? 1.0 : std::expm1(log_frames) / rate;
+    const SymbolTiming t = timing(ids[i]);
+    const double least = t == SymbolTiming::kSounds ? 1.0 : 0.0;
+    const double most = t == SymbolTiming::kNoTime ? 0.0 : double{kMaxTokenFrames};
+    durations_[i] = static_cast<int>(std::clamp(std::round(frames), least, most));
   }
   decode({sum(durations_)});
   const auto& c = weights_.config();

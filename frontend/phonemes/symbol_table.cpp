@@ -2,6 +2,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "tts/frontend/phonemizer.h"
 #include "tts/frontend/utf8.h"
 
 namespace tts::frontend {
@@ -53,6 +54,21 @@ SymbolTable::SymbolTable(std::vector<std::string> symbols) : symbols_(std::move(
   bos_ = require(kBos, "BOS");
   eos_ = require(kEos, "EOS");
   word_boundary_ = require(kWordBoundary, "word boundary");
+  for (const std::string& symbol : symbols_) timings_.push_back(timing_of(symbol));
+}
+
+SymbolTiming SymbolTable::timing_of(std::string_view symbol) {
+  if (symbol == kPad || symbol == kBos || symbol == kEos || symbol == kWordBoundary)
+    return SymbolTiming::kMayPause;
+  if (symbol.size() == 1 && kClausePunctuation.find(symbol[0]) != std::string_view::npos)
+    return SymbolTiming::kMayPause;
+  // Spacing Modifier Letters (U+02B0..02FF) and Combining Diacritical Marks (U+0300..036F) only.
+  std::size_t i = 0;
+  while (i < symbol.size()) {
+    const char32_t cp = next_code_point(symbol, i);
+    if (cp < 0x2B0 || cp > 0x36F) return SymbolTiming::kSounds;
+  }
+  return SymbolTiming::kNoTime;
 }
 
 SymbolTable SymbolTable::from_json(const nlohmann::json& config) {

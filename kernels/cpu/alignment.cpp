@@ -69,39 +69,69 @@ void gaussian_log_likelihood(ConstMatrixRef means, ConstMatrixRef frames, Matrix
   out.array() += constant;
 }
 
-std::vector<int> monotonic_alignment_search(ConstMatrixRef ll) {
+std::vector<int> monotonic_alignment_search(ConstMatrixRef ll, const std::vector<bool>& may_skip) {
   const Eigen::Index tokens = ll.rows(), frames = ll.cols();
-  if (tokens == 0 || frames == 0 || tokens > frames)
+  if (!may_skip.empty() && static_cast<Eigen::Index>(may_skip.size()) != tokens)
+    throw std::invalid_argument("monotonic_alignment_search: may_skip has " +
+                                std::to_string(may_skip.size()) + " entries for " +
+                                std::to_string(tokens) + " tokens");
+  auto skippable = [&](Eigen::Index p) { return !may_skip.empty() && may_skip[p]; };
+  Eigen::Index sounding = 0;
+  for (Eigen::Index p = 0; p < tokens; ++p) sounding += !skippable(p);
+  if (tokens == 0 || frames == 0 || sounding > frames)
     throw std::invalid_argument("monotonic_alignment_search: cannot align " +
                                 std::to_string(tokens) + " tokens to " + std::to_string(frames) +
-                                " frames (every token needs at least one frame)");
+                                " frames (" + std::to_string(sounding) +
+                                " tokens need at least one frame each)");
   const double minus_inf = -std::numeric_limits<double>::infinity();
-  // best(p) after frame f: the best score of a path that is on token p at frame f. Token p is
-  // reachable at frame f only when p <= f and tokens - p <= frames - f.
+  // best[p]: the best score of a path whose latest frame belongs to token p. A path moves from
+  // token q at frame f-1 to token p > q at frame f when every token between them may be skipped.
   std::vector<double> best(static_cast<std::size_t>(tokens), minus_inf), next(best.size());
-  // advanced(p, f): the path into (p, f) came from token p - 1 (1) or stayed on p (0).
-  Eigen::Matrix<unsigned char, Eigen::Dynamic, Eigen::Dynamic> advanced(tokens, frames);
-  advanced.setZero();
-  best[0] = ll(0, 0);
+  // came_from(p, f): the token that owned frame f-1 on the best path into (p, f).
+  Eigen::Matrix<int32_t, Eigen::Dynamic, Eigen::Dynamic> came_from(tokens, frames);
+  for (Eigen::Index p = 0; p < tokens; ++p) {
+    best[p] = ll(p, 0);
+    if (!skippable(p)) break;  // the first frame may go to any token after skippable ones only
+  }
   for (Eigen::Index f = 1; f < frames; ++f) {
-    const Eigen::Index low = std::max<Eigen::Index>(0, tokens - (frames - f));
-    const Eigen::Index high = std::min(tokens - 1, f);
-    std::fill(next.begin(), next.end(), minus_inf);
-    for (Eigen::Index p = low; p <= high; ++p) {
+    // reach / reach_from: the best path that may enter token p at frame f from an earlier token.
+    double reach = minus_inf;
+    int32_t reach_from = -1;
+    for (Eigen::Index p = 0; p < tokens; ++p) {
       const double stay = best[p];
-      const double move = p > 0 ? best[p - 1] : minus_inf;
-      advanced(p, f) = move > stay;
-      next[p] = std::max(stay, move) + ll(p, f);
+      // Ties keep staying first, then the nearest earlier token (>=: p-1 replaces older ones).
+      if (stay >= reach) {
+        next[p] = stay + ll(p, f);
+        came_from(p, f) = static_cast<int32_t>(p);
+      } else {
+        next[p] = reach + ll(p, f);
+        came_from(p, f) = reach_from;
+      }
+      // What token p+1 may be entered from: token p itself, or (if p may be skipped) whatever
+      // could enter p.
+      if (!skippable(p)) reach = minus_inf, reach_from = -1;
+      if (best[p] >= reach) reach = best[p], reach_from = static_cast<int32_t>(p);
     }
     best.swap(next);
   }
+  // The path must end on the last token that has to sound, or on a skippable token after it.
+  Eigen::Index last = tokens - 1;
+  Eigen::Index end = last;
+  for (Eigen::Index p = last; p >= 0; --p) {
+    if (best[p] > best[end]) end = p;
+    if (!skippable(p)) break;
+  }
+  if (!std::isfinite(best[end]))
+    throw std::logic_error("monotonic_alignment_search: no path reaches the last token");
   std::vector<int> durations(static_cast<std::size_t>(tokens), 0);
-  Eigen::Index p = tokens - 1;
+  Eigen::Index p = end;
   for (Eigen::Index f = frames - 1; f >= 0; --f) {
     ++durations[static_cast<std::size_t>(p)];
-    if (f > 0 && advanced(p, f)) --p;
+    if (f > 0) p = came_from(p, f);
   }
-  if (p != 0) throw std::logic_error("monotonic_alignment_search: path does not start at token 0");
+  for (Eigen::Index q = 0; q < p; ++q)
+    if (!skippable(q))
+      throw std::logic_error("monotonic_alignment_search: path skips a token that must sound");
   return durations;
 }
 

@@ -30,6 +30,14 @@ class UnknownPhonemeError : public std::runtime_error {
   std::string sentence_;
 };
 
+// How a symbol takes time in speech, which decides how many frames alignment may give it.
+enum class SymbolTiming : unsigned char {
+  kSounds,    // a phone: at least one frame
+  kMayPause,  // pad, BOS, EOS, word boundary, clause punctuation: zero frames, or the pause there
+  kNoTime,    // modifier letters and combining diacritics only (stress ˈ ˌ, length ː, aspiration
+              // ʰ, nasal ̃ ...): no frames of their own; they colour a neighbouring phone
+};
+
 class SymbolTable {
  public:
   static constexpr int kPadId = 0;
@@ -55,6 +63,10 @@ class SymbolTable {
   int eos_id() const { return eos_; }
   int word_boundary_id() const { return word_boundary_; }
 
+  // How each id takes time in speech (indexed by id); alignment and synthesis follow it.
+  const std::vector<SymbolTiming>& timings() const { return timings_; }
+  static SymbolTiming timing_of(std::string_view symbol);
+
   // Splits phonemes into the table's symbols, longest match first; a code point that starts no
   // symbol becomes a one-code-point token of its own (which id() does not know).
   std::vector<std::string> tokenize(std::string_view phonemes) const;
@@ -70,6 +82,7 @@ class SymbolTable {
   std::unordered_map<std::string, int> ids_;
   std::size_t longest_ = 1;  // longest symbol, in bytes
   int bos_ = -1, eos_ = -1, word_boundary_ = -1;
+  std::vector<SymbolTiming> timings_;
 };
 
 }  // namespace tts::frontend

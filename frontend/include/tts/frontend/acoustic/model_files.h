@@ -12,7 +12,8 @@
 
 namespace tts::frontend {
 
-inline constexpr int kAcousticFormatVersion = 1;
+// Version 2: the duration predictor outputs log(1 + frames), and tokens may last zero frames.
+inline constexpr int kAcousticFormatVersion = 2;
 
 struct AcousticModelFiles {
   kernels::MelConfig features;

@@ -9,6 +9,7 @@
 
 #include "tts/frontend/acoustic/layers.h"
 #include "tts/frontend/acoustic/weights.h"
+#include "tts/frontend/symbol_table.h"
 
 namespace tts::frontend {
 
@@ -24,7 +25,10 @@ struct AcousticBatch {
 struct AcousticLossSettings {
   bool l1_mel = true;         // mean |error| of the normalised frames, else mean squared error
   float prior_weight = 1.0f;  // ½·mean squared error between prior means and frames (alignment)
-  float duration_weight = 1.0f;  // mean squared error of log-durations
+  float duration_weight = 1.0f;  // mean squared error of log(1 + frames) per token
+  // Indexed by symbol id (SymbolTable::timings()): how many frames alignment and synthesis give
+  // each token. Empty: every token sounds (at least one frame), as in Glow-TTS.
+  std::vector<SymbolTiming> symbol_timings;
 };
 
 struct AcousticLosses {
@@ -51,11 +55,16 @@ class AcousticPass {
   const kernels::Matrix& predicted_mel() const { return predicted_; }
   const kernels::Matrix& log_durations() const { return log_durations_; }
 
+  // The flat start of alignment training: each utterance's frames spread evenly over its tokens,
+  // except those that take no time (0 frames).
+  std::vector<int> flat_start_durations(const AcousticBatch& batch) const;
+
   // The monotonic alignment of `batch` under the current weights (encoder and prior only).
   std::vector<int> align(const AcousticBatch& batch);
 
-  // Synthesis of one utterance: predicted durations (exp(log d) / rate, rounded, at least 1) and
-  // the log-mel frames, denormalised.
+  // Synthesis of one utterance: predicted durations ((exp(predicted) - 1) / rate, rounded, at most
+  // kMaxTokenFrames; at least 1 where the symbol sounds, 0 where it takes no time) and the log-mel
+  // frames, denormalised.
   void synthesize(const std::vector<int32_t>& ids, float rate, std::vector<int>& durations,
                   kernels::Matrix& mel);
 
@@ -63,8 +72,11 @@ class AcousticPass {
   void encode(const std::vector<int32_t>& ids, const std::vector<int>& lengths);
   void predict_durations(const std::vector<int>& lengths);
   void decode(const std::vector<int>& frame_lengths);
-  std::vector<int> search_alignment(const std::vector<int>& token_lengths,
+  std::vector<int> search_alignment(const std::vector<int32_t>& ids,
+                                    const std::vector<int>& token_lengths,
                                     const std::vector<int>& frame_lengths);
+  // settings_.symbol_timings of an id (kSounds when the table is empty or the id outside it).
+  SymbolTiming timing(int32_t id) const;
 
   const AcousticWeights& weights_;
   AcousticLossSettings settings_;
