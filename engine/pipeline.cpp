@@ -7,6 +7,7 @@
 
 #include "tts/engine/bounded_queue.h"
 #include "tts/frontend/ssml.h"
+#include "tts/frontend/ssml_pipeline.h"
 #include "tts/frontend/utf8.h"
 #include "tts/kernels/mulaw.h"
 #include "tts/vocoder/sampler.h"
@@ -142,43 +143,18 @@ void SynthesisStream::Run::frontend_main() {
       pipeline.process(text, [&](frontend::PhonemizedSentence s) { prepare(s, {}); });
     } else {
       const frontend::SsmlDocument doc = frontend::parse_ssml(text, voice->info().language);
-      std::string run;
-      frontend::Prosody run_prosody;
-      auto flush = [&] {
-        if (!run.empty())
-          pipeline.process(run, [&](frontend::PhonemizedSentence s) { prepare(s, run_prosody); });
-        run.clear();
+      frontend::SsmlHandlers handlers;
+      handlers.sentence = [&](frontend::PhonemizedSentence s, const frontend::Prosody& prosody) {
+        prepare(s, prosody);
       };
-      for (const auto& seg : doc.segments) {
-        switch (seg.kind) {
-          case frontend::SsmlSegment::Kind::kText:
-            if (!(seg.prosody == run_prosody)) flush();
-            run_prosody = seg.prosody;
-            run += seg.text;
-            break;
-          case frontend::SsmlSegment::Kind::kPhonemes: {
-            flush();
-            frontend::PhonemizedSentence s;
-            s.text = s.phonemes = seg.text;
-            s.ids = voice->symbols().encode(seg.text, seg.text);
-            prepare(s, seg.prosody);
-            break;
-          }
-          case frontend::SsmlSegment::Kind::kBreak: {
-            flush();
-            Prepared pause;
-            pause.info = std::make_shared<SentenceInfo>();
-            pause.pause_samples = static_cast<std::size_t>(static_cast<double>(seg.break_ms) *
-                                                           voice->sample_rate() / 1000.0);
-            if (pause.pause_samples > 0) push(std::move(pause));
-            break;
-          }
-          case frontend::SsmlSegment::Kind::kSentenceEnd:
-            flush();
-            break;
-        }
-      }
-      flush();
+      handlers.pause = [&](int milliseconds) {
+        Prepared pause;
+        pause.info = std::make_shared<SentenceInfo>();
+        pause.pause_samples = static_cast<std::size_t>(static_cast<double>(milliseconds) *
+                                                       voice->sample_rate() / 1000.0);
+        if (pause.pause_samples > 0) push(std::move(pause));
+      };
+      frontend::process_ssml(doc, pipeline, handlers);
     }
     sentences.close();
   } catch (const Cancelled&) {

@@ -50,3 +50,23 @@ TEST(PhonemizeCommand, UnknownLanguageIsBadInput) {
   EXPECT_EQ(run(kTts + " phonemize --lang zz-qq hello 2>&1", out), 3);
   EXPECT_THAT(out, ::testing::HasSubstr("\"zz-qq\""));
 }
+
+TEST(PhonemizeCommand, SsmlGivesBreaksProsodyAndPhonemesInOrder) {
+  std::string plain, out;
+  ASSERT_EQ(run(kTts + " phonemize 'Hello.'", plain), 0) << plain;
+  ASSERT_EQ(run(kTts + " phonemize --ssml '<speak>Hello. <break time=\"300ms\"/>" +
+                    "<prosody rate=\"fast\">Hello.</prosody><phoneme ph=\"tˈɛst\">x</phoneme>" +
+                    "</speak>'",
+                out),
+            0)
+      << out;
+  // The plain sentence's two lines, the break, the prosody line before the same two lines, then
+  // the <phoneme> IPA encoded as given.
+  EXPECT_EQ(out, plain + "# break 300 ms\n# prosody rate 1.25 pitch 1 volume 1\n" + plain +
+                     "tˈɛst\n1 29 170 61 28 29 2\n");
+  // Malformed markup: exit 3 with line and column; unknown elements are reported, not fatal.
+  EXPECT_EQ(run(kTts + " phonemize --ssml '<speak><s>unclosed' 2>&1", out), 3);
+  EXPECT_NE(out.find("line 1, column"), std::string::npos) << out;
+  EXPECT_EQ(run(kTts + " phonemize --ssml '<speak><shout>Hi.</shout></speak>' 2>&1", out), 0);
+  EXPECT_NE(out.find("unknown element <shout>"), std::string::npos) << out;
+}

@@ -1,7 +1,9 @@
 // `tts phonemize`: text to phonemes and phoneme ids, one sentence at a time.
 #include <iostream>
+#include <iterator>
 
 #include "commands.h"
+#include "tts/frontend/ssml_pipeline.h"
 #include "tts/frontend/text_pipeline.h"
 #include "tts/frontend/utf8.h"
 
@@ -11,6 +13,7 @@ namespace {
 struct PhonemizeOptions {
   std::vector<std::string> words;
   std::string language = "en-us";
+  bool ssml = false;
 };
 
 void print(const frontend::PhonemizedSentence& sentence) {
@@ -18,6 +21,25 @@ void print(const frontend::PhonemizedSentence& sentence) {
   for (std::size_t i = 0; i < sentence.ids.size(); ++i)
     std::cout << (i ? " " : "") << sentence.ids[i];
   std::cout << "\n" << std::flush;
+}
+// SSML: the sentences as above, with "# prosody ..." before a sentence whose prosody is not the
+// default and "# break N ms" for each <break>; the parser's warnings go to stderr.
+void print_ssml(const std::string& markup, const frontend::TextPipeline& pipeline) {
+  const frontend::SsmlDocument document = frontend::parse_ssml(markup, pipeline.language());
+  for (const auto& warning : document.warnings) std::cerr << "tts phonemize: " << warning << "\n";
+  frontend::SsmlHandlers handlers;
+  handlers.sentence = [](frontend::PhonemizedSentence s, const frontend::Prosody& p) {
+    if (!(p == frontend::Prosody{}))
+      std::cout << "# prosody rate " << p.rate << " pitch " << p.pitch << " volume " << p.volume
+                << "\n";
+    print(s);
+  };
+  handlers.pause = [](int ms) { std::cout << "# break " << ms << " ms\n"; };
+  frontend::process_ssml(document, pipeline, handlers);
+}
+
+std::string read_all(std::istream& in) {
+  return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
 }
 }  // namespace
 
@@ -31,14 +53,23 @@ void register_phonemize(CLI::App& app, int& exit_code) {
       "the phoneme ids of the default symbol table, space-separated, from BOS (1) to EOS (2).\n"
       "Without TEXT, reads UTF-8 text from standard input and prints each sentence as soon as it\n"
       "is complete. English text is normalised first (currency, times, units, URLs, ...).\n"
+      "With --ssml the text is SSML: lines \"# break N ms\" mark <break>s and \"# prosody rate R\n"
+      "pitch P volume V\" precedes a sentence spoken with other than the default prosody.\n"
       "Exit code 3 for invalid UTF-8 (the message names the byte offset) or an unknown language.");
   cmd->add_option("text", options->words, "Text to phonemize (default: standard input)");
   cmd->add_option("-l,--lang", options->language, "espeak-ng language, e.g. en-us, en-gb, de, es")
       ->capture_default_str();
+  cmd->add_flag("--ssml", options->ssml, "The text is SSML (<speak>...</speak>)");
   cmd->callback([options, &exit_code] {
     try {
       frontend::TextPipeline pipeline(options->language);
-      if (options->words.empty()) {
+      if (options->ssml) {
+        std::string markup;
+        for (const auto& word : options->words) markup += (markup.empty() ? "" : " ") + word;
+        if (options->words.empty()) markup = read_all(std::cin);
+        frontend::require_valid_utf8(markup);
+        print_ssml(markup, pipeline);
+      } else if (options->words.empty()) {
         pipeline.process(std::cin, print);
       } else {
         std::string text;
@@ -51,6 +82,9 @@ void register_phonemize(CLI::App& app, int& exit_code) {
       std::cerr << "tts phonemize: " << e.what() << "\n";
       exit_code = kExitBadInput;
     } catch (const frontend::UnknownLanguageError& e) {
+      std::cerr << "tts phonemize: " << e.what() << "\n";
+      exit_code = kExitBadInput;
+    } catch (const frontend::SsmlError& e) {
       std::cerr << "tts phonemize: " << e.what() << "\n";
       exit_code = kExitBadInput;
     } catch (const frontend::UnknownPhonemeError& e) {

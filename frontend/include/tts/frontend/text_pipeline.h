@@ -37,6 +37,7 @@ class TextPipeline {
   void process(std::istream& in, const PhonemizedSink& sink) const;
 
   const std::string& language() const { return phonemizer_.language(); }
+  const SymbolTable& symbols() const { return table_; }
 
  private:
   Phonemizer phonemizer_;
