@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 #include <stdlib.h>
 
+#include <cmath>
 #include <cstdint>
 #include <filesystem>
 #include <fstream>
@@ -77,6 +78,26 @@ TEST_F(SayCli, WithoutAVoiceSaysNoVoiceIsInstalledYet) {
   const Result r = tts("say \"Hello, world.\"");
   EXPECT_EQ(r.exit_code, 3);
   EXPECT_NE(r.err.find("no voice installed yet"), std::string::npos) << r.err;
+}
+
+// The README's first command, with the bundled voice (voices/default) when it is there.
+TEST_F(SayCli, TheBundledDefaultVoiceSpeaks) {
+  if (!tts::engine::find_voice("default")) GTEST_SKIP() << "no default voice is installed";
+  Result r = tts("say -o default.wav --seed 3 \"Hello, world.\"");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const auto audio = tts::audio::read_audio(root_ / "default.wav");
+  EXPECT_EQ(audio.sample_rate, 16000);
+  // Two words at --rate 6 (added by tts() for speed): well under a second, but not nothing.
+  const double seconds = static_cast<double>(audio.samples.size()) / audio.sample_rate;
+  EXPECT_GT(seconds, 0.05);
+  EXPECT_LT(seconds, 2.0);
+  double energy = 0.0;
+  for (float x : audio.samples) energy += static_cast<double>(x) * x;
+  EXPECT_GT(std::sqrt(energy / static_cast<double>(audio.samples.size())), 0.005) << "silent";
+  // The same seed gives the same audio.
+  r = tts("say -o again.wav --seed 3 \"Hello, world.\"");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(tts::audio::read_audio(root_ / "again.wav").samples, audio.samples);
 }
 
 TEST_F(SayCli, WritesAFileThatMatchesTheRawStream) {
