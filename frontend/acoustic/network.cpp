@@ -128,7 +128,16 @@ std::vector<int> AcousticPass::search_alignment(const std::vector<int32_t>& ids,
     for (std::size_t i = 0; i < aligned.size(); ++i)
       means.col(static_cast<Eigen::Index>(i)) = prior_means_.col(aligned[i]);
     Matrix log_likelihood(means.cols(), frames);
-    kernels::gaussian_log_likelihood(means, target_.middleCols(frame, frames), log_likelihood);
+    const auto& scale = settings_.alignment_channel_weights;
+    if (scale.size() == means.rows()) {
+      // Distances in units of each mel channel's own spread (a diagonal-covariance Gaussian).
+      means = means.array().colwise() * scale.array();
+      const Matrix frames_scaled =
+          target_.middleCols(frame, frames).array().colwise() * scale.array();
+      kernels::gaussian_log_likelihood(means, frames_scaled, log_likelihood);
+    } else {
+      kernels::gaussian_log_likelihood(means, target_.middleCols(frame, frames), log_likelihood);
+    }
     const std::vector<int> d = kernels::monotonic_alignment_search(log_likelihood, may_skip);
     for (std::size_t i = 0; i < aligned.size(); ++i)
       durations[static_cast<std::size_t>(aligned[i])] = d[i];

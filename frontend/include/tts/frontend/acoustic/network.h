@@ -29,6 +29,9 @@ struct AcousticLossSettings {
   // Indexed by symbol id (SymbolTable::timings()): how many frames alignment and synthesis give
   // each token. Empty: every token sounds (at least one frame), as in Glow-TTS.
   std::vector<SymbolTiming> symbol_timings;
+  // Per mel channel: 1 / the channel's standard deviation of normalised frames, so that alignment
+  // weighs every channel alike. Empty: unit weights (all channels share the global scale).
+  kernels::Vector alignment_channel_weights;
 };
 
 struct AcousticLosses {
