@@ -73,31 +73,24 @@ void register_vocode(CLI::App& app, int& exit_code) {
     const double seconds =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     audio::write_audio(o->output, out.data(), out.size(), model.features.sample_rate);
-    if (o->report && frames_given) {
+    if (o->report) {
       const kernels::Matrix out_mel = extractor.compute(out.data(), out.size());
       nlohmann::json report = {
           {"input", o->input},
           {"output", o->output},
           {"samples", out.size()},
           {"log_mel_distance", engine::log_mel_distance(mel, out_mel)},
-          {"samples_per_second", std::round(static_cast<double>(out.size()) / seconds)}};
-      std::cout << report.dump() << "\n";
-    } else if (o->report) {
-      const kernels::Matrix out_mel = extractor.compute(out.data(), out.size());
-      // The floor any 256-class μ-law vocoder can reach: the input itself, quantised.
-      const int classes = model.weights->config().classes;
-      const std::vector<float> quantised =
-          kernels::mulaw_decode(kernels::mulaw_encode(input.samples, classes), classes);
-      const kernels::Matrix quantised_mel = extractor.compute(quantised.data(), quantised.size());
-      nlohmann::json report = {
-          {"input", o->input},
-          {"output", o->output},
-          {"samples", out.size()},
-          {"log_mel_distance", engine::log_mel_distance(mel, out_mel)},
-          {"log_mel_distance_of_mulaw_input", engine::log_mel_distance(mel, quantised_mel)},
           {"samples_per_second", std::round(static_cast<double>(out.size()) / seconds)},
           {"real_time_factor",
            static_cast<double>(out.size()) / seconds / model.features.sample_rate}};
+      if (!frames_given) {
+        // The floor any 256-class μ-law vocoder can reach: the input itself, quantised.
+        const int classes = model.weights->config().classes;
+        const std::vector<float> quantised =
+            kernels::mulaw_decode(kernels::mulaw_encode(input.samples, classes), classes);
+        const kernels::Matrix quantised_mel = extractor.compute(quantised.data(), quantised.size());
+        report["log_mel_distance_of_mulaw_input"] = engine::log_mel_distance(mel, quantised_mel);
+      }
       std::cout << report.dump() << "\n";
     }
     exit_code = kExitOk;
