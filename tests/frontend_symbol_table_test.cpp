@@ -100,3 +100,25 @@ TEST(SymbolTable, GoldenPhonemesAndIds) {
   }
   EXPECT_EQ(cases, 10);
 }
+
+TEST(SymbolTable, TimingOfSymbolsDecidesTheirFrames) {
+  using tts::frontend::SymbolTable;
+  using tts::frontend::SymbolTiming;
+  // Phones sound, whatever their script; a multi-code-point phone sounds if any part is a letter.
+  for (const char* phone : {"a", "z", "ɜ", "ŋ", "æ", "tʃ", "ɾ̃"})
+    EXPECT_EQ(SymbolTable::timing_of(phone), SymbolTiming::kSounds) << phone;
+  // Where the speaker may or may not pause.
+  for (const char* pause : {"_", "^", "$", " ", ".", ",", "?", "!", ";", ":"})
+    EXPECT_EQ(SymbolTable::timing_of(pause), SymbolTiming::kMayPause) << pause;
+  // Marks that colour a neighbour: stress, length, aspiration, nasalisation, a tie bar.
+  for (const char* mark : {"ˈ", "ˌ", "ː", "ʰ", "\xCC\x83", "\xCD\xA1"})
+    EXPECT_EQ(SymbolTable::timing_of(mark), SymbolTiming::kNoTime) << mark;
+  // The table's timings follow its symbols, id by id.
+  const SymbolTable& table = SymbolTable::default_table();
+  ASSERT_EQ(table.timings().size(), table.size());
+  for (std::size_t id = 0; id < table.size(); ++id)
+    EXPECT_EQ(table.timings()[id], SymbolTable::timing_of(table.symbol(static_cast<int>(id))));
+  EXPECT_EQ(table.timings()[static_cast<std::size_t>(*table.id("ˈ"))], SymbolTiming::kNoTime);
+  EXPECT_EQ(table.timings()[static_cast<std::size_t>(table.word_boundary_id())],
+            SymbolTiming::kMayPause);
+}
