@@ -11,6 +11,7 @@
 #include "tts/kernels/atomic_file.h"
 #include "tts/train/acoustic_checkpoint.h"
 #include "tts/train/acoustic_corpus.h"
+#include "tts/train/optimizer_step.h"
 
 namespace fs = std::filesystem;
 
@@ -153,16 +154,11 @@ AcousticTrainingSummary train_acoustic(const AcousticTrainingOptions& o, std::os
       fail("loss is not finite (" + std::to_string(losses.total) + ")");
     grads.set_zero();
     pass.backward(grads);
-    const double norm = kernels::l2_norm(grads.data(), grads.size());
-    if (!std::isfinite(norm)) fail("gradient is not finite");
-    if (norm > o.clip_norm)
-      kernels::scale(grads.data(), grads.size(), static_cast<float>(o.clip_norm / norm));
-    ++state.step;
-    kernels::AdamSettings adam = o.adam;
-    adam.learning_rate = learning_rate_at(o, state.step);
-    kernels::adam_step(state.weights.data(), grads.data(), state.first_moment.data(),
-                       state.second_moment.data(), state.weights.size(), state.step, adam);
-    kernels::ema_update(state.ema.data(), state.weights.data(), state.ema.size(), o.ema_decay);
+    OptimizerStepSettings step_settings{o.adam, o.clip_norm, o.ema_decay};
+    step_settings.adam.learning_rate = learning_rate_at(o, state.step + 1);
+    apply_optimizer_step(
+        {state.weights, state.ema, state.first_moment, state.second_moment, state.step}, grads,
+        step_settings);
     summary.last_losses = losses;
     summary.last_step = state.step;
     frames_seen += static_cast<double>(batch.mel.cols());

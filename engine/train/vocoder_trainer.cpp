@@ -12,6 +12,7 @@
 #include "tts/kernels/mulaw.h"
 #include "tts/train/checkpoint.h"
 #include "tts/train/crop_batches.h"
+#include "tts/train/optimizer_step.h"
 #include "tts/vocoder/model_files.h"
 #include "tts/vocoder/sampler.h"
 #include "tts/vocoder/teacher_forced.h"
@@ -27,8 +28,10 @@ using Clock = std::chrono::steady_clock;
 std::string format_duration(double seconds) {
   const long s = std::lround(seconds);
   char text[32];
-  if (s >= 3600) std::snprintf(text, sizeof text, "%ldh%02ldm", s / 3600, (s / 60) % 60);
-  else std::snprintf(text, sizeof text, "%ldm%02lds", s / 60, s % 60);
+  if (s >= 3600)
+    std::snprintf(text, sizeof text, "%ldh%02ldm", s / 3600, (s / 60) % 60);
+  else
+    std::snprintf(text, sizeof text, "%ldm%02lds", s / 60, s % 60);
   return text;
 }
 
@@ -62,8 +65,8 @@ void write_validation_audio(const vocoder::WaveNetWeights& weights, const Uttera
 }  // namespace
 
 float learning_rate_at(const VocoderTrainingOptions& o, int64_t step) {
-  const double warm = o.warmup_steps > 0 ? std::min(1.0, static_cast<double>(step) / o.warmup_steps)
-                                         : 1.0;
+  const double warm =
+      o.warmup_steps > 0 ? std::min(1.0, static_cast<double>(step) / o.warmup_steps) : 1.0;
   return static_cast<float>(o.adam.learning_rate * warm *
                             std::pow(0.5, static_cast<double>(step) / o.lr_halving_steps));
 }
@@ -137,17 +140,11 @@ TrainingSummary train_vocoder(const VocoderTrainingOptions& o, std::ostream& log
                                "; stopping with the last checkpoint left intact");
     grads.set_zero();
     pass.backward(grads);
-    const double norm = kernels::l2_norm(grads.data(), grads.size());
-    if (!std::isfinite(norm))
-      throw std::runtime_error("gradient is not finite at step " + std::to_string(state.step + 1) +
-                               "; stopping with the last checkpoint left intact");
-    if (norm > o.clip_norm) kernels::scale(grads.data(), grads.size(), static_cast<float>(o.clip_norm / norm));
-    ++state.step;
-    kernels::AdamSettings adam = o.adam;
-    adam.learning_rate = learning_rate_at(o, state.step);
-    kernels::adam_step(state.weights.data(), grads.data(), state.first_moment.data(),
-                       state.second_moment.data(), state.weights.size(), state.step, adam);
-    kernels::ema_update(state.ema.data(), state.weights.data(), state.ema.size(), o.ema_decay);
+    OptimizerStepSettings step_settings{o.adam, o.clip_norm, o.ema_decay};
+    step_settings.adam.learning_rate = learning_rate_at(o, state.step + 1);
+    apply_optimizer_step(
+        {state.weights, state.ema, state.first_moment, state.second_moment, state.step}, grads,
+        step_settings);
     summary.last_loss = loss;
     summary.last_step = state.step;
 
@@ -160,9 +157,9 @@ TrainingSummary train_vocoder(const VocoderTrainingOptions& o, std::ostream& log
       ema_model.parameters() = state.ema;
       summary.last_validation_loss = validation_loss(ema_model, corpus.validation, crops, o.seed);
       if (o.validation_audio_seconds > 0)
-        write_validation_audio(ema_model, corpus.validation.front(), o.validation_audio_seconds,
-                               o.out_dir / "validation" /
-                                   ("step-" + std::to_string(state.step) + ".wav"));
+        write_validation_audio(
+            ema_model, corpus.validation.front(), o.validation_audio_seconds,
+            o.out_dir / "validation" / ("step-" + std::to_string(state.step) + ".wav"));
     }
     if (state.step % o.log_every == 0 || state.step == o.steps || validate) {
       const double per_step = elapsed / static_cast<double>(summary.last_step - summary.first_step);
