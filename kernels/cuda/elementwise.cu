@@ -1,0 +1,109 @@
+// Element-wise CUDA kernels: the WaveNet gate (forward and backward) and the bf16 conversion that
+// feeds the tensor-core GEMMs. Grid-stride loops over contiguous column-major matrices.
+#include <cuda_bf16.h>
+
+#include <algorithm>
+#include <cstdint>
+
+#include "cuda_check.h"
+#include "launchers.h"
+
+namespace tts::kernels::cuda::detail {
+
+namespace {
+
+constexpr int kThreads = 256;
+
+unsigned blocks_for(std::size_t count) {
+  // Enough blocks to fill any current GPU several times over; the loops stride past the rest.
+  const std::size_t blocks = (count + kThreads - 1) / kThreads;
+  return static_cast<unsigned>(std::min<std::size_t>(std::max<std::size_t>(blocks, 1), 65535));
+}
+
+__global__ void float_to_bf16_kernel(const float* in, std::uint16_t* out, std::size_t count) {
+  for (std::size_t i = blockIdx.x * std::size_t{blockDim.x} + threadIdx.x; i < count;
+       i += std::size_t{gridDim.x} * blockDim.x)
+    out[i] = __bfloat16_as_ushort(__float2bfloat16_rn(in[i]));
+}
+
+__global__ void fill_pattern_kernel(float* data, std::size_t count, float scale) {
+  for (std::size_t i = blockIdx.x * std::size_t{blockDim.x} + threadIdx.x; i < count;
+       i += std::size_t{gridDim.x} * blockDim.x) {
+    std::uint32_t h = static_cast<std::uint32_t>(i) * 2654435761u;  // Knuth's multiplicative hash
+    h ^= h >> 16;
+    data[i] = scale * (static_cast<float>(h & 0xffffu) / 32767.5f - 1.0f);
+  }
+}
+
+// The CPU uses its own rational approximations; here the CUDA math library's tanhf/expf. The two
+// agree to a few ulp, which the parity tests bound with a normalised error.
+__device__ __forceinline__ float sigmoid(float x) { return 1.0f / (1.0f + expf(-x)); }
+
+template <bool kKeep>
+__global__ void gate_forward_kernel(const float* z, int r, std::size_t count, float* gated,
+                                    float* tanh_out, float* sigmoid_out) {
+  for (std::size_t i = blockIdx.x * std::size_t{blockDim.x} + threadIdx.x; i < count;
+       i += std::size_t{gridDim.x} * blockDim.x) {
+    const std::size_t column = i / r, row = i % r;
+    const float* zc = z + column * 2 * r;
+    const float t = tanhf(zc[row]);
+    const float s = sigmoid(zc[r + row]);
+    gated[i] = t * s;
+    if constexpr (kKeep) {
+      tanh_out[i] = t;
+      sigmoid_out[i] = s;
+    }
+  }
+}
+
+__global__ void gate_backward_kernel(const float* d_gated, const float* tanh_out,
+                                     const float* sigmoid_out, int r, std::size_t count,
+                                     float* dz) {
+  for (std::size_t i = blockIdx.x * std::size_t{blockDim.x} + threadIdx.x; i < count;
+       i += std::size_t{gridDim.x} * blockDim.x) {
+    const std::size_t column = i / r, row = i % r;
+    const float d = d_gated[i], t = tanh_out[i], s = sigmoid_out[i];
+    float* dzc = dz + column * 2 * r;
+    dzc[row] = d * s * (1.0f - t * t);
+    dzc[r + row] = d * t * s * (1.0f - s);
+  }
+}
+
+}  // namespace
+
+void launch_float_to_bf16(const float* in, std::uint16_t* out, std::size_t count,
+                          cudaStream_t stream) {
+  if (count == 0) return;
+  float_to_bf16_kernel<<<blocks_for(count), kThreads, 0, stream>>>(in, out, count);
+  TTS_CUDA_CHECK_LAUNCH();
+}
+
+void launch_fill_pattern(float* data, std::size_t count, float scale, cudaStream_t stream) {
+  if (count == 0) return;
+  fill_pattern_kernel<<<blocks_for(count), kThreads, 0, stream>>>(data, count, scale);
+  TTS_CUDA_CHECK_LAUNCH();
+}
+
+void launch_gate_forward(const float* z, int r, int columns, float* gated, float* tanh_out,
+                         float* sigmoid_out, cudaStream_t stream) {
+  const std::size_t count = std::size_t(r) * std::size_t(columns);
+  if (count == 0) return;
+  if (tanh_out && sigmoid_out)
+    gate_forward_kernel<true>
+        <<<blocks_for(count), kThreads, 0, stream>>>(z, r, count, gated, tanh_out, sigmoid_out);
+  else
+    gate_forward_kernel<false>
+        <<<blocks_for(count), kThreads, 0, stream>>>(z, r, count, gated, nullptr, nullptr);
+  TTS_CUDA_CHECK_LAUNCH();
+}
+
+void launch_gate_backward(const float* d_gated, const float* tanh_out, const float* sigmoid_out,
+                          int r, int columns, float* dz, cudaStream_t stream) {
+  const std::size_t count = std::size_t(r) * std::size_t(columns);
+  if (count == 0) return;
+  gate_backward_kernel<<<blocks_for(count), kThreads, 0, stream>>>(d_gated, tanh_out, sigmoid_out,
+                                                                   r, count, dz);
+  TTS_CUDA_CHECK_LAUNCH();
+}
+
+}  // namespace tts::kernels::cuda::detail
