@@ -43,8 +43,10 @@ std::vector<CorpusEntry> read_metadata(const fs::path& dir, std::vector<std::str
     std::string rest = line.substr(bar + 1);
     const auto second = rest.find('|');
     // LJSpeech's third column is the normalised text; prefer it when present and non-empty.
-    if (second != std::string::npos && second + 1 < rest.size()) e.text = rest.substr(second + 1);
-    else e.text = rest.substr(0, second);
+    if (second != std::string::npos && second + 1 < rest.size())
+      e.text = rest.substr(second + 1);
+    else
+      e.text = rest.substr(0, second);
     e.path = dir / "wavs" / (e.id + ".wav");
     if (!fs::exists(e.path)) {
       warnings.push_back(where + ": skipped: " + e.path.string() + " does not exist");
@@ -63,7 +65,8 @@ std::vector<CorpusEntry> list_corpus(const fs::path& dir, std::vector<std::strin
   std::vector<CorpusEntry> entries;
   for (const auto& item : fs::recursive_directory_iterator(dir)) {
     if (!item.is_regular_file() || !is_audio_file(item.path())) continue;
-    entries.push_back({item.path(), fs::relative(item.path(), dir).replace_extension().string(), ""});
+    entries.push_back(
+        {item.path(), fs::relative(item.path(), dir).replace_extension().string(), ""});
   }
   std::sort(entries.begin(), entries.end(),
             [](const CorpusEntry& a, const CorpusEntry& b) { return a.path < b.path; });
@@ -111,8 +114,10 @@ Corpus load_corpus(const fs::path& dir, const CorpusOptions& options) {
 
   std::vector<Utterance> usable;
   for (std::size_t i = 0; i < entries.size(); ++i) {
-    if (loaded[i]) usable.push_back(std::move(*loaded[i]));
-    else corpus.warnings.push_back(problems[i]);
+    if (loaded[i])
+      usable.push_back(std::move(*loaded[i]));
+    else
+      corpus.warnings.push_back(problems[i]);
   }
   if (usable.empty()) throw std::runtime_error(dir.string() + ": no usable audio files");
 
