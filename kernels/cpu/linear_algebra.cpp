@@ -2,9 +2,10 @@
 
 #include <cblas.h>
 
-#include "gemv_kernel.h"
-
 #include <stdexcept>
+#include <string>
+
+#include "gemv_kernel.h"
 
 // GEMM goes to OpenBLAS: it selects AVX-512/AVX2/SSE kernels at run time for the CPU it runs
 // on, which a build of Eigen for the baseline x86-64 ISA cannot. Eigen still does the element-wise
@@ -15,20 +16,31 @@ namespace {
 int blas_int(Eigen::Index v) { return static_cast<int>(v); }
 }  // namespace
 
+GemmSizes gemm_sizes(ConstMatrixRef c, ConstMatrixRef a, Transpose transpose_a, ConstMatrixRef b,
+                     Transpose transpose_b, const char* who) {
+  const bool ta = transpose_a == Transpose::kYes;
+  const bool tb = transpose_b == Transpose::kYes;
+  GemmSizes sizes;
+  sizes.m = ta ? a.cols() : a.rows();
+  sizes.k = ta ? a.rows() : a.cols();
+  sizes.n = tb ? b.rows() : b.cols();
+  const Eigen::Index kb = tb ? b.cols() : b.rows();
+  if (sizes.k != kb || c.rows() != sizes.m || c.cols() != sizes.n)
+    throw std::invalid_argument(std::string(who) + ": shapes do not agree");
+  return sizes;
+}
+
 void gemm(MatrixRef c, ConstMatrixRef a, Transpose transpose_a, ConstMatrixRef b,
           Transpose transpose_b, float alpha, float beta) {
   const bool ta = transpose_a == Transpose::kYes;
   const bool tb = transpose_b == Transpose::kYes;
-  const Eigen::Index m = ta ? a.cols() : a.rows();
-  const Eigen::Index k = ta ? a.rows() : a.cols();
-  const Eigen::Index kb = tb ? b.cols() : b.rows();
-  const Eigen::Index n = tb ? b.rows() : b.cols();
-  if (k != kb || c.rows() != m || c.cols() != n)
-    throw std::invalid_argument("gemm: shapes do not agree");
+  const auto [m, n, k] = gemm_sizes(c, a, transpose_a, b, transpose_b, "gemm");
   if (m == 0 || n == 0) return;
   if (k == 0) {
-    if (beta == 0.0f) c.setZero();
-    else c *= beta;
+    if (beta == 0.0f)
+      c.setZero();
+    else
+      c *= beta;
     return;
   }
   cblas_sgemm(CblasColMajor, ta ? CblasTrans : CblasNoTrans, tb ? CblasTrans : CblasNoTrans,

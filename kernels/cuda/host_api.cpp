@@ -98,14 +98,7 @@ const char* to_string(GemmPrecision precision) {
 
 void gemm(MatrixRef c, ConstMatrixRef a, Transpose transpose_a, ConstMatrixRef b,
           Transpose transpose_b, float alpha, float beta, GemmPrecision precision) {
-  const bool ta = transpose_a == Transpose::kYes;
-  const bool tb = transpose_b == Transpose::kYes;
-  const Eigen::Index m = ta ? a.cols() : a.rows();
-  const Eigen::Index k = ta ? a.rows() : a.cols();
-  const Eigen::Index kb = tb ? b.cols() : b.rows();
-  const Eigen::Index n = tb ? b.rows() : b.cols();
-  if (k != kb || c.rows() != m || c.cols() != n)
-    throw std::invalid_argument("cuda::gemm: shapes do not agree");
+  const auto [m, n, k] = gemm_sizes(c, a, transpose_a, b, transpose_b, "cuda::gemm");
   if (m == 0 || n == 0) return;
   if (k == 0) {  // as the CPU: nothing to multiply, only the scaling of C
     if (beta == 0.0f)

@@ -11,6 +11,14 @@ enum class Transpose { kNo, kYes };
 void gemm(MatrixRef c, ConstMatrixRef a, Transpose transpose_a, ConstMatrixRef b,
           Transpose transpose_b, float alpha = 1.0f, float beta = 0.0f);
 
+// The sizes of C = op(A) · op(B): m × n with inner dimension k. Throws std::invalid_argument
+// starting with `who` when A, B and C do not agree. Shared by the CPU and CUDA GEMMs.
+struct GemmSizes {
+  Eigen::Index m = 0, n = 0, k = 0;
+};
+GemmSizes gemm_sizes(ConstMatrixRef c, ConstMatrixRef a, Transpose transpose_a, ConstMatrixRef b,
+                     Transpose transpose_b, const char* who);
+
 // y = A · x (+ y when accumulate). The serial-path product of incremental sampling.
 void gemv(VectorRef y, ConstMatrixRef a, ConstVectorRef x, bool accumulate = false);
 
