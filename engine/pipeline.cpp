@@ -9,7 +9,7 @@
 #include "tts/frontend/ssml.h"
 #include "tts/frontend/ssml_pipeline.h"
 #include "tts/frontend/utf8.h"
-#include "tts/kernels/mulaw.h"
+#include "tts/vocoder/sample_codec.h"
 #include "tts/vocoder/sampler.h"
 
 namespace tts::engine {
@@ -168,7 +168,6 @@ void SynthesisStream::Run::frontend_main() {
 
 void SynthesisStream::Run::vocoder_main() {
   const vocoder::WaveNetWeights& weights = *voice->vocoder().weights;
-  const int classes = weights.config().classes;
   const int hop = weights.config().hop_length;
   const std::size_t chunk = options.chunk_samples;
   const std::size_t silence_samples = static_cast<std::size_t>(
@@ -212,6 +211,7 @@ void SynthesisStream::Run::vocoder_main() {
           options.seed + 0x632BE59BD9B4E019ull * static_cast<std::uint64_t>(item->info->index));
       vocoder::WaveNetSampler sampler(weights, {seed, options.temperature, options.threads});
       sampler.start(item->mel);
+      vocoder::SampleDecoder decoder(weights.config());
       std::size_t offset = 0;
       // The stream's first chunk is short, so audio starts sooner (the chunking never changes the
       // audio itself).
@@ -221,7 +221,7 @@ void SynthesisStream::Run::vocoder_main() {
         AudioChunk c;
         c.samples.resize(made);
         for (std::size_t i = 0; i < made; ++i)
-          c.samples[i] = item->volume * kernels::mulaw_decode(block[i], classes);
+          c.samples[i] = item->volume * decoder.decode(block[i]);
         c.sample_rate = voice->sample_rate();
         c.sentence = item->info;
         c.sentence_offset = offset;

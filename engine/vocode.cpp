@@ -3,14 +3,14 @@
 #include <algorithm>
 #include <stdexcept>
 
-#include "tts/kernels/mulaw.h"
+#include "tts/vocoder/sample_codec.h"
 
 namespace tts::engine {
 
 std::vector<float> vocode(const vocoder::VocoderModel& model, const kernels::Matrix& mel,
                           const vocoder::SamplerOptions& options,
                           const AudioChunkCallback& on_chunk, std::size_t chunk) {
-  const int classes = model.weights->config().classes;
+  vocoder::SampleDecoder decoder(model.weights->config());
   vocoder::WaveNetSampler sampler(*model.weights, options);
   sampler.start(mel);
   std::vector<float> audio;
@@ -18,7 +18,7 @@ std::vector<float> vocode(const vocoder::VocoderModel& model, const kernels::Mat
   std::vector<int32_t> block(std::max<std::size_t>(1, chunk));
   while (std::size_t made = sampler.generate(block.data(), block.size())) {
     const std::size_t before = audio.size();
-    for (std::size_t i = 0; i < made; ++i) audio.push_back(kernels::mulaw_decode(block[i], classes));
+    for (std::size_t i = 0; i < made; ++i) audio.push_back(decoder.decode(block[i]));
     if (on_chunk && !on_chunk(audio.data() + before, made)) break;
   }
   return audio;

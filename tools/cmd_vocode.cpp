@@ -6,8 +6,8 @@
 #include "commands.h"
 #include "tts/audio/audio_file.h"
 #include "tts/engine/vocode.h"
-#include "tts/kernels/mulaw.h"
 #include "tts/kernels/npy.h"
+#include "tts/vocoder/sample_codec.h"
 
 namespace tts::cli {
 
@@ -84,10 +84,10 @@ void register_vocode(CLI::App& app, int& exit_code) {
           {"real_time_factor",
            static_cast<double>(out.size()) / seconds / model.features.sample_rate}};
       if (!frames_given) {
-        // The floor any 256-class μ-law vocoder can reach: the input itself, quantised.
-        const int classes = model.weights->config().classes;
-        const std::vector<float> quantised =
-            kernels::mulaw_decode(kernels::mulaw_encode(input.samples, classes), classes);
+        // The floor any vocoder with this codec can reach: the input itself, quantised.
+        const auto& config = model.weights->config();
+        const std::vector<float> quantised = vocoder::decode_samples(
+            config, vocoder::encode_samples(input.samples, config.classes, config.preemphasis));
         const kernels::Matrix quantised_mel = extractor.compute(quantised.data(), quantised.size());
         report["log_mel_distance_of_mulaw_input"] = engine::log_mel_distance(mel, quantised_mel);
       }

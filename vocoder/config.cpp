@@ -39,6 +39,7 @@ void WaveNetConfig::validate() const {
   require(mel_channels >= 1 && mel_channels <= 512, "mel_channels", "must be in 1..512");
   require(hop_length >= 1 && hop_length <= 4096, "hop_length", "must be in 1..4096");
   require(sample_rate >= 1000 && sample_rate <= 192000, "sample_rate", "must be in 1000..192000");
+  require(preemphasis >= 0.0f && preemphasis < 1.0f, "preemphasis", "must be in [0, 1)");
 }
 
 void to_json(nlohmann::json& j, const WaveNetConfig& c) {
@@ -50,16 +51,18 @@ void to_json(nlohmann::json& j, const WaveNetConfig& c) {
        {"mel_channels", c.mel_channels},
        {"hop_length", c.hop_length},
        {"sample_rate", c.sample_rate},
+       {"preemphasis", c.preemphasis},
        {"receptive_field", c.receptive_field()}};
 }
 
 void from_json(const nlohmann::json& j, WaveNetConfig& c) {
   if (!j.is_object()) throw std::invalid_argument("vocoder config: expected a JSON object");
   static const std::set<std::string> known = {
-      "layers",       "dilation_cycle", "residual_channels", "skip_channels",  "classes",
-      "mel_channels", "hop_length",     "sample_rate",       "receptive_field"};
+      "layers",       "dilation_cycle", "residual_channels", "skip_channels",   "classes",
+      "mel_channels", "hop_length",     "sample_rate",       "receptive_field", "preemphasis"};
   for (const auto& [key, value] : j.items())
-    if (!known.count(key)) throw std::invalid_argument("vocoder config: unknown field \"" + key + "\"");
+    if (!known.count(key))
+      throw std::invalid_argument("vocoder config: unknown field \"" + key + "\"");
   auto read = [&](const char* key, int& field) {
     if (!j.contains(key)) return;
     if (!j.at(key).is_number_integer())
@@ -74,6 +77,11 @@ void from_json(const nlohmann::json& j, WaveNetConfig& c) {
   read("mel_channels", c.mel_channels);
   read("hop_length", c.hop_length);
   read("sample_rate", c.sample_rate);
+  if (j.contains("preemphasis")) {
+    if (!j.at("preemphasis").is_number())
+      throw std::invalid_argument("vocoder config: preemphasis must be a number");
+    c.preemphasis = j.at("preemphasis").get<float>();
+  }
   c.validate();
 }
 

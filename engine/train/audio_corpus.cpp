@@ -9,7 +9,7 @@
 #include <thread>
 
 #include "tts/audio/audio_file.h"
-#include "tts/kernels/mulaw.h"
+#include "tts/vocoder/sample_codec.h"
 
 namespace fs = std::filesystem;
 
@@ -101,7 +101,7 @@ Corpus load_corpus(const fs::path& dir, const CorpusOptions& options) {
         u.path = e.path;
         u.text = e.text;
         u.mel = mel.compute(a.samples.data(), a.samples.size());
-        u.classes = kernels::mulaw_encode(a.samples, options.classes);
+        u.classes = vocoder::encode_samples(a.samples, options.classes, options.preemphasis);
         loaded[i] = std::move(u);
       } catch (const std::exception& ex) {
         problems[i] = e.path.string() + ": skipped: " + ex.what();

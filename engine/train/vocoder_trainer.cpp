@@ -9,11 +9,11 @@
 #include "tts/audio/audio_file.h"
 #include "tts/kernels/atomic_file.h"
 #include "tts/kernels/linear_algebra.h"
-#include "tts/kernels/mulaw.h"
 #include "tts/train/checkpoint.h"
 #include "tts/train/crop_batches.h"
 #include "tts/train/optimizer_step.h"
 #include "tts/vocoder/model_files.h"
+#include "tts/vocoder/sample_codec.h"
 #include "tts/vocoder/sampler.h"
 #include "tts/vocoder/teacher_forced.h"
 
@@ -57,7 +57,7 @@ void write_validation_audio(const vocoder::WaveNetWeights& weights, const Uttera
   sampler.start(clip.mel.leftCols(frames));
   std::vector<int32_t> classes(sampler.total_samples());
   sampler.generate(classes.data(), classes.size());
-  const std::vector<float> audio = kernels::mulaw_decode(classes, c.classes);
+  const std::vector<float> audio = vocoder::decode_samples(c, classes);
   fs::create_directories(path.parent_path());
   audio::write_audio(path, audio.data(), audio.size(), c.sample_rate);
 }
@@ -76,6 +76,7 @@ TrainingSummary train_vocoder(const VocoderTrainingOptions& o, std::ostream& log
   CorpusOptions corpus_options;
   corpus_options.features = o.features;
   corpus_options.classes = o.config.classes;
+  corpus_options.preemphasis = o.config.preemphasis;
   corpus_options.threads = o.loader_threads;
   Corpus corpus = load_corpus(o.data_dir, corpus_options);
   for (const auto& w : corpus.warnings) log << "warning: " << w << "\n";

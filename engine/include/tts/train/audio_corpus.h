@@ -15,19 +15,20 @@ namespace tts::train {
 struct Utterance {
   std::string id;
   std::filesystem::path path;
-  std::string text;                 // from metadata.csv when there is one
-  std::vector<int32_t> classes;     // μ-law classes of the audio at the features' sample rate
-  kernels::Matrix mel;              // n_mels × frames (frames = 1 + samples / hop)
+  std::string text;              // from metadata.csv when there is one
+  std::vector<int32_t> classes;  // vocoder classes of the audio at the features' sample rate
+  kernels::Matrix mel;           // n_mels × frames (frames = 1 + samples / hop)
 };
 
 struct CorpusOptions {
   kernels::MelConfig features;
   int classes = 256;
-  int threads = 2;                  // decoding and mel computation run in parallel
+  float preemphasis = 0.0f;  // of the vocoder's sample codec (tts/vocoder/sample_codec.h)
+  int threads = 2;           // decoding and mel computation run in parallel
   double validation_fraction = 0.05;
   int min_validation = 1;
-  double min_seconds = 0.1;         // shorter files are skipped with a warning
-  double max_seconds = 60.0;        // longer files are skipped with a warning
+  double min_seconds = 0.1;   // shorter files are skipped with a warning
+  double max_seconds = 60.0;  // longer files are skipped with a warning
 };
 
 struct Corpus {

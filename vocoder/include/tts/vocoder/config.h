@@ -16,6 +16,8 @@ struct WaveNetConfig {
   int mel_channels = 80;       // conditioning channels
   int hop_length = 200;        // samples per mel frame (the conditioning upsampler's factor)
   int sample_rate = 16000;
+  // α of the pre-emphasis applied before μ-law (0 = none); see sample_codec.h.
+  float preemphasis = 0.0f;
 
   // Dilation of each layer.
   std::vector<int> dilations() const;
