@@ -193,3 +193,42 @@ TEST(AcousticGradient, PackedBatchEqualsUtterancesOneByOne) {
     token += static_cast<std::size_t>(tokens);
   }
 }
+
+TEST(AcousticGradient, AlignmentStatesMatchFiniteDifferences) {
+  // Three prior means per token; given durations of 1–3 frames leave some states empty. Only the
+  // prior depends on the states, and its loss is quadratic, so its tensors are checked.
+  frontend::AcousticConfig config = tts::testing::tiny_acoustic_config();
+  config.alignment_states = 3;
+  frontend::AcousticWeights w(config);
+  w.initialise(7);
+  randomise(w.parameters().data(), w.parameters().size(), 3);
+  std::vector<int> durations;
+  const auto batch = tts::testing::random_acoustic_batch(config, {4, 1, 3}, 11, durations);
+  frontend::AcousticLossSettings settings;
+  settings.prior_weight = 0.7f;
+  frontend::AcousticPass pass(w, settings);
+  pass.forward(batch, durations);
+  kernels::ParameterSet grads = w.parameters().zeros_like();
+  pass.backward(grads);
+  auto loss = [&] {
+    frontend::AcousticPass probe(w, settings);
+    return probe.forward(batch, durations).total;
+  };
+  int checked = 0;
+  for (const auto& e : w.parameters().entries()) {
+    if (e.name.rfind("prior.", 0) != 0) continue;
+    EXPECT_EQ(e.rows, config.n_mels * 3) << e.name;
+    expect_matches(loss, w.parameters().data() + e.offset, grads.data() + e.offset, e.size(),
+                   e.name, 1e-2);
+    ++checked;
+  }
+  EXPECT_EQ(checked, 2);
+  // Searched durations keep the rules: every token that sounds gets a frame; the sums match.
+  const std::vector<int> searched = pass.align(batch);
+  int total = 0;
+  for (int d : searched) {
+    EXPECT_GE(d, 1);
+    total += d;
+  }
+  EXPECT_EQ(total, batch.mel.cols());
+}

@@ -61,7 +61,9 @@ TEST_F(AcousticModelFiles, RoundTripGivesTheSameFrames) {
   const auto model = frontend::load_acoustic_model(dir_);
   const std::vector<int32_t> ids = {1, 20, 30, 3, 40, 2};
   const auto out = model->synthesize(ids, {});
-  frontend::AcousticPass pass(*weights_);
+  frontend::AcousticLossSettings timings;  // as the loaded model: from its symbol table
+  timings.symbol_timings = frontend::SymbolTable::default_table().timings();
+  frontend::AcousticPass pass(*weights_, timings);
   std::vector<int> durations;
   kernels::Matrix mel;
   pass.synthesize(ids, 1.0f, durations, mel);
@@ -111,4 +113,24 @@ TEST_F(AcousticModelFiles, NonFiniteWeightsAreRejected) {
   weights_->parameters().data()[3] = std::numeric_limits<float>::quiet_NaN();
   frontend::save_acoustic_model(dir_, *weights_, features_, frontend::SymbolTable::default_table());
   EXPECT_THAT(load_error(), HasSubstr("NaN"));
+}
+
+TEST_F(AcousticModelFiles, AlignmentStatesRoundTripAndOldFilesHaveOne) {
+  // A file from before the field existed means one state per token: the tiny 1-state model
+  // still loads without it.
+  edit_json([](nlohmann::json& j) { j["acoustic"].erase("alignment_states"); });
+  EXPECT_EQ(frontend::load_acoustic_files(dir_).weights->config().alignment_states, 1);
+  // A 3-state model (today's default) is written and read back with its field...
+  frontend::AcousticConfig three = config_;
+  three.alignment_states = frontend::AcousticConfig{}.alignment_states;
+  ASSERT_EQ(three.alignment_states, 3);
+  frontend::AcousticWeights weights(three);
+  weights.initialise(4);
+  frontend::save_acoustic_model(dir_, weights, features_, frontend::SymbolTable::default_table());
+  EXPECT_EQ(frontend::load_acoustic_files(dir_).weights->config().alignment_states, 3);
+  // ...and without it, its 3-state prior no longer matches and the tensor is named.
+  edit_json([](nlohmann::json& j) { j["acoustic"].erase("alignment_states"); });
+  EXPECT_THAT(load_error(), HasSubstr("prior.weight"));
+  edit_json([](nlohmann::json& j) { j["acoustic"]["alignment_states"] = 9; });
+  EXPECT_THAT(load_error(), HasSubstr("alignment_states must be in 1..4"));
 }

@@ -44,7 +44,12 @@ void register_train_acoustic(CLI::App& train, int& exit_code) {
     if (!config_file->empty()) {
       const nlohmann::json j = read_config_file(*config_file);
       try {
-        if (j.contains("acoustic")) o->config = j.at("acoustic").get<frontend::AcousticConfig>();
+        if (j.contains("acoustic")) {
+          o->config = j.at("acoustic").get<frontend::AcousticConfig>();
+          // A new model, not an old file: an unset alignment_states takes today's default.
+          if (!j.at("acoustic").contains("alignment_states"))
+            o->config.alignment_states = frontend::AcousticConfig{}.alignment_states;
+        }
         if (j.contains("features")) o->features = j.at("features").get<kernels::MelConfig>();
       } catch (const std::exception& e) {
         throw CLI::ValidationError("--config", *config_file + ": " + e.what());

@@ -24,6 +24,7 @@ void AcousticConfig::validate() const {
   require(decoder_blocks >= 0 && decoder_blocks <= 64, "decoder_blocks", "must be in 0..64");
   require(odd_kernel(decoder_kernel), "decoder_kernel", "must be odd and in 1..31");
   require(n_mels >= 1 && n_mels <= 512, "n_mels", "must be in 1..512");
+  require(alignment_states >= 1 && alignment_states <= 4, "alignment_states", "must be in 1..4");
   require(std::isfinite(mel_mean), "mel_mean", "must be finite");
   require(std::isfinite(mel_std) && mel_std > 0.0f, "mel_std", "must be finite and positive");
 }
@@ -39,6 +40,7 @@ void to_json(nlohmann::json& j, const AcousticConfig& c) {
        {"decoder_blocks", c.decoder_blocks},
        {"decoder_kernel", c.decoder_kernel},
        {"n_mels", c.n_mels},
+       {"alignment_states", c.alignment_states},
        {"mel_mean", c.mel_mean},
        {"mel_std", c.mel_std}};
 }
@@ -48,7 +50,8 @@ void from_json(const nlohmann::json& j, AcousticConfig& c) {
   static const std::set<std::string> known = {
       "symbols",           "channels",        "encoder_blocks",   "encoder_kernel",
       "duration_channels", "duration_kernel", "decoder_channels", "decoder_blocks",
-      "decoder_kernel",    "n_mels",          "mel_mean",         "mel_std"};
+      "decoder_kernel",    "n_mels",          "mel_mean",         "mel_std",
+      "alignment_states"};
   for (const auto& [key, value] : j.items())
     if (!known.count(key))
       throw std::invalid_argument("acoustic config: unknown field \"" + key + "\"");
@@ -74,6 +77,8 @@ void from_json(const nlohmann::json& j, AcousticConfig& c) {
   read_int("decoder_blocks", c.decoder_blocks);
   read_int("decoder_kernel", c.decoder_kernel);
   read_int("n_mels", c.n_mels);
+  c.alignment_states = 1;
+  read_int("alignment_states", c.alignment_states);
   read_float("mel_mean", c.mel_mean);
   read_float("mel_std", c.mel_std);
 }

@@ -82,6 +82,18 @@ void AcousticPass::decode(const std::vector<int>& frame_lengths) {
   linear_forward(p, layout.decoder_output, decoder_outs_.back(), predicted_);
 }
 
+Matrix AcousticPass::state_means() const {
+  // prior_means_ stacks a token's states vertically (state s in rows s·M..(s+1)·M); side by side,
+  // token by token, they line up with state_durations_.
+  const Eigen::Index mels = weights_.config().n_mels;
+  const int states = weights_.config().alignment_states;
+  Matrix out(mels, prior_means_.cols() * states);
+  for (Eigen::Index k = 0; k < prior_means_.cols(); ++k)
+    for (int s = 0; s < states; ++s)
+      out.col(k * states + s) = prior_means_.block(s * mels, k, mels, 1);
+  return out;
+}
+
 SymbolTiming AcousticPass::timing(int32_t id) const {
   const auto& timings = settings_.symbol_timings;
   if (id < 0 || static_cast<std::size_t>(id) >= timings.size()) return SymbolTiming::kSounds;
@@ -107,6 +119,8 @@ std::vector<int> AcousticPass::search_alignment(const std::vector<int32_t>& ids,
                                                 const std::vector<int>& token_lengths,
                                                 const std::vector<int>& frame_lengths) {
   std::vector<int> durations(ids.size(), 0);
+  state_durations_.assign(ids.size() * static_cast<std::size_t>(weights_.config().alignment_states),
+                          0);
   Eigen::Index token = 0, frame = 0;
   for (std::size_t u = 0; u < token_lengths.size(); ++u) {
     const int tokens = token_lengths[u], frames = frame_lengths[u];
@@ -124,9 +138,18 @@ std::vector<int> AcousticPass::search_alignment(const std::vector<int32_t>& ids,
       throw std::invalid_argument("utterance " + std::to_string(u) + " of the batch has " +
                                   std::to_string(sounding) + " tokens that must sound but " +
                                   std::to_string(frames) + " frames");
-    Matrix means(prior_means_.rows(), static_cast<Eigen::Index>(aligned.size()));
+    // Each aligned token becomes `states` rows in order; its first state must take a frame when
+    // the token must sound, later states may be skipped (so a phone still needs one frame only).
+    const Eigen::Index mels = weights_.config().n_mels;
+    const int states = weights_.config().alignment_states;
+    Matrix means(mels, static_cast<Eigen::Index>(aligned.size()) * states);
+    std::vector<bool> state_may_skip;
     for (std::size_t i = 0; i < aligned.size(); ++i)
-      means.col(static_cast<Eigen::Index>(i)) = prior_means_.col(aligned[i]);
+      for (int s = 0; s < states; ++s) {
+        means.col(static_cast<Eigen::Index>(i) * states + s) =
+            prior_means_.block(s * mels, aligned[i], mels, 1);
+        state_may_skip.push_back(may_skip[i] || s > 0);
+      }
     Matrix log_likelihood(means.cols(), frames);
     const auto& scale = settings_.alignment_channel_weights;
     if (scale.size() == means.rows()) {
@@ -138,9 +161,13 @@ std::vector<int> AcousticPass::search_alignment(const std::vector<int32_t>& ids,
     } else {
       kernels::gaussian_log_likelihood(means, target_.middleCols(frame, frames), log_likelihood);
     }
-    const std::vector<int> d = kernels::monotonic_alignment_search(log_likelihood, may_skip);
+    const std::vector<int> d = kernels::monotonic_alignment_search(log_likelihood, state_may_skip);
     for (std::size_t i = 0; i < aligned.size(); ++i)
-      durations[static_cast<std::size_t>(aligned[i])] = d[i];
+      for (int s = 0; s < states; ++s) {
+        const int frames_of_state = d[i * static_cast<std::size_t>(states) + s];
+        durations[static_cast<std::size_t>(aligned[i])] += frames_of_state;
+        state_durations_[static_cast<std::size_t>(aligned[i]) * states + s] = frames_of_state;
+      }
     token += tokens;
     frame += frames;
   }
@@ -182,6 +209,14 @@ AcousticLosses AcousticPass::forward(const AcousticBatch& batch,
                                     "that may be skipped)");
       first += static_cast<std::size_t>(batch.token_lengths[u]);
     }
+    // Given durations say nothing of states: each token's frames are split between them evenly,
+    // the first states taking the odd frames.
+    const int states = c.alignment_states;
+    state_durations_.assign(durations.size() * static_cast<std::size_t>(states), 0);
+    for (std::size_t k = 0; k < durations.size(); ++k)
+      for (int s = 0; s < states; ++s)
+        state_durations_[k * states + s] = (durations[k] * (s + 1) + states - 1) / states -
+                                           (durations[k] * s + states - 1) / states;
   }
   predict_durations(batch.token_lengths);
   decode(batch.frame_lengths);
@@ -191,7 +226,7 @@ AcousticLosses AcousticPass::forward(const AcousticBatch& batch,
   losses.mel = settings_.l1_mel ? kernels::l1_loss(predicted_, target_, d_predicted_)
                                 : kernels::mse_loss(predicted_, target_, d_predicted_);
   Matrix prior_frames(c.n_mels, target_.cols());
-  kernels::repeat_columns(prior_means_, durations_, prior_frames);
+  kernels::repeat_columns(state_means(), state_durations_, prior_frames);
   d_prior_frames_.resize(prior_frames.rows(), prior_frames.cols());
   losses.prior = 0.5 * kernels::mse_loss(prior_frames, target_, d_prior_frames_,
                                          0.5f * settings_.prior_weight);
@@ -229,8 +264,14 @@ void AcousticPass::backward(kernels::ParameterSet& grads) {
   kernels::repeat_columns_backward(d_decoder_in.topRows(channels), durations_, d_encoded);
 
   // Prior means.
-  Matrix d_means = Matrix::Zero(prior_means_.rows(), tokens);
-  kernels::repeat_columns_backward(d_prior_frames_, durations_, d_means);
+  const int states = weights_.config().alignment_states;
+  const Eigen::Index mels = weights_.config().n_mels;
+  Matrix d_state_means = Matrix::Zero(mels, tokens * states);
+  kernels::repeat_columns_backward(d_prior_frames_, state_durations_, d_state_means);
+  Matrix d_means(prior_means_.rows(), tokens);
+  for (Eigen::Index k = 0; k < tokens; ++k)
+    for (int s = 0; s < states; ++s)
+      d_means.block(s * mels, k, mels, 1) = d_state_means.col(k * states + s);
   Matrix d_embedded = Matrix::Zero(channels, tokens);
   linear_backward(p, layout.prior, embedded_, d_means, grads, d_embedded);
 

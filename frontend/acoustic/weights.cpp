@@ -37,7 +37,8 @@ AcousticWeights::AcousticWeights(const AcousticConfig& config) : config_(config)
   layout_.duration.push_back(add_block(p, "duration.0.", C, H, config.duration_kernel, false));
   layout_.duration.push_back(add_block(p, "duration.1.", H, H, config.duration_kernel, false));
   layout_.duration_output = add_linear(p, "duration.output", H, 1);
-  const int prior_weight = p.add("prior.weight", M, C), prior_bias = p.add("prior.bias", M);
+  const int S = config.alignment_states;
+  const int prior_weight = p.add("prior.weight", M * S, C), prior_bias = p.add("prior.bias", M * S);
   layout_.prior = {prior_weight, prior_bias};
   layout_.decoder_input = add_linear(p, "decoder.input", C + 2, D);
   for (int i = 0; i < config.decoder_blocks; ++i)

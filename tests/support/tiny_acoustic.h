@@ -21,6 +21,7 @@ inline frontend::AcousticConfig tiny_acoustic_config() {
   c.n_mels = 3;
   c.mel_mean = -2.0f;
   c.mel_std = 1.5f;
+  c.alignment_states = 1;  // tests of more states set it themselves
   return c;
 }
 

@@ -16,6 +16,12 @@ struct AcousticConfig {
   int decoder_blocks = 4;
   int decoder_kernel = 5;
   int n_mels = 80;  // must equal the features' n_mels
+  // Prior means per token for alignment search: a token's frames are split, in order, between
+  // this many sub-segments with means of their own (the states of an HMM aligner), so a diphthong
+  // or a stop's closure and burst need not share one mean. Training only; synthesis ignores it.
+  // 3 states put 65% of flite's word boundaries within 2 frames, 1 state 47%
+  // (docs/acoustic-model.md). A file without the field has 1 (it predates the field).
+  int alignment_states = 3;
   // The model works on normalised log-mels (mel - mel_mean) / mel_std; the trainer measures them
   // on the training corpus and synthesis undoes them.
   float mel_mean = 0.0f;
@@ -26,7 +32,8 @@ struct AcousticConfig {
 };
 
 void to_json(nlohmann::json& j, const AcousticConfig& c);
-// Missing fields keep their defaults; unknown fields and wrong types are rejected (naming them).
+// Missing fields keep their defaults, except alignment_states, which is 1 when missing (files
+// written before it existed); unknown fields and wrong types are rejected (naming them).
 void from_json(const nlohmann::json& j, AcousticConfig& c);
 
 }  // namespace tts::frontend

@@ -78,6 +78,8 @@ class AcousticPass {
   std::vector<int> search_alignment(const std::vector<int32_t>& ids,
                                     const std::vector<int>& token_lengths,
                                     const std::vector<int>& frame_lengths);
+  // The prior's means as M × (tokens · alignment_states), token by token.
+  kernels::Matrix state_means() const;
   // settings_.symbol_timings of an id (kSounds when the table is empty or the id outside it).
   SymbolTiming timing(int32_t id) const;
 
@@ -85,6 +87,8 @@ class AcousticPass {
   AcousticLossSettings settings_;
   const AcousticBatch* batch_ = nullptr;
   std::vector<int> durations_;
+  // Frames of each token's alignment states (tokens × alignment_states, token-major).
+  std::vector<int> state_durations_;
   // Kept activations.
   kernels::Matrix embedded_;  // C × P
   std::vector<ConvBlockActivations> encoder_acts_, duration_acts_, decoder_acts_;

@@ -6,10 +6,10 @@
 //   encoder.i.{conv, conv_bias, norm_scale, norm_bias}   C × K·C, C, C, C
 //   duration.{0,1}.{conv, conv_bias, norm_scale, norm_bias}  H × K·C (then H × K·H), H, H, H
 //   duration.output, duration.output_bias    1 × H, 1   (log-duration in frames)
-//   prior.weight, prior.bias             M × C, M       (per-symbol mel mean from the embedding, for alignment)
-//   decoder.input, decoder.input_bias    D × (C + 2), D (expanded states + position features)
-//   decoder.i.{conv, conv_bias, norm_scale, norm_bias}   D × K·D, D, D, D
-//   decoder.output, decoder.output_bias  M × D, M
+//   prior.weight, prior.bias             MS × C, MS     (per-symbol mel means, S =
+//   alignment_states, for alignment) decoder.input, decoder.input_bias    D × (C + 2), D (expanded
+//   states + position features) decoder.i.{conv, conv_bias, norm_scale, norm_bias}   D × K·D, D, D,
+//   D decoder.output, decoder.output_bias  M × D, M
 #pragma once
 
 #include <cstdint>
