@@ -58,11 +58,8 @@ SymbolTable::SymbolTable(std::vector<std::string> symbols) : symbols_(std::move(
 }
 
 SymbolTiming SymbolTable::timing_of(std::string_view symbol) {
-  // A word boundary is not a pause: read speech runs words together, and where a speaker pauses
-  // the text has punctuation. When boundaries could take frames, the aligner gave them the silent
-  // closure of a following stop and put word starts late (docs/acoustic-model.md).
-  if (symbol == kWordBoundary) return SymbolTiming::kNoTime;
-  if (symbol == kPad || symbol == kBos || symbol == kEos) return SymbolTiming::kMayPause;
+  if (symbol == kPad || symbol == kBos || symbol == kEos || symbol == kWordBoundary)
+    return SymbolTiming::kMayPause;
   if (symbol.size() == 1 && kClausePunctuation.find(symbol[0]) != std::string_view::npos)
     return SymbolTiming::kMayPause;
   // Spacing Modifier Letters (U+02B0..02FF) and Combining Diacritical Marks (U+0300..036F) only.
