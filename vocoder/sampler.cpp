@@ -1,6 +1,7 @@
 #include "tts/vocoder/sampler.h"
 
 #include <algorithm>
+#include <chrono>
 #include <stdexcept>
 #include <string>
 
@@ -9,11 +10,18 @@
 #include "tts/kernels/mulaw.h"
 #include "tts/kernels/softmax.h"
 #include "tts/vocoder/batch.h"
+#include "two_stage_chooser.h"
 #include "worker_team.h"
 
 namespace tts::vocoder {
 
 using kernels::Transpose;
+
+namespace {
+double seconds_since(std::chrono::steady_clock::time_point start) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+}
+}  // namespace
 
 WaveNetSampler::WaveNetSampler(const WaveNetWeights& weights, const SamplerOptions& options)
     : weights_(weights), options_(options), rng_(options.seed) {
@@ -23,6 +31,7 @@ WaveNetSampler::WaveNetSampler(const WaveNetWeights& weights, const SamplerOptio
   dilations_ = c.dilations();
   for (int d : dilations_) queues_.emplace_back(kernels::Matrix::Zero(R, d));
   team_ = std::make_unique<WorkerTeam>(options_.threads);
+  chooser_ = std::make_unique<TwoStageChooser>();
   h_.resize(R);
   z_.resize(2 * R);
   gated_all_.resize(c.layers * R);
@@ -64,16 +73,26 @@ std::size_t WaveNetSampler::generate(int32_t* out, std::size_t max, const float*
   auto logits_column = [&](std::size_t i) {
     return logits_out ? logits_out->col(static_cast<Eigen::Index>(first + i)).data() : nullptr;
   };
+  auto one_thread = [&] {
+    for (std::size_t i = 0; i < count; ++i) {
+      run_layers(first + i, /*skip_inline=*/true, 0);
+      run_head(uniforms_[i], logits_column(i));
+      out[i] = previous_class_;
+    }
+  };
+  const bool two_stages = options_.threads == 2 && chooser_->use_two_stages(count);
+  if (!two_stages) {
+    const auto started = std::chrono::steady_clock::now();
+    one_thread();
+    if (options_.threads == 2) chooser_->record(false, count, seconds_since(started));
+    position_ = first + count;
+    return count;
+  }
+  const auto started = std::chrono::steady_clock::now();
   layers_published_.store(0, std::memory_order_relaxed);
   samples_published_.store(0, std::memory_order_relaxed);
   team_->run([&](int thread) {
-    if (options_.threads == 1) {
-      for (std::size_t i = 0; i < count; ++i) {
-        run_layers(first + i, /*skip_inline=*/true, 0);
-        run_head(uniforms_[i], logits_column(i));
-        out[i] = previous_class_;
-      }
-    } else if (thread == 0) {  // stage A: layers, as soon as the previous class is known
+    if (thread == 0) {  // stage A: layers, as soon as the previous class is known
       for (std::size_t i = 0; i < count; ++i) {
         WorkerTeam::wait_until(samples_published_, static_cast<long>(i));
         run_layers(first + i, /*skip_inline=*/false, static_cast<long>(i) * L);
@@ -90,6 +109,7 @@ std::size_t WaveNetSampler::generate(int32_t* out, std::size_t max, const float*
       }
     }
   });
+  chooser_->record(true, count, seconds_since(started));
   position_ = first + count;
   return count;
 }
@@ -115,8 +135,10 @@ void WaveNetSampler::run_layers(std::size_t position, bool skip_inline, long pub
     kernels::gemv(z_, dilated.leftCols(R), slot);  // the input `dilation` steps ago
     kernels::gemv(z_, dilated.rightCols(R), input, /*accumulate=*/true);
     const auto cond = conditioning_.middleRows(i * 2 * R, 2 * R);
-    if (weight == 0.0f) z_ += cond.col(frame);
-    else z_ += (1.0f - weight) * cond.col(frame) + weight * cond.col(frame + 1);
+    if (weight == 0.0f)
+      z_ += cond.col(frame);
+    else
+      z_ += (1.0f - weight) * cond.col(frame) + weight * cond.col(frame + 1);
     auto gated = gated_all_.segment(i * R, R);
     kernels::gate_forward_step(z_.head(R), z_.tail(R), gated);
     slot = input;
@@ -125,8 +147,10 @@ void WaveNetSampler::run_layers(std::size_t position, bool skip_inline, long pub
       kernels::gemv(h_, p.matrix(lay.residual[i]), gated, /*accumulate=*/true);
       h_ += p.vector(lay.residual_bias[i]);
     }
-    if (skip_inline) accumulate_skip(i);
-    else layers_published_.store(published_base + i + 1, std::memory_order_release);
+    if (skip_inline)
+      accumulate_skip(i);
+    else
+      layers_published_.store(published_base + i + 1, std::memory_order_release);
   }
 }
 

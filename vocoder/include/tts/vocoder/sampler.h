@@ -1,12 +1,15 @@
 // Incremental WaveNet sampling with per-layer queues (the "fast WaveNet" cache): O(layers) work per
 // sample. A sampler is one synthesis stream: it owns its queues, buffers and RNG, and reads the
-// shared, immutable weights. Use one sampler per thread; many samplers may share one weights object.
+// shared, immutable weights. Use one sampler per thread; many samplers may share one weights
+// object.
 //
 // With two threads the work of a sample is split in two stages that overlap: thread 0 runs the
 // dilated layers and publishes each layer's gate output; thread 1 adds that layer's skip projection
 // as soon as it appears, then runs the output head and samples. They meet once per layer (thread 1
 // waits, thread 0 never does) and once per sample. Every sum is formed in the same order as with
-// one thread, so the audio does not depend on the thread count.
+// one thread, so the audio does not depend on the thread count. That pays only while each thread
+// has a core to itself, so the sampler times its calls and runs them on one thread whenever that is
+// faster (a busy machine), trying two stages again now and then.
 #pragma once
 
 #include <atomic>
@@ -27,6 +30,7 @@ struct SamplerOptions {
 };
 
 class WorkerTeam;
+class TwoStageChooser;
 
 class WaveNetSampler {
  public:
@@ -41,9 +45,9 @@ class WaveNetSampler {
   void start(const kernels::Matrix& mel);
 
   // Generates up to `max` more samples as μ-law classes into `out`; returns how many (0 when done).
-  // With `uniforms` (one per sample, in [0, 1)) those numbers drive the sampling instead of the RNG,
-  // so two implementations can be compared class for class. With `logits_out`, each sample's logits
-  // are copied to consecutive columns (tests).
+  // With `uniforms` (one per sample, in [0, 1)) those numbers drive the sampling instead of the
+  // RNG, so two implementations can be compared class for class. With `logits_out`, each sample's
+  // logits are copied to consecutive columns (tests).
   std::size_t generate(int32_t* out, std::size_t max, const float* uniforms = nullptr,
                        kernels::Matrix* logits_out = nullptr);
 
@@ -70,11 +74,12 @@ class WaveNetSampler {
   std::mt19937_64 rng_;
   std::vector<int> dilations_;
   std::unique_ptr<WorkerTeam> team_;
-  kernels::Matrix conditioning_;           // L·2R × frames, gate biases folded in
-  std::vector<kernels::Matrix> queues_;    // layer i: R × dilation, a ring of past inputs
+  std::unique_ptr<TwoStageChooser> chooser_;  // with two threads: whether two stages pay
+  kernels::Matrix conditioning_;              // L·2R × frames, gate biases folded in
+  std::vector<kernels::Matrix> queues_;       // layer i: R × dilation, a ring of past inputs
   kernels::Vector h_, z_, gated_all_, skip_, hidden_, logits_, scratch_;
   std::vector<float> uniforms_;
-  int32_t previous_class_ = 0;             // written by stage B, read by stage A
+  int32_t previous_class_ = 0;  // written by stage B, read by stage A
   // Hand-off counters within one generate() call (see WorkerTeam::wait_until).
   alignas(64) std::atomic<long> layers_published_{0};
   alignas(64) std::atomic<long> samples_published_{0};
