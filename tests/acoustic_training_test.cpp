@@ -152,3 +152,30 @@ TEST_F(AcousticTraining, LearnsAndExportsAModelThatSynthesizesWithRateControl) {
   EXPECT_THROW(model->synthesize({1, 9999, 2}, {}), std::invalid_argument);
   EXPECT_THROW(model->synthesize(ids32, {0.0f, 0.0f}), std::invalid_argument);
 }
+
+TEST_F(AcousticTraining, InitFromStartsWhereAnotherRunEnded) {
+  auto first = options("first", 60);
+  first.ema_decay = 0.0f;  // export the final weights themselves
+  const auto trained = train::train_acoustic(first, log_);
+  // One more step from its exported weights starts near its last loss, far below a fresh start.
+  auto from_trained = options("from-trained", 1);
+  from_trained.init_from = root_ / "first";
+  from_trained.warmup_steps = 1000;  // a tiny first step: the loss is the starting weights'
+  from_trained.uniform_alignment_steps = 0;  // aligned by its own prior, as the first run ended
+  const double continued = train::train_acoustic(from_trained, log_).last_losses.mel;
+  auto fresh = options("fresh", 1);
+  fresh.warmup_steps = 1000;
+  const double scratch = train::train_acoustic(fresh, log_).last_losses.mel;
+  EXPECT_LT(continued, 0.8 * scratch) << "trained run ended at " << trained.last_losses.mel;
+  // A different architecture is refused, naming the folder.
+  auto other = options("other", 1);
+  other.config.channels = 8;
+  other.init_from = root_ / "first";
+  try {
+    train::train_acoustic(other, log_);
+    FAIL() << "a different architecture was accepted";
+  } catch (const std::runtime_error& e) {
+    EXPECT_THAT(e.what(), ::testing::HasSubstr("first"));
+    EXPECT_THAT(e.what(), ::testing::HasSubstr("differs"));
+  }
+}

@@ -24,6 +24,10 @@ void register_train_acoustic(CLI::App& train, int& exit_code) {
   cmd->add_option("--steps", o->steps, "Total optimiser steps")->check(CLI::PositiveNumber);
   cmd->add_option("--seed", o->seed, "Seed for initialisation and batch order");
   cmd->add_flag("--resume", o->resume, "Continue from OUT/checkpoint.json");
+  auto init_from = std::make_shared<std::string>();
+  cmd->add_option("--init-from", *init_from,
+                  "Start from this trained model's weights (an OUT folder or a voice's acoustic/)")
+      ->check(CLI::ExistingDirectory);
   cmd->add_option("--lang", o->language, "espeak-ng language of the transcripts");
   cmd->add_option("--batch", o->batch_utterances, "Utterances per batch")
       ->check(CLI::Range(1, 1024));
@@ -41,6 +45,7 @@ void register_train_acoustic(CLI::App& train, int& exit_code) {
     o->data_dir = *data;
     o->out_dir = *out;
     o->alignments_file = *alignments;
+    o->init_from = *init_from;
     if (!config_file->empty()) {
       const nlohmann::json j = read_config_file(*config_file);
       try {

@@ -124,6 +124,21 @@ AcousticTrainingSummary train_acoustic(const AcousticTrainingOptions& o, std::os
                                " already holds a checkpoint: pass --resume or choose a new --out");
     model.initialise(o.seed);
     state.weights = state.ema = model.parameters();
+    if (!o.init_from.empty()) {
+      const frontend::AcousticModelFiles start = frontend::load_acoustic_files(o.init_from);
+      nlohmann::json theirs = start.weights->config(), ours = state.config;
+      for (const char* corpus_statistic : {"mel_mean", "mel_std"}) {
+        theirs.erase(corpus_statistic);
+        ours.erase(corpus_statistic);
+      }
+      if (theirs != ours)
+        throw std::runtime_error(o.init_from.string() + ": its acoustic config " + theirs.dump() +
+                                 " differs from this run's " + ours.dump());
+      if (nlohmann::json(start.features) != nlohmann::json(o.features))
+        throw std::runtime_error(o.init_from.string() + ": its features differ from this run's");
+      state.weights = state.ema = start.weights->parameters();
+      log << "starting from the weights of " << o.init_from.string() << "\n";
+    }
   }
   log << "model: " << state.config.encoder_blocks << " encoder and " << state.config.decoder_blocks
       << " decoder blocks, " << state.config.channels << "/" << state.config.decoder_channels

@@ -26,6 +26,10 @@ struct AcousticTrainingOptions {
   int64_t steps = 2000;  // total steps (a resumed run continues up to this number)
   uint64_t seed = 1;
   bool resume = false;
+  // When set (and not resuming): start from this exported model's weights (OUT of an earlier run,
+  // or a voice's acoustic/ folder), e.g. pre-trained on more speech, instead of random ones. Its
+  // architecture must match; mel_mean and mel_std are measured on this run's corpus as usual.
+  std::filesystem::path init_from;
   int batch_utterances = 8;
   frontend::AcousticLossSettings loss{};
   kernels::AdamSettings adam{};
