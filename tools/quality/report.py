@@ -714,8 +714,9 @@ def main():
             w(f"Copy-synthesis log-mel distance (`tts vocode --report`: mean absolute difference "
               f"of natural-log mel magnitudes, over 80 mels and all frames, between recording and "
               f"re-synthesis), averaged over {len(dist)} prompts: **{statistics.mean(dist):.3f}**; "
-              f"the μ-law floor (the recording merely μ-law quantised, what any 256-class μ-law "
-              f"vocoder could reach): {statistics.mean(floor):.3f}. Per prompt in the appendix.\n")
+              f"the codec floor (the recording merely quantised by the vocoder's sample codec — "
+              f"pre-emphasis, if the vocoder uses it, and μ-law — what any vocoder with that codec "
+              f"could reach): {statistics.mean(floor):.3f}. Per prompt in the appendix.\n")
         else:
             w("No copy-synthesis succeeded, so there is no log-mel distance.\n")
 
@@ -799,7 +800,7 @@ def main():
                             ("TTS", human["tts"])], human["ids"], "prompt",
                            lambda p: md_meta[p][0], lambda p: md_meta[p][1]))
         w("")
-        w("| prompt | seconds | copy-synthesis log-mel distance | μ-law floor |")
+        w("| prompt | seconds | copy-synthesis log-mel distance | codec floor |")
         w("|---|---:|---:|---:|")
         for p in human["ids"]:
             i = human["copy"][p]
