@@ -6,6 +6,7 @@
 
 #include <random>
 
+#include "tiny_acoustic.h"
 #include "tts/frontend/acoustic/network.h"
 #include "tts/kernels/alignment.h"
 #include "tts/kernels/optimizer.h"
@@ -108,4 +109,30 @@ TEST(AcousticAligner, TwoPartSoundsAreAlignedWithTwoStatesPerToken) {
   const double one_state = aligner_accuracy(1, true), two_states = aligner_accuracy(2, true);
   EXPECT_GE(two_states, 0.9) << "one state per token: " << one_state;
   EXPECT_GE(two_states, one_state);
+}
+
+TEST(AcousticAlignment, PausesInsideAnUtterancePayPerFrame) {
+  // Ids 0 and 6 stand for BOS and EOS, 3 for a word boundary: all three may pause. With a huge
+  // penalty the boundary takes no frames; without one, random means give it some somewhere.
+  frontend::AcousticConfig config = tts::testing::tiny_acoustic_config();
+  frontend::AcousticWeights w(config);
+  w.initialise(3);
+  frontend::AcousticLossSettings settings;
+  settings.symbol_timings.assign(config.symbols, frontend::SymbolTiming::kSounds);
+  for (int pause : {0, 3, 6}) settings.symbol_timings[pause] = frontend::SymbolTiming::kMayPause;
+  std::vector<int> unused;
+  frontend::AcousticBatch batch =
+      tts::testing::random_acoustic_batch(config, {9, 9, 9, 9}, 2, unused);
+  for (std::size_t k = 0; k < batch.ids.size(); ++k)
+    batch.ids[k] = k % 9 == 0 ? 0 : k % 9 == 8 ? 6 : k % 9 == 4 ? 3 : 1 + static_cast<int>(k % 2);
+  auto boundary_frames = [&](float penalty) {
+    settings.pause_penalty = penalty;
+    frontend::AcousticPass pass(w, settings);
+    const std::vector<int> d = pass.align(batch);
+    int frames = 0;
+    for (std::size_t k = 0; k < d.size(); ++k) frames += batch.ids[k] == 3 ? d[k] : 0;
+    return frames;
+  };
+  EXPECT_GT(boundary_frames(-1e3f), 0);  // a bonus instead: the boundaries grab frames
+  EXPECT_EQ(boundary_frames(1e6f), 0);
 }

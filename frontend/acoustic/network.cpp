@@ -161,6 +161,13 @@ std::vector<int> AcousticPass::search_alignment(const std::vector<int32_t>& ids,
     } else {
       kernels::gaussian_log_likelihood(means, target_.middleCols(frame, frames), log_likelihood);
     }
+    // A pause inside the utterance costs pause_penalty per frame (the edges' silence is free): it
+    // must sound like silence clearly better than the phones around it, so a stop's closure stays
+    // with its stop.
+    for (std::size_t i = 1; i + 1 < aligned.size(); ++i)
+      if (may_skip[i])
+        log_likelihood.middleRows(static_cast<Eigen::Index>(i) * states, states).array() -=
+            settings_.pause_penalty;
     const std::vector<int> d = kernels::monotonic_alignment_search(log_likelihood, state_may_skip);
     for (std::size_t i = 0; i < aligned.size(); ++i)
       for (int s = 0; s < states; ++s) {
