@@ -82,16 +82,11 @@ void AcousticPass::decode(const std::vector<int>& frame_lengths) {
   linear_forward(p, layout.decoder_output, decoder_outs_.back(), predicted_);
 }
 
-Matrix AcousticPass::state_means() const {
-  // prior_means_ stacks a token's states vertically (state s in rows s·M..(s+1)·M); side by side,
-  // token by token, they line up with state_durations_.
+kernels::ConstMatrixMap AcousticPass::state_means() const {
+  // prior_means_ stacks a token's states vertically (state s in rows s·M..(s+1)·M). In column-major
+  // memory that is already M × (tokens · states) with state s of token k in column k·S + s.
   const Eigen::Index mels = weights_.config().n_mels;
-  const int states = weights_.config().alignment_states;
-  Matrix out(mels, prior_means_.cols() * states);
-  for (Eigen::Index k = 0; k < prior_means_.cols(); ++k)
-    for (int s = 0; s < states; ++s)
-      out.col(k * states + s) = prior_means_.block(s * mels, k, mels, 1);
-  return out;
+  return {prior_means_.data(), mels, prior_means_.size() / mels};
 }
 
 SymbolTiming AcousticPass::timing(int32_t id) const {
@@ -140,16 +135,15 @@ std::vector<int> AcousticPass::search_alignment(const std::vector<int32_t>& ids,
                                   std::to_string(frames) + " frames");
     // Each aligned token becomes `states` rows in order; its first state must take a frame when
     // the token must sound, later states may be skipped (so a phone still needs one frame only).
-    const Eigen::Index mels = weights_.config().n_mels;
     const int states = weights_.config().alignment_states;
-    Matrix means(mels, static_cast<Eigen::Index>(aligned.size()) * states);
+    const auto all_states = state_means();
+    Matrix means(all_states.rows(), static_cast<Eigen::Index>(aligned.size()) * states);
     std::vector<bool> state_may_skip;
-    for (std::size_t i = 0; i < aligned.size(); ++i)
-      for (int s = 0; s < states; ++s) {
-        means.col(static_cast<Eigen::Index>(i) * states + s) =
-            prior_means_.block(s * mels, aligned[i], mels, 1);
-        state_may_skip.push_back(may_skip[i] || s > 0);
-      }
+    for (std::size_t i = 0; i < aligned.size(); ++i) {
+      means.middleCols(static_cast<Eigen::Index>(i) * states, states) =
+          all_states.middleCols(aligned[i] * states, states);
+      for (int s = 0; s < states; ++s) state_may_skip.push_back(may_skip[i] || s > 0);
+    }
     Matrix log_likelihood(means.cols(), frames);
     const auto& scale = settings_.alignment_channel_weights;
     if (scale.size() == means.rows()) {
@@ -271,14 +265,10 @@ void AcousticPass::backward(kernels::ParameterSet& grads) {
   kernels::repeat_columns_backward(d_decoder_in.topRows(channels), durations_, d_encoded);
 
   // Prior means.
-  const int states = weights_.config().alignment_states;
+  Matrix d_means = Matrix::Zero(prior_means_.rows(), tokens);
   const Eigen::Index mels = weights_.config().n_mels;
-  Matrix d_state_means = Matrix::Zero(mels, tokens * states);
-  kernels::repeat_columns_backward(d_prior_frames_, state_durations_, d_state_means);
-  Matrix d_means(prior_means_.rows(), tokens);
-  for (Eigen::Index k = 0; k < tokens; ++k)
-    for (int s = 0; s < states; ++s)
-      d_means.block(s * mels, k, mels, 1) = d_state_means.col(k * states + s);
+  kernels::repeat_columns_backward(d_prior_frames_, state_durations_,
+                                   kernels::MatrixMap(d_means.data(), mels, d_means.size() / mels));
   Matrix d_embedded = Matrix::Zero(channels, tokens);
   linear_backward(p, layout.prior, embedded_, d_means, grads, d_embedded);
 

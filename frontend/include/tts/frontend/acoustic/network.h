@@ -82,8 +82,8 @@ class AcousticPass {
   std::vector<int> search_alignment(const std::vector<int32_t>& ids,
                                     const std::vector<int>& token_lengths,
                                     const std::vector<int>& frame_lengths);
-  // The prior's means as M × (tokens · alignment_states), token by token.
-  kernels::Matrix state_means() const;
+  // The prior's means viewed as M × (tokens · alignment_states), token by token (no copy).
+  kernels::ConstMatrixMap state_means() const;
   // settings_.symbol_timings of an id (kSounds when the table is empty or the id outside it).
   SymbolTiming timing(int32_t id) const;
 
