@@ -11,8 +11,11 @@
 
 #include "tts/frontend/acoustic/acoustic_model.h"
 #include "tts/frontend/text_pipeline.h"
+#include "tts/kernels/npy.h"
 #include "tts/kernels/safetensors.h"
 #include "tts/train/acoustic_trainer.h"
+#include "tts/train/audio_corpus.h"
+#include "tts/train/predicted_mels.h"
 
 namespace fs = std::filesystem;
 using namespace tts;
@@ -160,7 +163,7 @@ TEST_F(AcousticTraining, InitFromStartsWhereAnotherRunEnded) {
   // One more step from its exported weights starts near its last loss, far below a fresh start.
   auto from_trained = options("from-trained", 1);
   from_trained.init_from = root_ / "first";
-  from_trained.warmup_steps = 1000;  // a tiny first step: the loss is the starting weights'
+  from_trained.warmup_steps = 1000;          // a tiny first step: the loss is the starting weights'
   from_trained.uniform_alignment_steps = 0;  // aligned by its own prior, as the first run ended
   const double continued = train::train_acoustic(from_trained, log_).last_losses.mel;
   auto fresh = options("fresh", 1);
@@ -178,4 +181,77 @@ TEST_F(AcousticTraining, InitFromStartsWhereAnotherRunEnded) {
     EXPECT_THAT(e.what(), ::testing::HasSubstr("first"));
     EXPECT_THAT(e.what(), ::testing::HasSubstr("differs"));
   }
+}
+
+TEST_F(AcousticTraining, AlignedMelsMatchTheRecordingsFramesAndFeedTheVocoderCorpus) {
+  auto o = options("model", 60);
+  o.ema_decay = 0.0f;
+  train::train_acoustic(o, log_);
+  train::AlignedMelOptions a;
+  a.model_dir = root_ / "model";
+  a.data_dir = root_ / "data";
+  a.out_dir = root_ / "aligned";
+  EXPECT_EQ(train::write_aligned_mels(a, log_), 6);
+
+  // The vocoder's view of the same corpus: every training file gets frames of its own shape.
+  train::CorpusOptions corpus_options;
+  corpus_options.features = o.features;
+  train::Corpus corpus = train::load_corpus(root_ / "data", corpus_options);
+  std::vector<std::string> warnings;
+  EXPECT_EQ(train::attach_predicted_mels(corpus.training, a.out_dir, warnings),
+            static_cast<int>(corpus.training.size()));
+  EXPECT_TRUE(warnings.empty());
+  // A trained model's aligned frames are nearer their own recording than the recording's mean
+  // frame is (what a model that ignored the alignment would best predict), and nearer than the
+  // same frames 5 frames late are.
+  for (const auto& u : corpus.training) {
+    ASSERT_EQ(u.predicted_mel.rows(), u.mel.rows());
+    ASSERT_EQ(u.predicted_mel.cols(), u.mel.cols());
+    const Eigen::Index n = u.mel.cols(), shift = 5;
+    const kernels::Matrix mean_frame = u.mel.rowwise().mean().replicate(1, n);
+    const double model_error = (u.predicted_mel - u.mel).cwiseAbs().mean();
+    const double mean_error = (mean_frame - u.mel).cwiseAbs().mean();
+    const double late_error =
+        (u.predicted_mel.leftCols(n - shift) - u.mel.rightCols(n - shift)).cwiseAbs().mean();
+    const double aligned_error =
+        (u.predicted_mel.rightCols(n - shift) - u.mel.rightCols(n - shift)).cwiseAbs().mean();
+    EXPECT_LT(model_error, mean_error) << u.id;
+    EXPECT_LT(aligned_error, late_error) << u.id;
+  }
+}
+
+TEST_F(AcousticTraining, PredictedMelsOfTheWrongShapeAreRefusedAndMissingOnesNamed) {
+  train::CorpusOptions corpus_options;
+  train::Corpus corpus = train::load_corpus(root_ / "data", corpus_options);
+  fs::create_directories(root_ / "predicted");
+  const train::Utterance& first = corpus.training.front();
+  // Only the first file has frames, and one frame too few.
+  std::vector<float> short_frames(
+      static_cast<std::size_t>((first.mel.cols() - 1) * first.mel.rows()));
+  kernels::write_npy(
+      root_ / "predicted" / (first.id + ".npy"), short_frames.data(),
+      {static_cast<std::size_t>(first.mel.cols() - 1), static_cast<std::size_t>(first.mel.rows())});
+  std::vector<std::string> warnings;
+  try {
+    train::attach_predicted_mels(corpus.training, root_ / "predicted", warnings);
+    FAIL() << "frames of the wrong shape were accepted";
+  } catch (const std::runtime_error& e) {
+    EXPECT_THAT(e.what(), ::testing::HasSubstr(first.id + ".npy"));
+    EXPECT_THAT(e.what(), ::testing::HasSubstr(std::to_string(first.mel.cols())));
+  }
+  // The right shape is taken as stored; the others are named as missing.
+  std::vector<float> frames(static_cast<std::size_t>(first.mel.size()));
+  for (std::size_t i = 0; i < frames.size(); ++i) frames[i] = static_cast<float>(i);
+  kernels::write_npy(
+      root_ / "predicted" / (first.id + ".npy"), frames.data(),
+      {static_cast<std::size_t>(first.mel.cols()), static_cast<std::size_t>(first.mel.rows())});
+  warnings.clear();
+  EXPECT_EQ(train::attach_predicted_mels(corpus.training, root_ / "predicted", warnings), 1);
+  const auto& p = corpus.training.front().predicted_mel;
+  EXPECT_EQ(p(0, 0), 0.0f);
+  EXPECT_EQ(p(1, 0), 1.0f);  // C-order (frames, n_mels): the second value is mel 1 of frame 0
+  EXPECT_EQ(p(0, 1), static_cast<float>(first.mel.rows()));
+  ASSERT_EQ(warnings.size(), 1u);
+  EXPECT_THAT(warnings[0], ::testing::HasSubstr(corpus.training[1].id));
+  EXPECT_TRUE(corpus.training[1].predicted_mel.size() == 0);
 }

@@ -2,13 +2,13 @@
 // bad data and failed writes without losing the last good checkpoint.
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
+#include <unistd.h>
 
+#include <algorithm>
 #include <cmath>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
-
-#include <unistd.h>
 
 #include "tts/kernels/optimizer.h"
 #include "tts/kernels/safetensors.h"
@@ -30,8 +30,9 @@ class VocoderTraining : public ::testing::Test {
  protected:
   void SetUp() override {
     root_ = fs::temp_directory_path() /
-            ("tts-train-" + std::string(::testing::UnitTest::GetInstance()->current_test_info()->name()) +
-             "-" + std::to_string(::getpid()));
+            ("tts-train-" +
+             std::string(::testing::UnitTest::GetInstance()->current_test_info()->name()) + "-" +
+             std::to_string(::getpid()));
     fs::remove_all(root_);
     fs::create_directories(root_ / "data");
     ASSERT_TRUE(fs::exists(kClip)) << "install alsa-utils (scripts/install-deps)";
@@ -65,7 +66,8 @@ class VocoderTraining : public ::testing::Test {
 std::vector<std::byte> tensor_bytes(const fs::path& checkpoint_dir) {
   std::ifstream in(checkpoint_dir / "checkpoint.json");
   const auto j = nlohmann::json::parse(in);
-  const auto file = kernels::SafetensorsFile::load(checkpoint_dir / j.at("weights").get<std::string>());
+  const auto file =
+      kernels::SafetensorsFile::load(checkpoint_dir / j.at("weights").get<std::string>());
   std::vector<std::byte> all;
   for (const auto& name : file.names()) {
     const auto& t = file.tensor(name);
@@ -173,4 +175,50 @@ TEST_F(VocoderTraining, FailedCheckpointWriteKeepsThePreviousOne) {
   EXPECT_TRUE(tensor_bytes(root_ / "out") == good);
   for (const auto& entry : fs::directory_iterator(root_ / "out"))
     EXPECT_THAT(entry.path().filename().string(), ::testing::Not(HasSubstr(".tmp")));
+}
+
+TEST(CropBatches, PredictedShareChoosesEachCropsFramesWhereTheUtteranceHasThem) {
+  // Two utterances: recorded frames all 0, predicted frames all 1; the second has no prediction.
+  std::vector<train::Utterance> utterances(2);
+  for (auto& u : utterances) {
+    u.classes.assign(40000, 128);
+    u.mel = kernels::Matrix::Zero(8, 40000 / 200 + 1);
+  }
+  utterances[0].predicted_mel = kernels::Matrix::Ones(8, utterances[0].mel.cols());
+  train::CropOptions crops{4, 2000, 200, 256};
+  const int frames_per_crop = crops.length / crops.hop_length + 2;
+  auto crop_means = [&](double share, int batches) {
+    crops.predicted_share = share;
+    std::vector<float> means;
+    for (int i = 0; i < batches; ++i) {
+      const vocoder::Batch b = train::make_crop_batch(utterances, crops, 99, i);
+      for (int s = 0; s < crops.segments; ++s)
+        means.push_back(b.mel.middleCols(s * frames_per_crop, frames_per_crop).mean());
+    }
+    return means;
+  };
+  for (float m : crop_means(0.0, 20)) EXPECT_EQ(m, 0.0f);
+  int predicted = 0, total = 0;
+  for (float m : crop_means(1.0, 20)) {
+    EXPECT_TRUE(m == 0.0f || m == 1.0f) << "a crop mixes recorded and predicted frames";
+    predicted += m == 1.0f;
+    ++total;
+  }
+  // Share 1: every crop of the first utterance (about half, chosen by length) is predicted.
+  EXPECT_GT(predicted, total / 4);
+  EXPECT_LT(predicted, total * 3 / 4);
+  const std::vector<float> half = crop_means(0.5, 100);
+  const auto half_predicted = std::count(half.begin(), half.end(), 1.0f);
+  EXPECT_GT(half_predicted, static_cast<long>(half.size()) / 8);
+  EXPECT_LT(half_predicted, static_cast<long>(half.size()) * 3 / 8);
+  // Share 0 draws nothing: the same batches as a corpus without predictions.
+  std::vector<train::Utterance> plain = utterances;
+  plain[0].predicted_mel.resize(0, 0);
+  crops.predicted_share = 0.0;
+  for (int i = 0; i < 5; ++i) {
+    const vocoder::Batch a = train::make_crop_batch(utterances, crops, 7, i);
+    const vocoder::Batch b = train::make_crop_batch(plain, crops, 7, i);
+    EXPECT_EQ(a.targets, b.targets);
+    EXPECT_TRUE(a.mel == b.mel);
+  }
 }

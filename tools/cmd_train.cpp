@@ -13,6 +13,7 @@ void register_train(CLI::App& app, int& exit_code) {
   CLI::App* train = app.add_subcommand("train", "Train models from recordings");
   train->require_subcommand(1);
   register_train_acoustic(*train, exit_code);
+  register_train_aligned_mels(*train, exit_code);
   CLI::App* voc = train->add_subcommand("vocoder", "Train the WaveNet vocoder");
   voc->add_option("--data", *data,
                   "LJSpeech-style folder (metadata.csv + wavs/) or any folder "
@@ -41,9 +42,19 @@ void register_train(CLI::App& app, int& exit_code) {
   voc->add_option("--loader-threads", o->loader_threads,
                   "Threads decoding audio and computing mels")
       ->check(CLI::Range(1, 256));
+  auto predicted = std::make_shared<std::string>();
+  voc->add_option("--predicted-mels", *predicted,
+                  "Folder of ID.npy frames from `tts train aligned-mels` (fine-tuning on what the "
+                  "acoustic model makes)")
+      ->check(CLI::ExistingDirectory);
+  voc->add_option("--predicted-share", o->predicted_share,
+                  "Chance that a crop takes the predicted frames (with --predicted-mels)")
+      ->check(CLI::Range(0.0, 1.0))
+      ->capture_default_str();
   voc->callback([=, &exit_code] {
     o->data_dir = *data;
     o->out_dir = *out;
+    o->predicted_mels_dir = *predicted;
     if (!config_file->empty()) {
       const nlohmann::json j = read_config_file(*config_file);
       try {

@@ -100,4 +100,20 @@ frontend::AcousticBatch pack_utterances(const std::vector<AcousticUtterance>& ut
   return pack(chosen);
 }
 
+kernels::Vector alignment_channel_weights(const std::vector<AcousticUtterance>& utterances,
+                                          const frontend::AcousticConfig& config) {
+  Eigen::VectorXd sum = Eigen::VectorXd::Zero(config.n_mels), sum2 = sum;
+  double count = 0.0;
+  for (const auto& u : utterances) {
+    const Eigen::MatrixXd x =
+        ((u.mel.array() - config.mel_mean) / config.mel_std).matrix().cast<double>();
+    sum += x.rowwise().sum();
+    sum2 += x.array().square().matrix().rowwise().sum();
+    count += static_cast<double>(x.cols());
+  }
+  const Eigen::ArrayXd mean = sum.array() / count;
+  const Eigen::ArrayXd variance = (sum2.array() / count - mean.square()).max(1e-4);
+  return variance.rsqrt().cast<float>().matrix();
+}
+
 }  // namespace tts::train

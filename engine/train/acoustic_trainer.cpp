@@ -50,23 +50,6 @@ double validation_mel_loss(const frontend::AcousticWeights& weights,
   return total / frames * weights.config().mel_std;
 }
 
-// 1 / standard deviation of each mel channel of the normalised training frames.
-kernels::Vector channel_weights(const std::vector<AcousticUtterance>& utterances,
-                                const frontend::AcousticConfig& config) {
-  Eigen::VectorXd sum = Eigen::VectorXd::Zero(config.n_mels), sum2 = sum;
-  double count = 0.0;
-  for (const auto& u : utterances) {
-    const Eigen::MatrixXd x =
-        ((u.mel.array() - config.mel_mean) / config.mel_std).matrix().cast<double>();
-    sum += x.rowwise().sum();
-    sum2 += x.array().square().matrix().rowwise().sum();
-    count += static_cast<double>(x.cols());
-  }
-  const Eigen::ArrayXd mean = sum.array() / count;
-  const Eigen::ArrayXd variance = (sum2.array() / count - mean.square()).max(1e-4);
-  return variance.rsqrt().cast<float>().matrix();
-}
-
 float learning_rate_at(const AcousticTrainingOptions& o, int64_t step) {
   const double warm =
       o.warmup_steps > 0 ? std::min(1.0, static_cast<double>(step) / o.warmup_steps) : 1.0;
@@ -148,7 +131,7 @@ AcousticTrainingSummary train_acoustic(const AcousticTrainingOptions& o, std::os
   kernels::ParameterSet grads = state.weights.zeros_like();
   frontend::AcousticLossSettings settings = o.loss;
   settings.symbol_timings = symbols.timings();  // stress and length marks take no frames
-  settings.alignment_channel_weights = channel_weights(corpus.training, state.config);
+  settings.alignment_channel_weights = alignment_channel_weights(corpus.training, state.config);
   frontend::AcousticPass pass(model, settings);
   AcousticTrainingSummary summary;
   summary.first_step = summary.last_step = state.step;

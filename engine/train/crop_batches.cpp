@@ -40,9 +40,13 @@ vocoder::Batch make_crop_batch(const std::vector<Utterance>& utterances, const C
     const int64_t start =
         std::uniform_int_distribution<int64_t>(0, last_start / o.hop_length)(rng) * o.hop_length;
     const int64_t first_frame = start / o.hop_length;
+    const bool predicted = o.predicted_share > 0.0 &&
+                           std::bernoulli_distribution(std::min(1.0, o.predicted_share))(rng) &&
+                           u.predicted_mel.cols() == u.mel.cols();
+    const kernels::Matrix& mel = predicted ? u.predicted_mel : u.mel;
     for (int f = 0; f < frames_per_crop; ++f) {
-      const Eigen::Index column = std::min<Eigen::Index>(first_frame + f, u.mel.cols() - 1);
-      b.mel.col(static_cast<Eigen::Index>(s) * frames_per_crop + f) = u.mel.col(column);
+      const Eigen::Index column = std::min<Eigen::Index>(first_frame + f, mel.cols() - 1);
+      b.mel.col(static_cast<Eigen::Index>(s) * frames_per_crop + f) = mel.col(column);
     }
     for (int t = 0; t < o.length; ++t) {
       const int64_t at = start + t;

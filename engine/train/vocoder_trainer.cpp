@@ -12,6 +12,7 @@
 #include "tts/train/checkpoint.h"
 #include "tts/train/crop_batches.h"
 #include "tts/train/optimizer_step.h"
+#include "tts/train/predicted_mels.h"
 #include "tts/vocoder/model_files.h"
 #include "tts/vocoder/sample_codec.h"
 #include "tts/vocoder/sampler.h"
@@ -82,6 +83,14 @@ TrainingSummary train_vocoder(const VocoderTrainingOptions& o, std::ostream& log
   for (const auto& w : corpus.warnings) log << "warning: " << w << "\n";
   log << "corpus: " << corpus.training.size() << " training and " << corpus.validation.size()
       << " validation files from " << o.data_dir.string() << "\n";
+  if (!o.predicted_mels_dir.empty()) {
+    std::vector<std::string> warnings;
+    const int attached = attach_predicted_mels(corpus.training, o.predicted_mels_dir, warnings);
+    for (const auto& w : warnings) log << "warning: " << w << "\n";
+    log << "predicted frames for " << attached << " training files from "
+        << o.predicted_mels_dir.string() << ", each crop takes them with probability "
+        << o.predicted_share << "\n";
+  }
 
   {
     // Which clips were held out, so copy-synthesis can be scored on audio the model never saw.
@@ -120,8 +129,11 @@ TrainingSummary train_vocoder(const VocoderTrainingOptions& o, std::ostream& log
   vocoder::WaveNetWeights ema_model(o.config);  // the averaged weights, for validation and export
   kernels::ParameterSet grads = state.weights.zeros_like();
   vocoder::TeacherForcedPass pass(model);
-  CropOptions crops{o.batch_segments, o.batch_length, o.config.hop_length, o.config.classes};
-  BatchQueue queue(corpus.training, crops, o.seed, state.step);
+  // Validation always hears the recordings' own frames, so its loss compares across runs.
+  const CropOptions crops{o.batch_segments, o.batch_length, o.config.hop_length, o.config.classes};
+  CropOptions training_crops = crops;
+  if (!o.predicted_mels_dir.empty()) training_crops.predicted_share = o.predicted_share;
+  BatchQueue queue(corpus.training, training_crops, o.seed, state.step);
 
   TrainingSummary summary;
   summary.first_step = summary.last_step = state.step;

@@ -42,4 +42,9 @@ frontend::AcousticBatch make_acoustic_batch(const std::vector<AcousticUtterance>
 frontend::AcousticBatch pack_utterances(const std::vector<AcousticUtterance>& utterances,
                                         std::size_t first, std::size_t count);
 
+// 1 / the standard deviation of each mel channel of the utterances' frames normalised by the
+// config's mel_mean and mel_std: AcousticLossSettings::alignment_channel_weights.
+kernels::Vector alignment_channel_weights(const std::vector<AcousticUtterance>& utterances,
+                                          const frontend::AcousticConfig& config);
+
 }  // namespace tts::train

@@ -18,6 +18,10 @@ struct Utterance {
   std::string text;              // from metadata.csv when there is one
   std::vector<int32_t> classes;  // vocoder classes of the audio at the features' sample rate
   kernels::Matrix mel;           // n_mels × frames (frames = 1 + samples / hop)
+  // An acoustic model's frames for this recording, aligned to it (same shape as `mel`), for
+  // fine-tuning the vocoder on what it will hear at synthesis; empty when there are none
+  // (tts/train/predicted_mels.h).
+  kernels::Matrix predicted_mel;
 };
 
 struct CorpusOptions {

@@ -16,15 +16,20 @@
 namespace tts::train {
 
 struct CropOptions {
-  int segments = 4;     // crops per batch
-  int length = 8000;    // samples per crop
+  int segments = 4;   // crops per batch
+  int length = 8000;  // samples per crop
   int hop_length = 200;
   int classes = 256;
+  // The chance that a crop is conditioned on its utterance's predicted_mel instead of the
+  // recording's own frames, where the utterance has one. 0 draws nothing, so the batches are
+  // exactly those of a run without predicted frames.
+  double predicted_share = 0.0;
 };
 
 // Batch number `index` of the stream identified by `seed`: crops start at uniformly random samples
 // of utterances chosen with probability proportional to their length. Short utterances are padded
-// with silence (and their last mel frame repeated).
+// with silence (and their last mel frame repeated). With options.predicted_share > 0, each crop
+// then draws whether it takes its frames from the utterance's predicted_mel.
 vocoder::Batch make_crop_batch(const std::vector<Utterance>& utterances, const CropOptions& options,
                                uint64_t seed, int64_t index);
 

@@ -1,4 +1,5 @@
-// Training the WaveNet vocoder: the loop, its schedule, validation, and checkpoints with exact resume.
+// Training the WaveNet vocoder: the loop, its schedule, validation, and checkpoints with exact
+// resume.
 #pragma once
 
 #include <cstdint>
@@ -24,16 +25,20 @@ struct VocoderTrainingOptions {
   int batch_segments = 4;
   int batch_length = 8000;
   kernels::AdamSettings adam{};
-  int64_t warmup_steps = 200;           // learning rate ramps up linearly over these steps
-  double lr_halving_steps = 100000.0;   // then halves every this many steps
-  float clip_norm = 1.0f;               // global gradient norm clip
-  float ema_decay = 0.999f;             // weights used for synthesis are this moving average
+  int64_t warmup_steps = 200;          // learning rate ramps up linearly over these steps
+  double lr_halving_steps = 100000.0;  // then halves every this many steps
+  float clip_norm = 1.0f;              // global gradient norm clip
+  float ema_decay = 0.999f;            // weights used for synthesis are this moving average
   int64_t log_every = 10;
   int64_t validate_every = 200;
   int64_t checkpoint_every = 200;
   double validation_audio_seconds = 1.0;  // of the first held-out clip, sampled at validation
   int loader_threads = 2;
   int compute_threads = 1;  // threads for each GEMM (OpenBLAS)
+  // When set: ID.npy frames (`tts train aligned-mels`) that training crops take instead of the
+  // recording's own with probability predicted_share (tts/train/predicted_mels.h).
+  std::filesystem::path predicted_mels_dir;
+  double predicted_share = 0.5;
 };
 
 struct TrainingSummary {
