@@ -136,3 +136,42 @@ TEST(AcousticAlignment, PausesInsideAnUtterancePayPerFrame) {
   EXPECT_GT(boundary_frames(-1e3f), 0);  // a bonus instead: the boundaries grab frames
   EXPECT_EQ(boundary_frames(1e6f), 0);
 }
+
+TEST(AcousticAlignment, FlatStartGivesTheEdgesSilenceToBosAndEos) {
+  // One utterance: BOS, five phonemes, EOS over 40 frames, of which the first 8 and the last 5
+  // are near the log floor and the 27 between them loud.
+  frontend::AcousticConfig config = tts::testing::tiny_acoustic_config();
+  frontend::AcousticWeights w(config);
+  w.initialise(3);
+  frontend::AcousticLossSettings settings;
+  settings.symbol_timings.assign(config.symbols, frontend::SymbolTiming::kSounds);
+  for (int pause : {0, 6}) settings.symbol_timings[pause] = frontend::SymbolTiming::kMayPause;
+  frontend::AcousticBatch batch;
+  batch.ids = {0, 1, 2, 3, 4, 5, 6};
+  batch.token_lengths = {7};
+  batch.frame_lengths = {40};
+  batch.mel = kernels::Matrix::Constant(config.n_mels, 40, -11.0f);
+  std::mt19937_64 rng(1);
+  std::uniform_real_distribution<float> loud(-4.0f, -1.0f), quiet(-11.5f, -10.5f);
+  for (Eigen::Index f = 0; f < 40; ++f)
+    for (Eigen::Index m = 0; m < config.n_mels; ++m)
+      batch.mel(m, f) = f >= 8 && f < 35 ? loud(rng) : quiet(rng);
+  const std::vector<int> edges = frontend::AcousticPass(w, settings).flat_start_durations(batch);
+  std::vector<int> expected = kernels::uniform_durations(5, 27);
+  expected.insert(expected.begin(), 8);
+  expected.push_back(5);
+  EXPECT_EQ(edges, expected);
+  // Switched off: every token gets its even share, silence or not.
+  settings.edge_silence_threshold = 0.0f;
+  const std::vector<int> even = frontend::AcousticPass(w, settings).flat_start_durations(batch);
+  EXPECT_EQ(even, kernels::uniform_durations(7, 40));
+  // A recording that is silence throughout still leaves every phoneme a frame.
+  settings.edge_silence_threshold = 0.3f;
+  batch.mel.setConstant(-11.0f);
+  batch.mel(0, 20) = 0.0f;
+  const std::vector<int> quietest = frontend::AcousticPass(w, settings).flat_start_durations(batch);
+  for (int k = 1; k <= 5; ++k) EXPECT_GE(quietest[static_cast<std::size_t>(k)], 1) << k;
+  int total = 0;
+  for (int d : quietest) total += d;
+  EXPECT_EQ(total, 40);
+}

@@ -98,14 +98,40 @@ SymbolTiming AcousticPass::timing(int32_t id) const {
 std::vector<int> AcousticPass::flat_start_durations(const AcousticBatch& batch) const {
   std::vector<int> durations(batch.ids.size(), 0);
   std::size_t first = 0;
+  Eigen::Index frame_at = 0;
   for (std::size_t u = 0; u < batch.token_lengths.size(); ++u) {
     std::vector<std::size_t> timed;
     for (std::size_t k = first; k < first + static_cast<std::size_t>(batch.token_lengths[u]); ++k)
       if (timing(batch.ids[k]) != SymbolTiming::kNoTime) timed.push_back(k);
-    const std::vector<int> d =
-        kernels::uniform_durations(static_cast<int>(timed.size()), batch.frame_lengths[u]);
+    const int frames = batch.frame_lengths[u];
+    // The recording's leading and trailing quiet frames go to the edge pause tokens (BOS, EOS)
+    // and the rest is spread evenly over the other tokens. Spread over every token, the silence
+    // lands in the first and last phonemes, whose models then learn it and keep taking it
+    // (docs/acoustic-model.md).
+    int lead = 0, trail = 0;
+    const float share = settings_.edge_silence_threshold;
+    const bool edges = share > 0.0f && timed.size() >= 3 &&
+                       timing(batch.ids[timed.front()]) == SymbolTiming::kMayPause &&
+                       timing(batch.ids[timed.back()]) == SymbolTiming::kMayPause;
+    if (edges) {
+      const Eigen::VectorXf loudness =
+          batch.mel.middleCols(frame_at, frames).colwise().mean().transpose();
+      const float quiet = loudness.minCoeff() + share * (loudness.maxCoeff() - loudness.minCoeff());
+      const int spare = frames - static_cast<int>(timed.size()) + 2;  // every inner token keeps one
+      while (lead < spare && loudness(lead) < quiet) ++lead;
+      while (trail < spare - lead && loudness(frames - 1 - trail) < quiet) ++trail;
+    }
+    std::vector<int> d;
+    if (edges) {
+      d = kernels::uniform_durations(static_cast<int>(timed.size()) - 2, frames - lead - trail);
+      d.insert(d.begin(), lead);
+      d.push_back(trail);
+    } else {
+      d = kernels::uniform_durations(static_cast<int>(timed.size()), frames);
+    }
     for (std::size_t i = 0; i < timed.size(); ++i) durations[timed[i]] = d[i];
     first += static_cast<std::size_t>(batch.token_lengths[u]);
+    frame_at += frames;
   }
   return durations;
 }

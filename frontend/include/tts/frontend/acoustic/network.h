@@ -36,6 +36,10 @@ struct AcousticLossSettings {
   // the utterance (word boundary, punctuation); BOS and EOS at the edges pay nothing. Without it
   // the word boundary took the silent closure of a following stop (docs/acoustic-model.md).
   float pause_penalty = 20.0f;
+  // The flat start (flat_start_durations) gives BOS and EOS the utterance's leading and trailing
+  // frames whose loudness (mean log-mel) lies below this share of the way from its quietest to its
+  // loudest frame; 0 spreads every frame evenly over all tokens.
+  float edge_silence_threshold = 0.3f;
 };
 
 struct AcousticLosses {
@@ -63,7 +67,8 @@ class AcousticPass {
   const kernels::Matrix& log_durations() const { return log_durations_; }
 
   // The flat start of alignment training: each utterance's frames spread evenly over its tokens,
-  // except those that take no time (0 frames).
+  // except those that take no time (0 frames) and the edges' silence, which BOS and EOS take
+  // (AcousticLossSettings::edge_silence_threshold).
   std::vector<int> flat_start_durations(const AcousticBatch& batch) const;
 
   // The monotonic alignment of `batch` under the current weights (encoder and prior only).
