@@ -99,6 +99,22 @@ double aligner_accuracy(int alignment_states, bool two_part) {
   return static_cast<double>(within) / boundaries;
 }
 
+frontend::AcousticWeights initialised_weights(const frontend::AcousticConfig& config) {
+  frontend::AcousticWeights w(config);
+  w.initialise(3);
+  return w;
+}
+
+// Settings in which every symbol sounds except `pauses`, which may pause (as BOS, EOS and the word
+// boundary do).
+frontend::AcousticLossSettings settings_with_pauses(const frontend::AcousticConfig& config,
+                                                    std::initializer_list<int> pauses) {
+  frontend::AcousticLossSettings settings;
+  settings.symbol_timings.assign(config.symbols, frontend::SymbolTiming::kSounds);
+  for (int pause : pauses) settings.symbol_timings[pause] = frontend::SymbolTiming::kMayPause;
+  return settings;
+}
+
 }  // namespace
 
 TEST(AcousticAligner, RecoversKnownBoundariesOfASyntheticCorpus) {
@@ -114,12 +130,9 @@ TEST(AcousticAligner, TwoPartSoundsAreAlignedWithTwoStatesPerToken) {
 TEST(AcousticAlignment, PausesInsideAnUtterancePayPerFrame) {
   // Ids 0 and 6 stand for BOS and EOS, 3 for a word boundary: all three may pause. With a huge
   // penalty the boundary takes no frames; without one, random means give it some somewhere.
-  frontend::AcousticConfig config = tts::testing::tiny_acoustic_config();
-  frontend::AcousticWeights w(config);
-  w.initialise(3);
-  frontend::AcousticLossSettings settings;
-  settings.symbol_timings.assign(config.symbols, frontend::SymbolTiming::kSounds);
-  for (int pause : {0, 3, 6}) settings.symbol_timings[pause] = frontend::SymbolTiming::kMayPause;
+  const frontend::AcousticConfig config = tts::testing::tiny_acoustic_config();
+  const frontend::AcousticWeights w = initialised_weights(config);
+  frontend::AcousticLossSettings settings = settings_with_pauses(config, {0, 3, 6});
   std::vector<int> unused;
   frontend::AcousticBatch batch =
       tts::testing::random_acoustic_batch(config, {9, 9, 9, 9}, 2, unused);
@@ -140,12 +153,9 @@ TEST(AcousticAlignment, PausesInsideAnUtterancePayPerFrame) {
 TEST(AcousticAlignment, FlatStartGivesTheEdgesSilenceToBosAndEos) {
   // One utterance: BOS, five phonemes, EOS over 40 frames, of which the first 8 and the last 5
   // are near the log floor and the 27 between them loud.
-  frontend::AcousticConfig config = tts::testing::tiny_acoustic_config();
-  frontend::AcousticWeights w(config);
-  w.initialise(3);
-  frontend::AcousticLossSettings settings;
-  settings.symbol_timings.assign(config.symbols, frontend::SymbolTiming::kSounds);
-  for (int pause : {0, 6}) settings.symbol_timings[pause] = frontend::SymbolTiming::kMayPause;
+  const frontend::AcousticConfig config = tts::testing::tiny_acoustic_config();
+  const frontend::AcousticWeights w = initialised_weights(config);
+  frontend::AcousticLossSettings settings = settings_with_pauses(config, {0, 6});
   frontend::AcousticBatch batch;
   batch.ids = {0, 1, 2, 3, 4, 5, 6};
   batch.token_lengths = {7};
