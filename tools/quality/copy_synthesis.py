@@ -7,7 +7,7 @@ then what pocketsphinx hears against the prompt's text. A quick comparison of vo
         [--work DIR]
 
 Prints one line per prompt (id | reference | hypothesis) and a last line with the WER and the mean
-log-mel distance to the recordings.
+log-mel distance to the recordings. Sampling uses seed 1, as the report's copy-synthesis does.
 """
 
 import argparse
@@ -51,7 +51,7 @@ def main():
     for pid in ids:
         out = os.path.join(work, pid + ".wav")
         r = subprocess.run([a.tts, "vocode", os.path.join(a.corpus, "wavs", pid + ".wav"),
-                            "--model", a.model, "-o", out, "--report"],
+                            "--model", a.model, "-o", out, "--report", "--seed", "1"],
                            capture_output=True, text=True)
         if r.returncode != 0:
             sys.exit(f"copy_synthesis: vocoding {pid} failed: {r.stderr.strip()}")
