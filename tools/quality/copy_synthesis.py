@@ -4,10 +4,10 @@ then what pocketsphinx hears against the prompt's text. A quick comparison of vo
 
     /usr/bin/python3 tools/quality/copy_synthesis.py --model RUN_OR_VOCODER_DIR \
         [--tts build/tools/tts] [--corpus data/asterisk] [--held-out voices/default/held-out.txt] \
-        [--work DIR]
+        [--work DIR] [--seed N]
 
 Prints one line per prompt (id | reference | hypothesis) and a last line with the WER and the mean
-log-mel distance to the recordings. Sampling uses seed 1, as the report's copy-synthesis does.
+log-mel distance to the recordings. Sampling uses --seed (default 1, as the report's copy-synthesis).
 """
 
 import argparse
@@ -32,6 +32,7 @@ def main():
     p.add_argument("--corpus", default=os.path.join(ROOT, "data", "asterisk"))
     p.add_argument("--held-out", default=os.path.join(ROOT, "voices", "default", "held-out.txt"))
     p.add_argument("--work", help="where the wavs go (default: a temporary folder, removed)")
+    p.add_argument("--seed", type=int, default=1, help="sampling seed (the report uses 1)")
     a = p.parse_args()
     references = {}
     with open(os.path.join(a.corpus, "metadata.csv"), encoding="utf-8") as f:
@@ -51,7 +52,7 @@ def main():
     for pid in ids:
         out = os.path.join(work, pid + ".wav")
         r = subprocess.run([a.tts, "vocode", os.path.join(a.corpus, "wavs", pid + ".wav"),
-                            "--model", a.model, "-o", out, "--report", "--seed", "1"],
+                            "--model", a.model, "-o", out, "--report", "--seed", str(a.seed)],
                            capture_output=True, text=True)
         if r.returncode != 0:
             sys.exit(f"copy_synthesis: vocoding {pid} failed: {r.stderr.strip()}")

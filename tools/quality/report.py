@@ -167,11 +167,12 @@ def copy_file(src):
     return make
 
 
-def vocode(tts, vocoder_dir, src, item):
+def vocode(tts, vocoder_dir, src, item, seed):
     def make(out):
         if not os.path.isfile(src):
             return f"recording {src} is missing"
-        cmd = [tts, "vocode", src, "-o", out, "--model", vocoder_dir, "--report", "--seed", "1"]
+        cmd = [tts, "vocode", src, "-o", out, "--model", vocoder_dir, "--report", "--seed",
+               str(seed)]
         rc, stdout, err = run(cmd)
         if rc != 0:
             return describe_failure("tts vocode", cmd, rc, err)
@@ -458,6 +459,7 @@ def main():
     voice_label = f"tts, voice {os.path.basename(voice_dir)}"
     seeds = list(range(max(1, a.say_seeds)))
     tts_ids = ["tts" if seed == 0 else f"tts-seed{seed}" for seed in seeds]
+    copy_ids = ["copy" if seed == 0 else f"copy-seed{seed}" for seed in seeds]
     systems = [(sys_id, f"{voice_label}, seed {seed}",
                 lambda t, seed=seed: tts_say(tts, voice_dir, t, seed))
                for sys_id, seed in zip(tts_ids, seeds)]
@@ -524,18 +526,20 @@ def main():
                 raw_text, ref = metadata[pid]
                 src = os.path.join(corpus, "wavs", pid + ".wav")
                 rec = Item("recording", pid, raw_text, ref)
-                cop = Item("copy", pid, raw_text, ref)
-                syn = Item("tts", pid, raw_text, ref)
                 tasks.append(lambda it=rec, m=copy_file(src): score_item(it, m, hdir))
-                tasks.append(lambda it=cop, m=vocode(tts, vocoder_dir, src, cop):
-                             score_item(it, m, hdir))
-                tasks.append(lambda it=syn, m=tts_say(tts, voice_dir, raw_text):
-                             score_item(it, m, hdir))
+                # Copy-synthesis and TTS sample: one item per seed, as for the dev sentences.
+                for seed, copy_id, tts_id in zip(seeds, copy_ids, tts_ids):
+                    cop = Item(copy_id, pid, raw_text, ref)
+                    syn = Item(tts_id, pid, raw_text, ref)
+                    tasks.append(lambda it=cop, m=vocode(tts, vocoder_dir, src, cop, seed):
+                                 score_item(it, m, hdir))
+                    tasks.append(lambda it=syn, m=tts_say(tts, voice_dir, raw_text, seed):
+                                 score_item(it, m, hdir))
             t0 = time.monotonic()
             items = run_parallel(a.jobs, tasks, "held-out prompts")
             human = {"ids": known, "n_all": n_ids_all, "seconds": time.monotonic() - t0,
                      "metadata": metadata}
-            for sys_id in ["recording", "copy", "tts"]:
+            for sys_id in ["recording"] + copy_ids + tts_ids:
                 human[sys_id] = {i.key: i for i in items if i.system == sys_id}
             for i in items:
                 if i.error:
@@ -708,7 +712,7 @@ def main():
     if human is None:
         w((held_out_note or "Not scored: see the failures below.") + "\n")
     else:
-        copy_items = [human["copy"][p] for p in human["ids"]]
+        copy_items = [human[c][p] for c in copy_ids for p in human["ids"]]
         dist = [i.extra["log_mel_distance"] for i in copy_items
                 if not i.error and "log_mel_distance" in i.extra]
         floor = [i.extra["log_mel_distance_of_mulaw_input"] for i in copy_items
@@ -718,15 +722,24 @@ def main():
           f"prompts). References are the normalised transcripts (third column of "
           f"`metadata.csv`); the TTS row speaks the raw transcript (second column). "
           f"Copy-synthesis is `tts vocode REC.wav -o OUT.wav --model {rel(vocoder_dir)} --report "
-          f"--seed 1`: the recording's log-mel frames through the voice's vocoder.\n")
-        w(wer_table([("recordings (human)", [human["recording"][p] for p in human["ids"]]),
-                     ("copy-synthesis (recording → mel → vocoder)", copy_items),
-                     (voice_label + " from the text", [human["tts"][p] for p in human["ids"]])]))
+          f"--seed S`: the recording's log-mel frames through the voice's vocoder. Copy-synthesis "
+          f"and TTS sample, so they ran with seeds 0 to {seeds[-1]} and the pooled rows are "
+          f"their figures.\n")
+        def per_seed(ids, label):
+            rows = [(f"{label}, seed {seed}", [human[i][p] for p in human["ids"]])
+                    for seed, i in zip(seeds, ids)]
+            if len(seeds) > 1:
+                rows.append((f"**{label}, seeds 0–{seeds[-1]} pooled**",
+                             [human[i][p] for i in ids for p in human["ids"]]))
+            return rows
+        w(wer_table([("recordings (human)", [human["recording"][p] for p in human["ids"]])]
+                    + per_seed(copy_ids, "copy-synthesis (recording → mel → vocoder)")
+                    + per_seed(tts_ids, voice_label + " from the text")))
         w("")
         if dist:
             w(f"Copy-synthesis log-mel distance (`tts vocode --report`: mean absolute difference "
               f"of natural-log mel magnitudes, over 80 mels and all frames, between recording and "
-              f"re-synthesis), averaged over {len(dist)} prompts: **{statistics.mean(dist):.3f}**; "
+              f"re-synthesis), averaged over {len(dist)} renderings: **{statistics.mean(dist):.3f}**; "
               f"the codec floor (the recording merely quantised by the vocoder's sample codec — "
               f"pre-emphasis, if the vocoder uses it, and μ-law — what any vocoder with that codec "
               f"could reach): {statistics.mean(floor):.3f}. Per prompt in the appendix.\n")
@@ -807,13 +820,13 @@ def main():
                        text_of.get, ref_of.get))
     w("\n</details>\n")
     if human:
-        w(f"<details><summary>Held-out prompts ({len(human['ids'])} × 3)</summary>\n")
+        w(f"<details><summary>Held-out prompts ({len(human['ids'])} × 3, seed 0)</summary>\n")
         md_meta = human["metadata"]
         w(hypotheses_table([("recording", human["recording"]), ("copy-synthesis", human["copy"]),
                             ("TTS", human["tts"])], human["ids"], "prompt",
                            lambda p: md_meta[p][0], lambda p: md_meta[p][1]))
         w("")
-        w("| prompt | seconds | copy-synthesis log-mel distance | codec floor |")
+        w("| prompt | seconds | copy-synthesis log-mel distance (seed 0) | codec floor |")
         w("|---|---:|---:|---:|")
         for p in human["ids"]:
             i = human["copy"][p]
@@ -836,9 +849,11 @@ def main():
     if len(seeds) > 1:
         log(f"WER {voice_label}, seeds 0-{seeds[-1]} pooled: {pct(total(pooled))}")
     if human:
-        for s, label in [("recording", "recordings"), ("copy", "copy-synthesis"),
-                         ("tts", "TTS of held-out prompts")]:
-            log(f"WER {label}: {pct(total(human[s].values()))}")
+        for ids, label in [(["recording"], "recordings"), (copy_ids, "copy-synthesis"),
+                           (tts_ids, "TTS of held-out prompts")]:
+            pooled_items = [i for s in ids for i in human[s].values()]
+            log(f"WER {label}" + (f", seeds 0-{seeds[-1]} pooled" if len(ids) > 1 else "")
+                + f": {pct(total(pooled_items))}")
     if bench:
         log(f"real-time factor (1 thread): {statistics.median(b['real_time_factor'] for b in bench):.3f}")
     log(f"wrote {rel(report_path)} and {len(pngs)} picture(s) in {elapsed / 60:.1f} minutes")
