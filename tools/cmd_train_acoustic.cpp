@@ -38,6 +38,10 @@ void register_train_acoustic(CLI::App& train, int& exit_code) {
   cmd->add_option("--log-every", o->log_every, "Steps between progress lines")
       ->check(CLI::PositiveNumber);
   cmd->add_option("--threads", o->loader_threads, "Loader threads")->check(CLI::Range(1, 256));
+  cmd->add_option("--flat-start-steps", o->uniform_alignment_steps,
+                  "Steps that spread the frames evenly before alignment search takes over")
+      ->check(CLI::NonNegativeNumber)
+      ->capture_default_str();
   cmd->add_option("--edge-silence", o->loss.edge_silence_threshold,
                   "Flat start: leading and trailing frames quieter than this share of the way "
                   "from an utterance's quietest to its loudest frame go to BOS/EOS (0 = off)")
