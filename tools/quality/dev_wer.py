@@ -4,7 +4,7 @@ compare acoustic models or vocoders before packing the bundled voice (the full r
 espeak-ng and the recordings in the same run, is tools/quality-report).
 
     /usr/bin/python3 tools/quality/dev_wer.py --voice VOICE_DIR [--tts build/tools/tts] \
-        [--eval-dir ../shared/eval] [--jobs 2] [--say-arg=--rate=1.1 ...]
+        [--eval-dir ../shared/eval] [--jobs 2] [--seed N] [--say-arg=--rate=1.1 ...]
 
 Prints one line per sentence (number | reference | hypothesis) and a last line with the WER.
 """
@@ -17,18 +17,10 @@ import shutil
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
-from report import Item, find_eval_dir, read_lines, run, describe_failure, run_parallel, \
-    score_item, total  # noqa: E402
+from report import Item, find_eval_dir, read_lines, run_parallel, score_item, total, \
+    tts_say  # noqa: E402
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-
-
-def say(tts, voice, text, extra):
-    def make(out):
-        cmd = [tts, "say", "--voice", voice, "-o", out] + extra + ["--", text]
-        rc, _, err = run(cmd)
-        return None if rc == 0 else describe_failure("tts say", cmd, rc, err)
-    return make
 
 
 def main():
@@ -37,6 +29,7 @@ def main():
     p.add_argument("--tts", default=os.path.join(ROOT, "build", "tools", "tts"))
     p.add_argument("--eval-dir", default=None)
     p.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
+    p.add_argument("--seed", type=int, default=0, help="sampling seed of tts say")
     p.add_argument("--say-arg", action="append", default=[],
                    help="an extra argument for tts say (repeatable)")
     a = p.parse_args()
@@ -51,7 +44,8 @@ def main():
         for i, (text, ref) in enumerate(zip(sentences, references), 1):
             item = Item("tts", f"{i:02d}", text, ref)
             tasks.append(lambda item=item, text=text:
-                         score_item(item, say(a.tts, a.voice, text, a.say_arg), work))
+                         score_item(item, tts_say(a.tts, a.voice, text, a.seed, a.say_arg),
+                                    work))
         items = run_parallel(a.jobs, tasks, "dev sentences")
     finally:
         shutil.rmtree(work, ignore_errors=True)

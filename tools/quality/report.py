@@ -134,9 +134,10 @@ def score_item(item, make, workdir):
 # --------------------------------------------------------------------------------------------
 # Systems
 
-def tts_say(tts, voice_dir, text, seed=0):
+def tts_say(tts, voice_dir, text, seed=0, extra=()):
     def make(out):
-        cmd = [tts, "say", "--voice", voice_dir, "-o", out, "--seed", str(seed), "--", text]
+        cmd = [tts, "say", "--voice", voice_dir, "-o", out, "--seed", str(seed), *extra, "--",
+               text]
         rc, _, err = run(cmd)
         return None if rc == 0 else describe_failure("tts say", cmd, rc, err)
     return make
