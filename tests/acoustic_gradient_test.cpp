@@ -53,7 +53,7 @@ Matrix random_matrix(Eigen::Index rows, Eigen::Index cols, uint64_t seed) {
   return m;
 }
 
-void check_conv_block(bool residual) {
+void check_conv_block(bool residual, frontend::Dropout dropout = {}) {
   frontend::AcousticConfig config = tts::testing::tiny_acoustic_config();
   config.channels = config.duration_channels = 3;
   frontend::AcousticWeights w(config);
@@ -67,12 +67,13 @@ void check_conv_block(bool residual) {
   auto loss = [&] {
     frontend::ConvBlockActivations a;
     Matrix out;
-    frontend::conv_block_forward(w.parameters(), block, x, lengths, a, out);
+    frontend::conv_block_forward(w.parameters(), block, x, lengths, a, out, dropout);
     return project(out, probe);
   };
   frontend::ConvBlockActivations a;
   Matrix out;
-  frontend::conv_block_forward(w.parameters(), block, x, lengths, a, out);
+  frontend::conv_block_forward(w.parameters(), block, x, lengths, a, out, dropout);
+  EXPECT_EQ(a.keep.size() > 0, dropout.rate > 0.0f);
   kernels::ParameterSet grads = w.parameters().zeros_like();
   Matrix dx = Matrix::Zero(3, 8);
   frontend::conv_block_backward(w.parameters(), block, lengths, a, probe, grads, dx);
@@ -88,6 +89,8 @@ void check_conv_block(bool residual) {
 
 TEST(AcousticGradient, ResidualConvBlock) { check_conv_block(true); }
 TEST(AcousticGradient, PlainConvBlock) { check_conv_block(false); }
+TEST(AcousticGradient, ResidualConvBlockWithDropout) { check_conv_block(true, {0.4f, 3}); }
+TEST(AcousticGradient, PlainConvBlockWithDropout) { check_conv_block(false, {0.4f, 3}); }
 
 TEST(AcousticGradient, Linear) {
   frontend::AcousticWeights w(tts::testing::tiny_acoustic_config());
@@ -122,13 +125,14 @@ int check_network_gradient(const frontend::AcousticConfig& config,
   std::vector<int> durations;
   const frontend::AcousticBatch batch =
       tts::testing::random_acoustic_batch(config, {4, 1, 3}, 11, durations);
+  const uint64_t dropout_seed = 5;  // the same masks in every forward pass
   frontend::AcousticPass pass(w, settings);
-  pass.forward(batch, durations);
+  pass.forward(batch, durations, dropout_seed);
   kernels::ParameterSet grads = w.parameters().zeros_like();
   pass.backward(grads);
   auto loss = [&] {
     frontend::AcousticPass probe(w, settings);
-    return probe.forward(batch, durations).total;
+    return probe.forward(batch, durations, dropout_seed).total;
   };
   int checked = 0;
   for (const auto& e : w.parameters().entries()) {
@@ -153,8 +157,43 @@ TEST_P(AcousticNetworkGradient, EveryTensorMatchesFiniteDifferences) {
       settings.l1_mel ? 5e-2 : 2e-2);
 }
 
+TEST(AcousticGradient, NetworkWithDropoutMatchesFiniteDifferences) {
+  frontend::AcousticLossSettings settings;
+  settings.l1_mel = false;
+  settings.dropout = 0.3f;
+  const int checked = check_network_gradient(
+      tts::testing::tiny_acoustic_config(), settings, [](const std::string&) { return true; },
+      2e-2);
+  EXPECT_GT(checked, 10);
+}
+
 INSTANTIATE_TEST_SUITE_P(MelLoss, AcousticNetworkGradient, ::testing::Values(false, true),
                          [](const auto& info) { return info.param ? "L1" : "L2"; });
+
+TEST(AcousticGradient, DropoutActsInTrainingOnlyAndFollowsItsSeed) {
+  const frontend::AcousticConfig config = tts::testing::tiny_acoustic_config();
+  frontend::AcousticWeights w(config);
+  w.initialise(4);
+  std::vector<int> durations;
+  const auto batch = tts::testing::random_acoustic_batch(config, {5, 3}, 6, durations);
+  frontend::AcousticLossSettings dropping;
+  dropping.dropout = 0.5f;
+  frontend::AcousticPass plain(w), pass(w, dropping);
+  const double without = plain.forward(batch, durations).total;
+  const double seed1 = pass.forward(batch, durations, 1).total;
+  EXPECT_NE(seed1, without);
+  EXPECT_NE(pass.forward(batch, durations, 2).total, seed1);
+  EXPECT_EQ(pass.forward(batch, durations, 1).total, seed1);
+  // Synthesis and alignment search see the whole network.
+  const std::vector<int32_t> ids(batch.ids.begin(), batch.ids.begin() + 5);
+  std::vector<int> d_plain, d_pass;
+  Matrix mel_plain, mel_pass;
+  plain.synthesize(ids, 1.0f, d_plain, mel_plain);
+  pass.synthesize(ids, 1.0f, d_pass, mel_pass);
+  EXPECT_EQ(d_plain, d_pass);
+  EXPECT_EQ(mel_plain, mel_pass);
+  EXPECT_EQ(plain.align(batch), pass.align(batch));
+}
 
 TEST(AcousticGradient, BackwardAccumulatesAcrossCalls) {
   const frontend::AcousticConfig config = tts::testing::tiny_acoustic_config();

@@ -10,6 +10,7 @@
 
 #include "tts/kernels/alignment.h"
 #include "tts/kernels/conv1d.h"
+#include "tts/kernels/dropout.h"
 #include "tts/kernels/losses.h"
 #include "tts/kernels/normalization.h"
 
@@ -87,6 +88,39 @@ TEST(Conv1d, RejectsBadShapes) {
   Matrix x(2, 4), u(6, 4);
   EXPECT_THROW(conv1d_unfold(x, 3, {2, 1}, u), std::invalid_argument);
   EXPECT_THROW(conv1d_unfold(x, 2, {4}, u), std::invalid_argument);
+}
+
+TEST(Dropout, DropsTheRateAndKeepsTheMean) {
+  Matrix keep(200, 500);
+  dropout_mask(0.3f, 17, keep);
+  const Eigen::Index dropped = (keep.array() == 0.0f).count();
+  const Eigen::Index kept = (keep.array() == 1.0f / 0.7f).count();
+  EXPECT_EQ(dropped + kept, keep.size());  // nothing but 0 and 1 / (1 - rate)
+  // 100,000 draws: the share dropped is within 4 standard deviations (0.006) of 0.3, so the
+  // mask leaves activations unbiased on average.
+  EXPECT_NEAR(static_cast<double>(dropped) / keep.size(), 0.3, 0.006);
+  EXPECT_NEAR(keep.mean(), 1.0, 0.01);
+  // Neighbouring elements are not correlated: a mask that repeated a pattern would be.
+  const Eigen::ArrayXXf centred = keep.array() - keep.mean();
+  const double lag1 =
+      (centred.topRows(199) * centred.bottomRows(199)).mean() / centred.square().mean();
+  EXPECT_LT(std::abs(lag1), 0.02);
+}
+
+TEST(Dropout, IsAPureFunctionOfTheSeed) {
+  Matrix a(30, 40), b(30, 40), c(30, 40), none(30, 40);
+  dropout_mask(0.5f, 7, a);
+  dropout_mask(0.5f, 7, b);
+  dropout_mask(0.5f, 8, c);
+  EXPECT_EQ(a, b);
+  // Different seeds agree on about half the elements, as independent masks would.
+  const double same = static_cast<double>((a.array() == c.array()).count()) / a.size();
+  EXPECT_GT(same, 0.4);
+  EXPECT_LT(same, 0.6);
+  dropout_mask(0.0f, 7, none);
+  EXPECT_EQ(none, Matrix::Ones(30, 40));
+  EXPECT_THROW(dropout_mask(1.0f, 7, a), std::invalid_argument);
+  EXPECT_THROW(dropout_mask(-0.1f, 7, a), std::invalid_argument);
 }
 
 TEST(LayerNorm, NormalisesEachColumnAndBackwardMatchesFiniteDifferences) {

@@ -102,6 +102,23 @@ TEST_F(AcousticTraining, ResumedRunEndsWithIdenticalWeights) {
   EXPECT_FALSE(checkpoint_bytes(root_ / "other") == a);
 }
 
+TEST_F(AcousticTraining, DropoutChangesTrainingAndStillResumesExactly) {
+  auto with_dropout = [&](const std::string& out, int64_t steps) {
+    auto o = options(out, steps);
+    o.loss.dropout = 0.3f;
+    return o;
+  };
+  train::train_acoustic(options("plain", 10), log_);
+  train::train_acoustic(with_dropout("straight", 10), log_);
+  train::train_acoustic(with_dropout("interrupted", 5), log_);
+  auto resumed = with_dropout("interrupted", 10);
+  resumed.resume = true;
+  train::train_acoustic(resumed, log_);
+  const auto a = checkpoint_bytes(root_ / "straight"), b = checkpoint_bytes(root_ / "interrupted");
+  EXPECT_TRUE(a == b) << "a resumed run must draw the same dropout masks";
+  EXPECT_FALSE(a == checkpoint_bytes(root_ / "plain")) << "dropout had no effect";
+}
+
 TEST_F(AcousticTraining, RefusesToOverwriteACheckpointWithoutResume) {
   train::train_acoustic(options("out", 2), log_);
   EXPECT_THROW(train::train_acoustic(options("out", 4), log_), std::runtime_error);

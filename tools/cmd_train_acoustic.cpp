@@ -47,6 +47,11 @@ void register_train_acoustic(CLI::App& train, int& exit_code) {
                   "from an utterance's quietest to its loudest frame go to BOS/EOS (0 = off)")
       ->check(CLI::Range(0.0f, 1.0f))
       ->capture_default_str();
+  cmd->add_option("--dropout", o->loss.dropout,
+                  "Share of the encoder's, duration predictor's and decoder's activations "
+                  "dropped in training (regularises a small corpus)")
+      ->check(CLI::Range(0.0f, 0.9f))
+      ->capture_default_str();
   auto alignments = std::make_shared<std::string>();
   cmd->add_option("--write-alignments", *alignments,
                   "After training, write every utterance's learned durations to this TSV");

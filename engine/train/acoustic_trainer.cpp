@@ -133,6 +133,8 @@ AcousticTrainingSummary train_acoustic(const AcousticTrainingOptions& o, std::os
   settings.symbol_timings = symbols.timings();  // stress and length marks take no frames
   settings.alignment_channel_weights = alignment_channel_weights(corpus.training, state.config);
   frontend::AcousticPass pass(model, settings);
+  frontend::AcousticLossSettings held_out_settings = settings;  // measured as synthesis runs
+  held_out_settings.dropout = 0.0f;
   AcousticTrainingSummary summary;
   summary.first_step = summary.last_step = state.step;
   const auto started = Clock::now();
@@ -147,7 +149,9 @@ AcousticTrainingSummary train_acoustic(const AcousticTrainingOptions& o, std::os
     model.parameters() = state.weights;
     std::vector<int> durations;  // empty: searched
     if (state.step < o.uniform_alignment_steps) durations = pass.flat_start_durations(batch);
-    const frontend::AcousticLosses losses = pass.forward(batch, durations);
+    // A dropout seed of its own for every (run seed, step), so a resumed run draws the same masks.
+    const uint64_t dropout_seed = (o.seed << 32) ^ static_cast<uint64_t>(state.step);
+    const frontend::AcousticLosses losses = pass.forward(batch, durations, dropout_seed);
     if (!std::isfinite(losses.total))
       fail("loss is not finite (" + std::to_string(losses.total) + ")");
     grads.set_zero();
@@ -167,7 +171,8 @@ AcousticTrainingSummary train_acoustic(const AcousticTrainingOptions& o, std::os
                           (state.step % o.validate_every == 0 || state.step == o.steps);
     if (validate) {
       ema_model.parameters() = state.ema;
-      summary.last_validation_mel = validation_mel_loss(ema_model, settings, corpus.validation);
+      summary.last_validation_mel =
+          validation_mel_loss(ema_model, held_out_settings, corpus.validation);
     }
     if (state.step % o.log_every == 0 || state.step == o.steps || validate) {
       const double per_step = elapsed / static_cast<double>(summary.last_step - summary.first_step);
@@ -190,7 +195,7 @@ AcousticTrainingSummary train_acoustic(const AcousticTrainingOptions& o, std::os
   }
   if (!o.alignments_file.empty()) {
     ema_model.parameters() = state.ema;
-    write_alignments(ema_model, settings, corpus, o.alignments_file);
+    write_alignments(ema_model, held_out_settings, corpus, o.alignments_file);
     log << "alignments written to " << o.alignments_file.string() << "\n";
   }
   return summary;

@@ -2,6 +2,7 @@
 
 #include "tts/kernels/activations.h"
 #include "tts/kernels/conv1d.h"
+#include "tts/kernels/dropout.h"
 #include "tts/kernels/linear_algebra.h"
 #include "tts/kernels/normalization.h"
 
@@ -13,7 +14,7 @@ constexpr float kNormEpsilon = 1e-5f;
 
 void conv_block_forward(const kernels::ParameterSet& p, const ConvBlockLayout& block,
                         kernels::ConstMatrixRef x, const std::vector<int>& lengths,
-                        ConvBlockActivations& a, kernels::Matrix& out) {
+                        ConvBlockActivations& a, kernels::Matrix& out, Dropout dropout) {
   const auto weight = p.matrix(block.conv);
   const Eigen::Index n = x.cols(), width = weight.rows();
   a.unfolded.resize(block.kernel * x.rows(), n);
@@ -21,7 +22,14 @@ void conv_block_forward(const kernels::ParameterSet& p, const ConvBlockLayout& b
   kernels::conv1d_forward(x, weight, p.vector(block.conv_bias), block.kernel, lengths, a.unfolded,
                           a.relu);
   kernels::relu_forward(a.relu, a.relu);
-  out = a.relu;
+  if (dropout.rate > 0.0f) {
+    a.keep.resize(width, n);
+    kernels::dropout_mask(dropout.rate, dropout.seed, a.keep);
+    out = a.relu.cwiseProduct(a.keep);
+  } else {
+    a.keep.resize(0, 0);
+    out = a.relu;
+  }
   if (block.residual) out += x;
   a.normalized.resize(width, n);
   a.inv_std.resize(n);
@@ -37,6 +45,7 @@ void conv_block_backward(const kernels::ParameterSet& p, const ConvBlockLayout& 
   kernels::layer_norm_backward(d_out, a.normalized, a.inv_std, p.vector(block.norm_scale), d_sum,
                                grads.vector(block.norm_scale), grads.vector(block.norm_bias));
   if (block.residual && dx.cols() > 0) dx += d_sum;
+  if (a.keep.size() > 0) d_sum.array() *= a.keep.array();
   kernels::relu_backward(d_sum, a.relu, d_sum);
   kernels::Matrix scratch(a.unfolded.rows(), dx.cols() > 0 ? a.unfolded.cols() : 0);
   kernels::conv1d_backward(d_sum, a.unfolded, p.matrix(block.conv), block.kernel, lengths,

@@ -42,7 +42,8 @@ void AcousticPass::encode(const std::vector<int32_t>& ids, const std::vector<int
   encoder_outs_.resize(layout.encoder.size());
   const Matrix* x = &embedded_;
   for (std::size_t i = 0; i < layout.encoder.size(); ++i) {
-    conv_block_forward(p, layout.encoder[i], *x, lengths, encoder_acts_[i], encoder_outs_[i]);
+    conv_block_forward(p, layout.encoder[i], *x, lengths, encoder_acts_[i], encoder_outs_[i],
+                       dropout_for(static_cast<int>(i)));
     x = &encoder_outs_[i];
   }
   // The aligner's prior sees the symbol alone, not its context: every occurrence of a phoneme
@@ -59,7 +60,8 @@ void AcousticPass::predict_durations(const std::vector<int>& lengths) {
   duration_outs_.resize(layout.duration.size());
   const Matrix* x = &encoded;
   for (std::size_t i = 0; i < layout.duration.size(); ++i) {
-    conv_block_forward(p, layout.duration[i], *x, lengths, duration_acts_[i], duration_outs_[i]);
+    conv_block_forward(p, layout.duration[i], *x, lengths, duration_acts_[i], duration_outs_[i],
+                       dropout_for(static_cast<int>(layout.encoder.size() + i)));
     x = &duration_outs_[i];
   }
   linear_forward(p, layout.duration_output, *x, log_durations_);
@@ -77,9 +79,17 @@ void AcousticPass::decode(const std::vector<int>& frame_lengths) {
   decoder_outs_.resize(layout.decoder.size() + 1);
   linear_forward(p, layout.decoder_input, decoder_in_, decoder_outs_[0]);
   for (std::size_t i = 0; i < layout.decoder.size(); ++i)
-    conv_block_forward(p, layout.decoder[i], decoder_outs_[i], frame_lengths, decoder_acts_[i],
-                       decoder_outs_[i + 1]);
+    conv_block_forward(
+        p, layout.decoder[i], decoder_outs_[i], frame_lengths, decoder_acts_[i],
+        decoder_outs_[i + 1],
+        dropout_for(static_cast<int>(layout.encoder.size() + layout.duration.size() + i)));
   linear_forward(p, layout.decoder_output, decoder_outs_.back(), predicted_);
+}
+
+Dropout AcousticPass::dropout_for(int block) const {
+  if (!dropout_active_ || settings_.dropout <= 0.0f) return {};
+  // Blocks number well under 64, so every block of every step gets a seed of its own.
+  return {settings_.dropout, dropout_seed_ * 64 + static_cast<uint64_t>(block)};
 }
 
 kernels::ConstMatrixMap AcousticPass::state_means() const {
@@ -208,20 +218,28 @@ std::vector<int> AcousticPass::align(const AcousticBatch& batch) {
   return search_alignment(batch.ids, batch.token_lengths, batch.frame_lengths);
 }
 
-AcousticLosses AcousticPass::forward(const AcousticBatch& batch,
-                                     const std::vector<int>& durations) {
+AcousticLosses AcousticPass::forward(const AcousticBatch& batch, const std::vector<int>& durations,
+                                     uint64_t dropout_seed) {
   const auto& c = weights_.config();
   if (batch.token_lengths.size() != batch.frame_lengths.size() || batch.token_lengths.empty() ||
       sum(batch.token_lengths) != static_cast<int>(batch.ids.size()) ||
       sum(batch.frame_lengths) != batch.mel.cols() || batch.mel.rows() != c.n_mels)
     throw std::invalid_argument("acoustic batch: ids, lengths and mel frames do not agree");
+  if (!durations.empty() && durations.size() != batch.ids.size())
+    throw std::invalid_argument("acoustic batch: one duration per id is needed");
   batch_ = &batch;
-  durations_ = durations.empty() ? align(batch) : durations;
-  if (!durations.empty()) {
-    target_ = (batch.mel.array() - c.mel_mean) / c.mel_std;
-    encode(batch.ids, batch.token_lengths);
-    if (durations.size() != batch.ids.size())
-      throw std::invalid_argument("acoustic batch: one duration per id is needed");
+  dropout_active_ = true;
+  dropout_seed_ = dropout_seed;
+  struct EndDropout {
+    bool& active;
+    ~EndDropout() { active = false; }
+  } end_dropout{dropout_active_};
+  target_ = (batch.mel.array() - c.mel_mean) / c.mel_std;
+  encode(batch.ids, batch.token_lengths);
+  if (durations.empty()) {
+    durations_ = search_alignment(batch.ids, batch.token_lengths, batch.frame_lengths);
+  } else {
+    durations_ = durations;
     std::size_t first = 0;
     for (std::size_t u = 0; u < batch.token_lengths.size(); ++u) {
       const auto begin = durations.begin() + static_cast<std::ptrdiff_t>(first);

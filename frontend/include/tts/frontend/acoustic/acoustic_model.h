@@ -18,8 +18,8 @@ struct AcousticControls {
 };
 
 struct AcousticOutput {
-  kernels::Matrix mel;          // n_mels × frames, log-mel with the voice's MelConfig
-  std::vector<int> durations;   // frames per input id (sums to mel.cols())
+  kernels::Matrix mel;         // n_mels × frames, log-mel with the voice's MelConfig
+  std::vector<int> durations;  // frames per input id (sums to mel.cols())
 };
 
 // A loaded acoustic model: immutable after load, so synthesize() may be called from many threads

@@ -4,6 +4,7 @@
 // parameters) and into dx unless dx has no columns.
 #pragma once
 
+#include <cstdint>
 #include <vector>
 
 #include "tts/frontend/acoustic/weights.h"
@@ -17,12 +18,22 @@ struct ConvBlockActivations {
   kernels::Matrix relu;        // out × N
   kernels::Matrix normalized;  // out × N, the layer norm's x̂
   kernels::Vector inv_std;     // N
+  kernels::Matrix keep;        // out × N dropout mask (kernels/dropout.h); empty without dropout
 };
 
-// out = LN(ReLU(conv(x)) + x) (without "+ x" when the block is not residual). Resizes `out`.
+// Dropout of a block's ReLU output in training: `rate` of the activations are zeroed, drawn from
+// `seed` (a different seed for every block and step). rate 0 (the default) leaves the block as in
+// synthesis.
+struct Dropout {
+  float rate = 0.0f;
+  uint64_t seed = 0;
+};
+
+// out = LN(dropout(ReLU(conv(x))) + x) (without "+ x" when the block is not residual). Resizes
+// `out`.
 void conv_block_forward(const kernels::ParameterSet& p, const ConvBlockLayout& block,
                         kernels::ConstMatrixRef x, const std::vector<int>& lengths,
-                        ConvBlockActivations& a, kernels::Matrix& out);
+                        ConvBlockActivations& a, kernels::Matrix& out, Dropout dropout = {});
 void conv_block_backward(const kernels::ParameterSet& p, const ConvBlockLayout& block,
                          const std::vector<int>& lengths, const ConvBlockActivations& a,
                          kernels::ConstMatrixRef d_out, kernels::ParameterSet& grads,

@@ -40,6 +40,10 @@ struct AcousticLossSettings {
   // frames whose loudness (mean log-mel) lies below this share of the way from its quietest to its
   // loudest frame; 0 spreads every frame evenly over all tokens.
   float edge_silence_threshold = 0.3f;
+  // Share of the encoder's, duration predictor's and decoder's ReLU activations zeroed in
+  // forward() (training; FastSpeech uses 0.1-0.5). align() and synthesize() never drop; the
+  // aligner's prior reads the embedding and is not affected.
+  float dropout = 0.0f;
 };
 
 struct AcousticLosses {
@@ -53,8 +57,10 @@ class AcousticPass {
   explicit AcousticPass(const AcousticWeights& weights, AcousticLossSettings settings = {});
 
   // Runs the network on `batch` and keeps the activations. `durations` (one per id, summing to
-  // each utterance's frames) fixes the alignment; empty means monotonic alignment search.
-  AcousticLosses forward(const AcousticBatch& batch, const std::vector<int>& durations = {});
+  // each utterance's frames) fixes the alignment; empty means monotonic alignment search. With
+  // settings.dropout > 0 the dropout masks are drawn from `dropout_seed` (one per training step).
+  AcousticLosses forward(const AcousticBatch& batch, const std::vector<int>& durations = {},
+                         uint64_t dropout_seed = 0);
 
   // Adds the gradient of the last forward()'s total loss to `gradients`. MAS durations are treated
   // as constants, as in Glow-TTS.
@@ -82,6 +88,9 @@ class AcousticPass {
 
  private:
   void encode(const std::vector<int32_t>& ids, const std::vector<int>& lengths);
+  // The dropout of conv block number `block` (counted over encoder, duration predictor, decoder):
+  // none outside forward().
+  Dropout dropout_for(int block) const;
   void predict_durations(const std::vector<int>& lengths);
   void decode(const std::vector<int>& frame_lengths);
   std::vector<int> search_alignment(const std::vector<int32_t>& ids,
@@ -95,6 +104,8 @@ class AcousticPass {
   const AcousticWeights& weights_;
   AcousticLossSettings settings_;
   const AcousticBatch* batch_ = nullptr;
+  bool dropout_active_ = false;  // only while forward() runs
+  uint64_t dropout_seed_ = 0;
   std::vector<int> durations_;
   // Frames of each token's alignment states (tokens × alignment_states, token-major).
   std::vector<int> state_durations_;
