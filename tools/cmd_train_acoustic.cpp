@@ -52,6 +52,11 @@ void register_train_acoustic(CLI::App& train, int& exit_code) {
                   "dropped in training (regularises a small corpus)")
       ->check(CLI::Range(0.0f, 0.9f))
       ->capture_default_str();
+  cmd->add_option("--pause-penalty", o->loss.pause_penalty,
+                  "Alignment: log-likelihood (nats) each frame of a pause inside an utterance "
+                  "costs")
+      ->check(CLI::NonNegativeNumber)
+      ->capture_default_str();
   auto alignments = std::make_shared<std::string>();
   cmd->add_option("--write-alignments", *alignments,
                   "After training, write every utterance's learned durations to this TSV");
