@@ -150,6 +150,55 @@ TEST(AcousticAlignment, PausesInsideAnUtterancePayPerFrame) {
   EXPECT_EQ(boundary_frames(1e6f), 0);
 }
 
+TEST(AcousticAlignment, APauseAtPunctuationIsScoredAsTheEdgeSilenceAndCostsNothing) {
+  // Symbol means set by hand through a one-hot embedding: BOS (0) and EOS (6) silence, phones 1
+  // and 2 two different sounds, and the comma (5) and word boundary (3) the sound of phone 2, as
+  // if trained on the speech the flat start spread over them. Frames: silence 3, phone 1 ×4,
+  // phone 2 ×4, silence 6, phone 1 ×4, phone 2 ×4, silence 3.
+  frontend::AcousticConfig config = tts::testing::tiny_acoustic_config();
+  config.channels = config.symbols;  // room for a one-hot embedding
+  frontend::AcousticWeights w(config);
+  w.initialise(1);
+  auto& p = w.parameters();
+  const auto& layout = w.layout();
+  p.matrix(layout.embedding).setIdentity();
+  const float silence = -11.0f, one = -1.0f, two = 1.0f;
+  const float normalised[7] = {silence, one, two, two, 0.0f, two, silence};
+  p.matrix(layout.prior.weight).setZero();
+  p.vector(layout.prior.bias).setZero();
+  for (int id = 0; id < config.symbols; ++id)
+    p.matrix(layout.prior.weight)
+        .col(id)
+        .setConstant((normalised[id] - config.mel_mean) / config.mel_std);
+  const std::vector<float> frames_of = {
+      one,     one, one, one, two, two, two, two, silence, silence, silence, silence, silence,
+      silence, one, one, one, one, two, two, two, two,     silence, silence, silence};
+  auto pause_frames = [&](int pause_id) {
+    frontend::AcousticLossSettings settings;
+    settings.symbol_timings.assign(config.symbols, frontend::SymbolTiming::kSounds);
+    settings.symbol_timings[0] = settings.symbol_timings[6] = settings.symbol_timings[3] =
+        frontend::SymbolTiming::kMayPause;
+    settings.symbol_timings[5] = frontend::SymbolTiming::kClausePause;
+    settings.pause_penalty = 1e6f;
+    frontend::AcousticBatch batch;
+    batch.ids = {0, 1, 2, pause_id, 1, 2, 6};
+    batch.token_lengths = {7};
+    std::vector<float> column;
+    for (int f = 0; f < 3; ++f) column.push_back(silence);
+    for (float v : frames_of) column.push_back(v);
+    batch.frame_lengths = {static_cast<int>(column.size())};
+    batch.mel.resize(config.n_mels, static_cast<Eigen::Index>(column.size()));
+    for (Eigen::Index f = 0; f < batch.mel.cols(); ++f)
+      batch.mel.col(f).setConstant(column[static_cast<std::size_t>(f)]);
+    return frontend::AcousticPass(w, settings).align(batch);
+  };
+  // The comma takes the pause: its own means sound like phone 2, but it is scored as silence,
+  // and punctuation pays no penalty.
+  EXPECT_EQ(pause_frames(5), (std::vector<int>{3, 4, 4, 6, 4, 4, 3}));
+  // A word boundary pays the (here prohibitive) penalty, so the pause goes to a phone instead.
+  EXPECT_EQ(pause_frames(3)[3], 0);
+}
+
 TEST(AcousticAlignment, FlatStartGivesTheEdgesSilenceToBosAndEos) {
   // One utterance: BOS, five phonemes, EOS over 40 frames, of which the first 8 and the last 5
   // are near the log floor and the 27 between them loud.

@@ -107,9 +107,11 @@ TEST(SymbolTable, TimingOfSymbolsDecidesTheirFrames) {
   // Phones sound, whatever their script; a multi-code-point phone sounds if any part is a letter.
   for (const char* phone : {"a", "z", "ɜ", "ŋ", "æ", "tʃ", "ɾ̃"})
     EXPECT_EQ(SymbolTable::timing_of(phone), SymbolTiming::kSounds) << phone;
-  // Where the speaker may or may not pause.
-  for (const char* pause : {"_", "^", "$", " ", ".", ",", "?", "!", ";", ":"})
+  // Where the speaker may or may not pause: at clause punctuation most of all.
+  for (const char* pause : {"_", "^", "$", " "})
     EXPECT_EQ(SymbolTable::timing_of(pause), SymbolTiming::kMayPause) << pause;
+  for (const char* pause : {".", ",", "?", "!", ";", ":"})
+    EXPECT_EQ(SymbolTable::timing_of(pause), SymbolTiming::kClausePause) << pause;
   // Marks that colour a neighbour: stress, length, aspiration, nasalisation, a tie bar.
   for (const char* mark : {"ˈ", "ˌ", "ː", "ʰ", "\xCC\x83", "\xCD\xA1"})
     EXPECT_EQ(SymbolTable::timing_of(mark), SymbolTiming::kNoTime) << mark;

@@ -162,7 +162,7 @@ std::vector<int> AcousticPass::search_alignment(const std::vector<int32_t>& ids,
       const SymbolTiming t = timing(ids[static_cast<std::size_t>(k)]);
       if (t == SymbolTiming::kNoTime) continue;
       aligned.push_back(k);
-      may_skip.push_back(t == SymbolTiming::kMayPause);
+      may_skip.push_back(t != SymbolTiming::kSounds);
     }
     const auto sounding = std::count(may_skip.begin(), may_skip.end(), false);
     if (sounding > frames || aligned.empty())
@@ -175,9 +175,17 @@ std::vector<int> AcousticPass::search_alignment(const std::vector<int32_t>& ids,
     const auto all_states = state_means();
     Matrix means(all_states.rows(), static_cast<Eigen::Index>(aligned.size()) * states);
     std::vector<bool> state_may_skip;
+    // Pauses inside the utterance are scored with the leading silence's means (BOS's), as HMM
+    // aligners tie their short-pause model to silence. Their own means learn from the speech that
+    // the flat start spreads over them and from the few frames they take later, so they could not
+    // win a real pause, which then dragged the phones around it out of place (a comma's pause went
+    // to the vowel of the word before, shifting that word by a dozen frames).
+    const bool tie_pauses = may_skip.front();
     for (std::size_t i = 0; i < aligned.size(); ++i) {
+      const bool inner_pause = may_skip[i] && i > 0 && i + 1 < aligned.size();
+      const Eigen::Index source = tie_pauses && inner_pause ? aligned.front() : aligned[i];
       means.middleCols(static_cast<Eigen::Index>(i) * states, states) =
-          all_states.middleCols(aligned[i] * states, states);
+          all_states.middleCols(source * states, states);
       for (int s = 0; s < states; ++s) state_may_skip.push_back(may_skip[i] || s > 0);
     }
     Matrix log_likelihood(means.cols(), frames);
@@ -191,11 +199,11 @@ std::vector<int> AcousticPass::search_alignment(const std::vector<int32_t>& ids,
     } else {
       kernels::gaussian_log_likelihood(means, target_.middleCols(frame, frames), log_likelihood);
     }
-    // A pause inside the utterance costs pause_penalty per frame (the edges' silence is free): it
-    // must sound like silence clearly better than the phones around it, so a stop's closure stays
-    // with its stop.
+    // A pause at a word boundary inside the utterance costs pause_penalty per frame: it must sound
+    // like silence clearly better than the phones around it, so a stop's closure stays with its
+    // stop. The edges' silence and pauses at clause punctuation, where speakers do pause, are free.
     for (std::size_t i = 1; i + 1 < aligned.size(); ++i)
-      if (may_skip[i])
+      if (timing(ids[static_cast<std::size_t>(aligned[i])]) == SymbolTiming::kMayPause)
         log_likelihood.middleRows(static_cast<Eigen::Index>(i) * states, states).array() -=
             settings_.pause_penalty;
     const std::vector<int> d = kernels::monotonic_alignment_search(log_likelihood, state_may_skip);

@@ -61,7 +61,7 @@ SymbolTiming SymbolTable::timing_of(std::string_view symbol) {
   if (symbol == kPad || symbol == kBos || symbol == kEos || symbol == kWordBoundary)
     return SymbolTiming::kMayPause;
   if (symbol.size() == 1 && kClausePunctuation.find(symbol[0]) != std::string_view::npos)
-    return SymbolTiming::kMayPause;
+    return SymbolTiming::kClausePause;
   // Spacing Modifier Letters (U+02B0..02FF) and Combining Diacritical Marks (U+0300..036F) only.
   std::size_t i = 0;
   while (i < symbol.size()) {

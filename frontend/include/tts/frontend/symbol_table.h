@@ -32,10 +32,12 @@ class UnknownPhonemeError : public std::runtime_error {
 
 // How a symbol takes time in speech, which decides how many frames alignment may give it.
 enum class SymbolTiming : unsigned char {
-  kSounds,    // a phone: at least one frame
-  kMayPause,  // pad, BOS, EOS, word boundary, clause punctuation: zero frames, or the pause there
-  kNoTime,    // modifier letters and combining diacritics only (stress ˈ ˌ, length ː, aspiration
-              // ʰ, nasal ̃ ...): no frames of their own; they colour a neighbouring phone
+  kSounds,       // a phone: at least one frame
+  kMayPause,     // pad, BOS, EOS, word boundary: zero frames, or the pause there
+  kClausePause,  // clause punctuation , . ? ! ; : — zero frames, or the pause there, where
+                 // speakers pause most (alignment does not charge it for pausing)
+  kNoTime,  // modifier letters and combining diacritics only (stress ˈ ˌ, length ː, aspiration
+            // ʰ, nasal ̃ ...): no frames of their own; they colour a neighbouring phone
 };
 
 class SymbolTable {

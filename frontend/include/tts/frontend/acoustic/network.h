@@ -32,9 +32,10 @@ struct AcousticLossSettings {
   // Per mel channel: 1 / the channel's standard deviation of normalised frames, so that alignment
   // weighs every channel alike. Empty: unit weights (all channels share the global scale).
   kernels::Vector alignment_channel_weights;
-  // Log-likelihood (nats) each frame costs when alignment gives it to a "may pause" token inside
-  // the utterance (word boundary, punctuation); BOS and EOS at the edges pay nothing. Without it
-  // the word boundary took the silent closure of a following stop (docs/acoustic-model.md).
+  // Log-likelihood (nats) each frame costs when alignment gives it to a word boundary (kMayPause)
+  // inside the utterance; BOS and EOS at the edges and clause punctuation (kClausePause) pay
+  // nothing. Without it the word boundary took the silent closure of a following stop
+  // (docs/acoustic-model.md).
   float pause_penalty = 20.0f;
   // The flat start (flat_start_durations) gives BOS and EOS the utterance's leading and trailing
   // frames whose loudness (mean log-mel) lies below this share of the way from its quietest to its
