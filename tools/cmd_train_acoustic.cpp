@@ -53,8 +53,8 @@ void register_train_acoustic(CLI::App& train, int& exit_code) {
       ->check(CLI::Range(0.0f, 0.9f))
       ->capture_default_str();
   cmd->add_option("--pause-penalty", o->loss.pause_penalty,
-                  "Alignment: log-likelihood (nats) each frame of a pause inside an utterance "
-                  "costs")
+                  "Alignment: log-likelihood (nats) each frame of a pause at a word boundary "
+                  "inside an utterance costs (the edges and clause punctuation are free)")
       ->check(CLI::NonNegativeNumber)
       ->capture_default_str();
   auto alignments = std::make_shared<std::string>();
