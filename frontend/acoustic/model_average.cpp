@@ -7,7 +7,7 @@ namespace tts::frontend {
 
 namespace {
 
-// The part of `dir`'s model that differs from `first`'s, or an empty string when they agree.
+// What in `model` differs from `first` (for the error message), or an empty string when they agree.
 std::string difference(const AcousticModelFiles& first, const AcousticModelFiles& model) {
   if (nlohmann::json(model.weights->config()) != nlohmann::json(first.weights->config()))
     return "its \"acoustic\" config (architecture or mel statistics)";
