@@ -14,11 +14,11 @@ void register_train_acoustic_average(CLI::App& train, int& exit_code) {
       "acoustic-average",
       "Average the weights of acoustic models fine-tuned from one starting point");
   cmd->footer(
-      "The runs must share the architecture, the corpus (its mel statistics), the features and "
-      "the\n"
-      "symbol table, and should all start from one model (`tts train acoustic --init-from RUN`\n"
-      "with different --seed): models trained from different random initialisations do not\n"
-      "average into a working model. OUT gets acoustic.json and acoustic.safetensors.");
+      "The runs must share the architecture, the corpus (its mel statistics), the features\n"
+      "and the symbol table, and should all start from one model (`tts train acoustic\n"
+      "--init-from RUN` with different --seed): models trained from different random\n"
+      "initialisations do not average into a working model. OUT gets acoustic.json and\n"
+      "acoustic.safetensors.");
   cmd->add_option("runs", *runs, "Acoustic model folders (`tts train acoustic` OUT folders)")
       ->required()
       ->check(CLI::ExistingDirectory);
