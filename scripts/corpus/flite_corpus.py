@@ -1,9 +1,11 @@
 #!/usr/bin/python3
 """Build an LJSpeech-style corpus of synthetic speech with flite's kal16 voice (BSD licence).
 
-Usage: flite_corpus.py OUT_DIR [N] [--seed S] [--jobs J]
+Usage: flite_corpus.py OUT_DIR [N] [--seed S] [--jobs J] [--voice V] [--text generated|fortunes|mixed]
 
-Text comes from scripts/corpus/sentences.py (generated, project-owned). flite speaks the normalised
+Text comes from scripts/corpus/sentences.py (generated, project-owned; the default), from the plain
+sentences of Debian's fortunes package (fortune_sentences.py), or half from each, interleaved
+(`mixed`). Sentences of ../shared/eval/dev-sentences.txt are never used. flite speaks the normalised
 text, so the words in metadata.csv are exactly the words in the audio; OUT_DIR/phones.tsv holds
 flite's phone sequence with end times in seconds for every kept row.
 """
@@ -16,6 +18,7 @@ import sys
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import fortune_sentences  # noqa: E402
 import ljspeech  # noqa: E402
 import sentences  # noqa: E402
 from normalise import normalise  # noqa: E402
@@ -34,12 +37,36 @@ def synthesise(flite, voice, text, target):
     return seconds, peak, rms, " ".join(out.stdout.split()), None
 
 
-def build(out_dir, count, seed, jobs, flite, voice):
+EVAL_SENTENCES = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "..",
+                              "shared", "eval", "dev-sentences.txt")
+TEXT_SOURCES = {
+    "generated": "scripts/corpus/sentences.py",
+    "fortunes": "Debian fortunes package (plain sentences)",
+    "mixed": "scripts/corpus/sentences.py and Debian fortunes, alternating",
+}
+
+
+def choose_texts(kind, count, seed):
+    """The `count` sentences to speak: generated, from fortunes, or alternating between the two."""
+    if kind == "generated":
+        return sentences.generate(count, seed)
+    exclude = []
+    if os.path.exists(EVAL_SENTENCES):
+        with open(EVAL_SENTENCES, encoding="utf-8") as f:
+            exclude = f.read().splitlines()
+    if kind == "fortunes":
+        return fortune_sentences.sample(count, seed, exclude=exclude)
+    plain = fortune_sentences.sample(count // 2, seed, exclude=exclude)
+    made = sentences.generate(count - len(plain), seed)
+    return [s for pair in zip(made, plain) for s in pair] + made[len(plain):]
+
+
+def build(out_dir, count, seed, jobs, flite, voice, text="generated"):
     started = time.time()
     stage = ljspeech.StagedFolder(out_dir)
     try:
         kept, dropped, phones = [], [], {}
-        texts = sentences.generate(count, seed)
+        texts = choose_texts(text, count, seed)
         width = max(5, len(str(count)))
         with concurrent.futures.ThreadPoolExecutor(max_workers=jobs) as pool:
             futures = {}
@@ -66,8 +93,8 @@ def build(out_dir, count, seed, jobs, flite, voice):
                              "peak": peak, "rms": rms})
                 phones[ident] = phone_line
         summary = ljspeech.write_outputs(stage, kept, dropped, {
-            "source": {"synthesiser": "flite %s voice" % voice, "text": "scripts/corpus/sentences.py",
-                       "seed": seed, "licence": "flite: BSD-style; text: this project"},
+            "source": {"synthesiser": "flite %s voice" % voice, "text": TEXT_SOURCES[text],
+                       "seed": seed, "licence": "flite: BSD-style; text: this project (generated), BSD (fortunes)"},
         })
         with open(stage.path("phones.tsv"), "w", encoding="utf-8") as f:
             f.write("id\tphone:end_seconds ...\n")
@@ -90,10 +117,16 @@ def main(argv):
     parser.add_argument("--jobs", type=int, default=min(4, os.cpu_count() or 1))
     parser.add_argument("--flite", default="flite")
     parser.add_argument("--voice", default="kal16")
+    parser.add_argument("--text", choices=sorted(TEXT_SOURCES), default="generated")
     args = parser.parse_args(argv)
     if args.count < 1:
         parser.error("N must be at least 1")
-    build(args.out_dir, args.count, args.seed, max(1, args.jobs), args.flite, args.voice)
+    try:
+        build(args.out_dir, args.count, args.seed, max(1, args.jobs), args.flite, args.voice,
+              args.text)
+    except (FileNotFoundError, ValueError) as e:
+        print("build-flite-corpus: %s" % e, file=sys.stderr)
+        return 2
     return 0
 
 

@@ -22,6 +22,8 @@ ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)
 sys.path.insert(0, os.path.join(ROOT, "scripts", "corpus"))
 
 import asterisk_corpus  # noqa: E402
+import flite_corpus  # noqa: E402
+import fortune_sentences  # noqa: E402
 import ljspeech  # noqa: E402
 import sentences  # noqa: E402
 from normalise import cardinal, normalise, ordinal  # noqa: E402
@@ -225,6 +227,68 @@ class SentencesTest(unittest.TestCase):
         for s in a:
             spoken = normalise(s)
             self.assertNotRegex(spoken, r"[0-9|]", s)
+
+
+FORTUNES = """Clear are thy eyes and bright thy breath!
+%
+The light at the end of the tunnel is the
+headlight of an approaching train.  Do unto others before they undo you.
+\t\t-- Anonymous
+%
+Call 555-1234 before midnight, and ask for Bob.
+%
+It is ONLY a flesh wound, said the knight.
+%
+Too short.  The birch canoe slid on the smooth planks.
+%
+Q: Why did the chicken cross the road?  A: To get to the other side.
+"""
+
+
+class FortuneSentencesTest(unittest.TestCase):
+    def folder(self, tmp):
+        with open(os.path.join(tmp, "wisdom"), "w", encoding="latin-1") as f:
+            f.write(FORTUNES)
+        with open(os.path.join(tmp, "wisdom.dat"), "wb") as f:  # strfile's index: not text
+            f.write(b"\x00\x01binary")
+        return tmp
+
+    def test_plain_sentences_only(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            got = fortune_sentences.load(self.folder(tmp),
+                                         exclude=["the birch canoe slid on the smooth planks."])
+        # Lines of a cookie are joined, the attribution is dropped; digits, words in capitals,
+        # sentences under 5 words, evaluation sentences and "Q: ... A: ..." jokes are left out.
+        self.assertEqual(got, ["Clear are thy eyes and bright thy breath!",
+                               "The light at the end of the tunnel is the headlight of an "
+                               "approaching train.",
+                               "Do unto others before they undo you."])
+
+    def test_sample_is_seeded_and_refuses_too_many(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            folder = self.folder(tmp)
+            a = fortune_sentences.sample(3, seed=4, directory=folder)
+            self.assertEqual(a, fortune_sentences.sample(3, seed=4, directory=folder))
+            self.assertEqual(len(set(a)), 3)
+            with self.assertRaisesRegex(ValueError, "only 4 plain sentences"):
+                fortune_sentences.sample(5, directory=folder)
+        with self.assertRaisesRegex(FileNotFoundError, "install Debian's fortunes"):
+            fortune_sentences.load("/nonexistent/fortunes")
+
+    def test_mixed_text_alternates_sources(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            folder = self.folder(tmp)
+            original = fortune_sentences.DEFAULT_DIR
+            fortune_sentences.DEFAULT_DIR = folder
+            try:
+                mixed = flite_corpus.choose_texts("mixed", 5, seed=2)
+            finally:
+                fortune_sentences.DEFAULT_DIR = original
+            plain = set(fortune_sentences.load(folder))
+        made = sentences.generate(3, seed=2)
+        self.assertEqual(mixed[0::2], made)
+        self.assertEqual(len(mixed), 5)
+        self.assertTrue(all(s in plain for s in mixed[1::2]), mixed)
 
 
 @unittest.skipUnless(shutil.which("flite"), "flite is not installed")
