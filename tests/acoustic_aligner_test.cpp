@@ -199,6 +199,59 @@ TEST(AcousticAlignment, APauseAtPunctuationIsScoredAsTheEdgeSilenceAndCostsNothi
   EXPECT_EQ(pause_frames(3)[3], 0);
 }
 
+TEST(AcousticAlignment, EveryStateOfAPhoneTakesAFrameUnlessTheUtteranceIsTooShort) {
+  // Three alignment states a symbol, each symbol's states one constant sound set by hand through a
+  // one-hot embedding: BOS (0) and EOS (6) silence, phone 1 one sound, phone 2 another. The frames
+  // hold phone 2's sound for a single frame between two stretches of phone 1.
+  frontend::AcousticConfig config = tts::testing::tiny_acoustic_config();
+  config.channels = config.symbols;
+  config.alignment_states = 3;
+  frontend::AcousticWeights w(config);
+  w.initialise(1);
+  auto& p = w.parameters();
+  const auto& layout = w.layout();
+  p.matrix(layout.embedding).setIdentity();
+  const float silence = -11.0f, one = -1.0f, two = 1.0f;
+  const float sound[7] = {silence, one, two, 0.0f, 0.0f, 0.0f, silence};
+  p.matrix(layout.prior.weight).setZero();
+  p.vector(layout.prior.bias).setZero();
+  for (int id = 0; id < config.symbols; ++id)
+    p.matrix(layout.prior.weight)
+        .col(id)
+        .setConstant((sound[id] - config.mel_mean) / config.mel_std);
+  auto align = [&](const std::vector<float>& column, int min_phone_states) {
+    frontend::AcousticLossSettings settings = settings_with_pauses(config, {0, 6});
+    settings.min_phone_states = min_phone_states;
+    frontend::AcousticBatch batch;
+    batch.ids = {0, 1, 2, 1, 6};
+    batch.token_lengths = {5};
+    batch.frame_lengths = {static_cast<int>(column.size())};
+    batch.mel.resize(config.n_mels, static_cast<Eigen::Index>(column.size()));
+    for (Eigen::Index f = 0; f < batch.mel.cols(); ++f)
+      batch.mel.col(f).setConstant(column[static_cast<std::size_t>(f)]);
+    return frontend::AcousticPass(w, settings).align(batch);
+  };
+  std::vector<float> frames(3, silence);
+  frames.insert(frames.end(), 6, one);
+  frames.push_back(two);
+  frames.insert(frames.end(), 6, one);
+  frames.insert(frames.end(), 3, silence);
+  // Only the first state required: phone 2 keeps its one frame, as it sounds.
+  EXPECT_EQ(align(frames, 1), (std::vector<int>{3, 6, 1, 6, 3}));
+  // Every state required (0 = all): phone 2 lasts 3 frames, taken from the phones beside it, and
+  // the silent edges stay with BOS and EOS.
+  const std::vector<int> all = align(frames, 0);
+  EXPECT_EQ(all[0], 3);
+  EXPECT_EQ(all[2], 3);
+  EXPECT_EQ(all[4], 3);
+  EXPECT_EQ(all[1] + all[3], 10);
+  EXPECT_EQ(align(frames, 2)[2], 2);
+  // 8 frames cannot give three phones 3 each: one frame a phone is required instead.
+  const std::vector<float> short_one = {silence, one, one, two, one, one, one, silence};
+  const std::vector<int> fallback = align(short_one, 0);
+  EXPECT_EQ(fallback, (std::vector<int>{1, 2, 1, 3, 1}));
+}
+
 TEST(AcousticAlignment, FlatStartGivesTheEdgesSilenceToBosAndEos) {
   // One utterance: BOS, five phonemes, EOS over 40 frames, of which the first 8 and the last 5
   // are near the log floor and the 27 between them loud.

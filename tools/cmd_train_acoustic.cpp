@@ -57,6 +57,11 @@ void register_train_acoustic(CLI::App& train, int& exit_code) {
                   "inside an utterance costs (the edges and clause punctuation are free)")
       ->check(CLI::NonNegativeNumber)
       ->capture_default_str();
+  cmd->add_option("--min-phone-states", o->loss.min_phone_states,
+                  "Alignment: how many of a phone's states must each take a frame (0 = all, so "
+                  "a phone lasts at least as many frames as it has states; 1 = one frame)")
+      ->check(CLI::NonNegativeNumber)
+      ->capture_default_str();
   auto alignments = std::make_shared<std::string>();
   cmd->add_option("--write-alignments", *alignments,
                   "After training, write every utterance's learned durations to this TSV");

@@ -169,9 +169,13 @@ std::vector<int> AcousticPass::search_alignment(const std::vector<int32_t>& ids,
       throw std::invalid_argument("utterance " + std::to_string(u) + " of the batch has " +
                                   std::to_string(sounding) + " tokens that must sound but " +
                                   std::to_string(frames) + " frames");
-    // Each aligned token becomes `states` rows in order; its first state must take a frame when
-    // the token must sound, later states may be skipped (so a phone still needs one frame only).
+    // Each aligned token becomes `states` rows in order. When the token must sound, its first
+    // `required` states must take a frame each and later ones may be skipped; an utterance too
+    // short for that needs one frame a phone.
     const int states = weights_.config().alignment_states;
+    int required =
+        settings_.min_phone_states > 0 ? std::min(settings_.min_phone_states, states) : states;
+    if (static_cast<long>(sounding) * required > frames) required = 1;
     const auto all_states = state_means();
     Matrix means(all_states.rows(), static_cast<Eigen::Index>(aligned.size()) * states);
     std::vector<bool> state_may_skip;
@@ -186,7 +190,7 @@ std::vector<int> AcousticPass::search_alignment(const std::vector<int32_t>& ids,
       const Eigen::Index source = tie_pauses && inner_pause ? aligned.front() : aligned[i];
       means.middleCols(static_cast<Eigen::Index>(i) * states, states) =
           all_states.middleCols(source * states, states);
-      for (int s = 0; s < states; ++s) state_may_skip.push_back(may_skip[i] || s > 0);
+      for (int s = 0; s < states; ++s) state_may_skip.push_back(may_skip[i] || s >= required);
     }
     Matrix log_likelihood(means.cols(), frames);
     const auto& scale = settings_.alignment_channel_weights;

@@ -41,6 +41,12 @@ struct AcousticLossSettings {
   // frames whose loudness (mean log-mel) lies below this share of the way from its quietest to its
   // loudest frame; 0 spreads every frame evenly over all tokens.
   float edge_silence_threshold = 0.3f;
+  // How many of a phone's alignment states (in order) must each take at least one frame; 0 = all
+  // of them, so a phone lasts at least alignment_states frames. With only the first state required,
+  // a vowel's last states kept the silent closure of the stop after it and left the stop one or two
+  // frames of burst (docs/acoustic-model.md, session 7). An utterance with too few frames for that
+  // falls back to one required state.
+  int min_phone_states = 0;
   // Share of the encoder's, duration predictor's and decoder's ReLU activations zeroed in
   // forward() (training; FastSpeech uses 0.1-0.5). align() and synthesize() never drop; the
   // aligner's prior reads the embedding and is not affected.
