@@ -39,10 +39,12 @@ def synthesise(flite, voice, text, target):
 
 EVAL_SENTENCES = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "..",
                               "shared", "eval", "dev-sentences.txt")
+# Where each --text choice takes its sentences from, and their licence (summary.json records both).
 TEXT_SOURCES = {
-    "generated": "scripts/corpus/sentences.py",
-    "fortunes": "Debian fortunes package (plain sentences)",
-    "mixed": "scripts/corpus/sentences.py and Debian fortunes, alternating",
+    "generated": ("scripts/corpus/sentences.py", "this project"),
+    "fortunes": ("Debian fortunes package (plain sentences)", "BSD"),
+    "mixed": ("scripts/corpus/sentences.py and Debian fortunes, alternating",
+              "this project (generated), BSD (fortunes)"),
 }
 
 
@@ -93,8 +95,8 @@ def build(out_dir, count, seed, jobs, flite, voice, text="generated"):
                              "peak": peak, "rms": rms})
                 phones[ident] = phone_line
         summary = ljspeech.write_outputs(stage, kept, dropped, {
-            "source": {"synthesiser": "flite %s voice" % voice, "text": TEXT_SOURCES[text],
-                       "seed": seed, "licence": "flite: BSD-style; text: this project (generated), BSD (fortunes)"},
+            "source": {"synthesiser": "flite %s voice" % voice, "text": TEXT_SOURCES[text][0],
+                       "seed": seed, "licence": "flite: BSD-style; text: " + TEXT_SOURCES[text][1]},
         })
         with open(stage.path("phones.tsv"), "w", encoding="utf-8") as f:
             f.write("id\tphone:end_seconds ...\n")
