@@ -201,7 +201,8 @@ TEST_F(AcousticTraining, InitFromStartsWhereAnotherRunEnded) {
 }
 
 TEST_F(AcousticTraining, AlignedMelsMatchTheRecordingsFramesAndFeedTheVocoderCorpus) {
-  auto o = options("model", 60);
+  // 60 steps left one file's frames nearer 5 frames late once every alignment state had to sound.
+  auto o = options("model", 120);
   o.ema_decay = 0.0f;
   train::train_acoustic(o, log_);
   train::AlignedMelOptions a;
