@@ -115,6 +115,39 @@ frontend::AcousticLossSettings settings_with_pauses(const frontend::AcousticConf
   return settings;
 }
 
+// Weights whose prior gives every state of symbol k the constant normalised log-mel sounds[k]
+// (through a one-hot embedding: channels = symbols), as if trained on frames of that sound.
+frontend::AcousticWeights hand_set_weights(frontend::AcousticConfig config,
+                                           const std::vector<float>& sounds) {
+  config.channels = config.symbols;
+  frontend::AcousticWeights w(config);
+  w.initialise(1);
+  auto& p = w.parameters();
+  const auto& layout = w.layout();
+  p.matrix(layout.embedding).setIdentity();
+  p.matrix(layout.prior.weight).setZero();
+  p.vector(layout.prior.bias).setZero();
+  for (int id = 0; id < config.symbols; ++id)
+    p.matrix(layout.prior.weight)
+        .col(id)
+        .setConstant((sounds.at(static_cast<std::size_t>(id)) - config.mel_mean) / config.mel_std);
+  return w;
+}
+
+// One utterance of `ids` whose frame f has every mel channel at column[f].
+frontend::AcousticBatch constant_frames_batch(const frontend::AcousticConfig& config,
+                                              std::vector<int32_t> ids,
+                                              const std::vector<float>& column) {
+  frontend::AcousticBatch batch;
+  batch.token_lengths = {static_cast<int>(ids.size())};
+  batch.ids = std::move(ids);
+  batch.frame_lengths = {static_cast<int>(column.size())};
+  batch.mel.resize(config.n_mels, static_cast<Eigen::Index>(column.size()));
+  for (Eigen::Index f = 0; f < batch.mel.cols(); ++f)
+    batch.mel.col(f).setConstant(column[static_cast<std::size_t>(f)]);
+  return batch;
+}
+
 }  // namespace
 
 TEST(AcousticAligner, RecoversKnownBoundariesOfASyntheticCorpus) {
@@ -155,21 +188,10 @@ TEST(AcousticAlignment, APauseAtPunctuationIsScoredAsTheEdgeSilenceAndCostsNothi
   // and 2 two different sounds, and the comma (5) and word boundary (3) the sound of phone 2, as
   // if trained on the speech the flat start spread over them. Frames: silence 3, phone 1 ×4,
   // phone 2 ×4, silence 6, phone 1 ×4, phone 2 ×4, silence 3.
-  frontend::AcousticConfig config = tts::testing::tiny_acoustic_config();
-  config.channels = config.symbols;  // room for a one-hot embedding
-  frontend::AcousticWeights w(config);
-  w.initialise(1);
-  auto& p = w.parameters();
-  const auto& layout = w.layout();
-  p.matrix(layout.embedding).setIdentity();
+  const frontend::AcousticConfig config = tts::testing::tiny_acoustic_config();
   const float silence = -11.0f, one = -1.0f, two = 1.0f;
-  const float normalised[7] = {silence, one, two, two, 0.0f, two, silence};
-  p.matrix(layout.prior.weight).setZero();
-  p.vector(layout.prior.bias).setZero();
-  for (int id = 0; id < config.symbols; ++id)
-    p.matrix(layout.prior.weight)
-        .col(id)
-        .setConstant((normalised[id] - config.mel_mean) / config.mel_std);
+  const frontend::AcousticWeights w =
+      hand_set_weights(config, {silence, one, two, two, 0.0f, two, silence});
   const std::vector<float> frames_of = {
       one,     one, one, one, two, two, two, two, silence, silence, silence, silence, silence,
       silence, one, one, one, one, two, two, two, two,     silence, silence, silence};
@@ -180,17 +202,10 @@ TEST(AcousticAlignment, APauseAtPunctuationIsScoredAsTheEdgeSilenceAndCostsNothi
         frontend::SymbolTiming::kMayPause;
     settings.symbol_timings[5] = frontend::SymbolTiming::kClausePause;
     settings.pause_penalty = 1e6f;
-    frontend::AcousticBatch batch;
-    batch.ids = {0, 1, 2, pause_id, 1, 2, 6};
-    batch.token_lengths = {7};
-    std::vector<float> column;
-    for (int f = 0; f < 3; ++f) column.push_back(silence);
-    for (float v : frames_of) column.push_back(v);
-    batch.frame_lengths = {static_cast<int>(column.size())};
-    batch.mel.resize(config.n_mels, static_cast<Eigen::Index>(column.size()));
-    for (Eigen::Index f = 0; f < batch.mel.cols(); ++f)
-      batch.mel.col(f).setConstant(column[static_cast<std::size_t>(f)]);
-    return frontend::AcousticPass(w, settings).align(batch);
+    std::vector<float> column(3, silence);
+    column.insert(column.end(), frames_of.begin(), frames_of.end());
+    return frontend::AcousticPass(w, settings)
+        .align(constant_frames_batch(config, {0, 1, 2, pause_id, 1, 2, 6}, column));
   };
   // The comma takes the pause: its own means sound like phone 2, but it is scored as silence,
   // and punctuation pays no penalty.
@@ -204,32 +219,15 @@ TEST(AcousticAlignment, EveryStateOfAPhoneTakesAFrameUnlessTheUtteranceIsTooShor
   // one-hot embedding: BOS (0) and EOS (6) silence, phone 1 one sound, phone 2 another. The frames
   // hold phone 2's sound for a single frame between two stretches of phone 1.
   frontend::AcousticConfig config = tts::testing::tiny_acoustic_config();
-  config.channels = config.symbols;
   config.alignment_states = 3;
-  frontend::AcousticWeights w(config);
-  w.initialise(1);
-  auto& p = w.parameters();
-  const auto& layout = w.layout();
-  p.matrix(layout.embedding).setIdentity();
   const float silence = -11.0f, one = -1.0f, two = 1.0f;
-  const float sound[7] = {silence, one, two, 0.0f, 0.0f, 0.0f, silence};
-  p.matrix(layout.prior.weight).setZero();
-  p.vector(layout.prior.bias).setZero();
-  for (int id = 0; id < config.symbols; ++id)
-    p.matrix(layout.prior.weight)
-        .col(id)
-        .setConstant((sound[id] - config.mel_mean) / config.mel_std);
+  const frontend::AcousticWeights w =
+      hand_set_weights(config, {silence, one, two, 0.0f, 0.0f, 0.0f, silence});
   auto align = [&](const std::vector<float>& column, int min_phone_states) {
     frontend::AcousticLossSettings settings = settings_with_pauses(config, {0, 6});
     settings.min_phone_states = min_phone_states;
-    frontend::AcousticBatch batch;
-    batch.ids = {0, 1, 2, 1, 6};
-    batch.token_lengths = {5};
-    batch.frame_lengths = {static_cast<int>(column.size())};
-    batch.mel.resize(config.n_mels, static_cast<Eigen::Index>(column.size()));
-    for (Eigen::Index f = 0; f < batch.mel.cols(); ++f)
-      batch.mel.col(f).setConstant(column[static_cast<std::size_t>(f)]);
-    return frontend::AcousticPass(w, settings).align(batch);
+    return frontend::AcousticPass(w, settings)
+        .align(constant_frames_batch(config, {0, 1, 2, 1, 6}, column));
   };
   std::vector<float> frames(3, silence);
   frames.insert(frames.end(), 6, one);
