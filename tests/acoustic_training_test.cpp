@@ -10,6 +10,7 @@
 #include <sstream>
 
 #include "tts/frontend/acoustic/acoustic_model.h"
+#include "tts/frontend/acoustic/model_files.h"
 #include "tts/frontend/text_pipeline.h"
 #include "tts/kernels/npy.h"
 #include "tts/kernels/safetensors.h"
@@ -198,6 +199,13 @@ TEST_F(AcousticTraining, InitFromStartsWhereAnotherRunEnded) {
     EXPECT_THAT(e.what(), ::testing::HasSubstr("first"));
     EXPECT_THAT(e.what(), ::testing::HasSubstr("differs"));
   }
+  // Unless the run takes the architecture from the model it starts from.
+  other.architecture_from_init = true;
+  train::train_acoustic(other, log_);
+  const auto adopted = frontend::load_acoustic_files(root_ / "other");
+  EXPECT_EQ(adopted.weights->config().channels, first.config.channels);
+  EXPECT_EQ(adopted.weights->parameters().size(),
+            frontend::load_acoustic_files(root_ / "first").weights->parameters().size());
 }
 
 TEST_F(AcousticTraining, AlignedMelsMatchTheRecordingsFramesAndFeedTheVocoderCorpus) {

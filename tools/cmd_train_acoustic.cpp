@@ -26,7 +26,8 @@ void register_train_acoustic(CLI::App& train, int& exit_code) {
   cmd->add_flag("--resume", o->resume, "Continue from OUT/checkpoint.json");
   auto init_from = std::make_shared<std::string>();
   cmd->add_option("--init-from", *init_from,
-                  "Start from this trained model's weights (an OUT folder or a voice's acoustic/)")
+                  "Start from this trained model's weights (an OUT folder or a voice's "
+                  "acoustic/); its architecture and features too, unless --config is given")
       ->check(CLI::ExistingDirectory);
   cmd->add_option("--lang", o->language, "espeak-ng language of the transcripts");
   cmd->add_option("--batch", o->batch_utterances, "Utterances per batch")
@@ -70,6 +71,7 @@ void register_train_acoustic(CLI::App& train, int& exit_code) {
     o->out_dir = *out;
     o->alignments_file = *alignments;
     o->init_from = *init_from;
+    o->architecture_from_init = config_file->empty();
     if (!config_file->empty()) {
       const nlohmann::json j = read_config_file(*config_file);
       try {

@@ -78,7 +78,13 @@ void write_alignments(const frontend::AcousticWeights& weights,
 
 }  // namespace
 
-AcousticTrainingSummary train_acoustic(const AcousticTrainingOptions& o, std::ostream& log) {
+AcousticTrainingSummary train_acoustic(const AcousticTrainingOptions& options, std::ostream& log) {
+  AcousticTrainingOptions o = options;
+  if (o.architecture_from_init && !o.init_from.empty()) {
+    const frontend::AcousticModelFiles start = frontend::load_acoustic_files(o.init_from);
+    o.config = start.weights->config();
+    o.features = start.features;
+  }
   const frontend::SymbolTable& symbols = frontend::SymbolTable::default_table();
   AcousticCorpus corpus =
       load_acoustic_corpus(o.data_dir, o.features, o.language, o.loader_threads);

@@ -30,6 +30,10 @@ struct AcousticTrainingOptions {
   // or a voice's acoustic/ folder), e.g. pre-trained on more speech, instead of random ones. Its
   // architecture must match; mel_mean and mel_std are measured on this run's corpus as usual.
   std::filesystem::path init_from;
+  // With init_from: take its architecture (config) and mel features instead of `config` and
+  // `features`, so that a model pre-trained at any size fine-tunes without restating them
+  // (`tts train acoustic --init-from` without --config). Otherwise they must match it.
+  bool architecture_from_init = false;
   int batch_utterances = 8;
   frontend::AcousticLossSettings loss{};
   kernels::AdamSettings adam{};
