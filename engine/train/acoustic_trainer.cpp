@@ -2,6 +2,7 @@
 
 #include <chrono>
 #include <cmath>
+#include <optional>
 #include <ostream>
 #include <sstream>
 
@@ -80,10 +81,12 @@ void write_alignments(const frontend::AcousticWeights& weights,
 
 AcousticTrainingSummary train_acoustic(const AcousticTrainingOptions& options, std::ostream& log) {
   AcousticTrainingOptions o = options;
-  if (o.architecture_from_init && !o.init_from.empty()) {
-    const frontend::AcousticModelFiles start = frontend::load_acoustic_files(o.init_from);
-    o.config = start.weights->config();
-    o.features = start.features;
+  // The starting model, read once: its architecture may be needed before the corpus is loaded.
+  std::optional<frontend::AcousticModelFiles> start;
+  if (!o.init_from.empty()) start = frontend::load_acoustic_files(o.init_from);
+  if (start && o.architecture_from_init) {
+    o.config = start->weights->config();
+    o.features = start->features;
   }
   const frontend::SymbolTable& symbols = frontend::SymbolTable::default_table();
   AcousticCorpus corpus =
@@ -113,9 +116,8 @@ AcousticTrainingSummary train_acoustic(const AcousticTrainingOptions& options, s
                                " already holds a checkpoint: pass --resume or choose a new --out");
     model.initialise(o.seed);
     state.weights = state.ema = model.parameters();
-    if (!o.init_from.empty()) {
-      const frontend::AcousticModelFiles start = frontend::load_acoustic_files(o.init_from);
-      nlohmann::json theirs = start.weights->config(), ours = state.config;
+    if (start) {
+      nlohmann::json theirs = start->weights->config(), ours = state.config;
       for (const char* corpus_statistic : {"mel_mean", "mel_std"}) {
         theirs.erase(corpus_statistic);
         ours.erase(corpus_statistic);
@@ -123,9 +125,9 @@ AcousticTrainingSummary train_acoustic(const AcousticTrainingOptions& options, s
       if (theirs != ours)
         throw std::runtime_error(o.init_from.string() + ": its acoustic config " + theirs.dump() +
                                  " differs from this run's " + ours.dump());
-      if (nlohmann::json(start.features) != nlohmann::json(o.features))
+      if (nlohmann::json(start->features) != nlohmann::json(o.features))
         throw std::runtime_error(o.init_from.string() + ": its features differ from this run's");
-      state.weights = state.ema = start.weights->parameters();
+      state.weights = state.ema = start->weights->parameters();
       log << "starting from the weights of " << o.init_from.string() << "\n";
     }
   }

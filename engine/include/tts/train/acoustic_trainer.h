@@ -28,7 +28,8 @@ struct AcousticTrainingOptions {
   bool resume = false;
   // When set (and not resuming): start from this exported model's weights (OUT of an earlier run,
   // or a voice's acoustic/ folder), e.g. pre-trained on more speech, instead of random ones. Its
-  // architecture must match; mel_mean and mel_std are measured on this run's corpus as usual.
+  // architecture must match (or is taken over: architecture_from_init); mel_mean and mel_std are
+  // measured on this run's corpus as usual.
   std::filesystem::path init_from;
   // With init_from: take its architecture (config) and mel features instead of `config` and
   // `features`, so that a model pre-trained at any size fine-tunes without restating them
