@@ -6,9 +6,11 @@
 #include <optional>
 
 #include "tts/engine/bounded_queue.h"
+#include "tts/engine/stream_sampler.h"
 #include "tts/frontend/ssml.h"
 #include "tts/frontend/ssml_pipeline.h"
 #include "tts/frontend/utf8.h"
+#include "tts/kernels/device.h"
 #include "tts/vocoder/sample_codec.h"
 #include "tts/vocoder/sampler.h"
 
@@ -74,6 +76,8 @@ void SynthesisOptions::validate() const {
   if (chunk_samples < 1 || chunk_samples > (1u << 22)) bad("chunk_samples must be in [1, 4194304]");
   if (queue_chunks < 1 || queue_chunks > 4096) bad("queue_chunks must be in [1, 4096]");
   if (sentences_ahead < 1 || sentences_ahead > 1024) bad("sentences_ahead must be in [1, 1024]");
+  if (device == ComputeDevice::kCuda && !kernels::cuda_backend_built())
+    bad("device cuda: this build has no CUDA backend (configure with -DTTS_CUDA=ON)");
 }
 
 struct SynthesisStream::Run {
@@ -194,6 +198,8 @@ void SynthesisStream::Run::vocoder_main() {
     std::shared_ptr<const SentenceInfo> previous;  // the sentence just spoken, if any
     std::size_t previous_length = 0;
     std::vector<int32_t> block(chunk);
+    StreamSampler sampler(weights, options.device,
+                          {options.seed, options.temperature, options.threads});
     while (auto item = sentences.pop()) {
       if (item->error) {
         if (pending) audio.push(Output{std::move(*pending), nullptr});
@@ -209,8 +215,7 @@ void SynthesisStream::Run::vocoder_main() {
       if (previous) emit_silence(silence_samples, previous, previous_length);
       const auto seed = splitmix64(
           options.seed + 0x632BE59BD9B4E019ull * static_cast<std::uint64_t>(item->info->index));
-      vocoder::WaveNetSampler sampler(weights, {seed, options.temperature, options.threads});
-      sampler.start(item->mel);
+      sampler.start(item->mel, seed);
       vocoder::SampleDecoder decoder(weights.config());
       std::size_t offset = 0;
       // The stream's first chunk is short, so audio starts sooner (the chunking never changes the

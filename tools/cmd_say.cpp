@@ -75,6 +75,7 @@ void speak(engine::SynthesisStream& stream, const std::string& text, const SayOp
            Sink& sink, std::size_t progress_total) {
   engine::SynthesisOptions so = o.synthesis;
   so.ssml = o.ssml;
+  so.device = o.device == "cuda" ? engine::ComputeDevice::kCuda : engine::ComputeDevice::kCpu;
   stream.start(text, so);
   engine::AudioChunk chunk;
   int last_sentence = -1;
@@ -120,10 +121,7 @@ int run_say(const SayOptions& o) {
                    "-DTTS_CUDA=ON on a machine with the CUDA toolkit), use --device cpu\n";
     else if (kernels::cuda_device_count() == 0)
       std::cerr << "tts say: --device cuda: no CUDA device is available, use --device cpu\n";
-    else
-      std::cerr << "tts say: --device cuda: synthesis on CUDA is not implemented yet, use "
-                   "--device cpu\n";
-    return kExitFailure;
+    if (!kernels::cuda_backend_built() || kernels::cuda_device_count() == 0) return kExitFailure;
   }
   std::shared_ptr<const engine::Voice> voice;
   try {

@@ -23,6 +23,20 @@ double seconds_since(std::chrono::steady_clock::time_point start) {
 }
 }  // namespace
 
+kernels::Matrix project_conditioning(const WaveNetWeights& weights, const kernels::Matrix& mel) {
+  const WaveNetConfig& c = weights.config();
+  const WaveNetLayout& lay = weights.layout();
+  if (mel.rows() != c.mel_channels)
+    throw std::invalid_argument("vocoder: mel has " + std::to_string(mel.rows()) +
+                                " channels, the model expects " + std::to_string(c.mel_channels));
+  if (mel.cols() < 2) throw std::invalid_argument("vocoder: need at least 2 mel frames");
+  kernels::Matrix conditioning(c.layers * 2 * c.residual_channels, mel.cols());
+  kernels::gemm(conditioning, weights.parameters().matrix(lay.conditioning), Transpose::kNo, mel,
+                Transpose::kNo);
+  kernels::add_bias(conditioning, weights.parameters().vector(lay.dilated_bias));
+  return conditioning;
+}
+
 WaveNetSampler::WaveNetSampler(const WaveNetWeights& weights, const SamplerOptions& options)
     : weights_(weights), options_(options), rng_(options.seed) {
   const WaveNetConfig& c = weights.config();
@@ -45,15 +59,7 @@ WaveNetSampler::~WaveNetSampler() = default;
 
 void WaveNetSampler::start(const kernels::Matrix& mel) {
   const WaveNetConfig& c = weights_.config();
-  const WaveNetLayout& lay = weights_.layout();
-  if (mel.rows() != c.mel_channels)
-    throw std::invalid_argument("vocoder: mel has " + std::to_string(mel.rows()) +
-                                " channels, the model expects " + std::to_string(c.mel_channels));
-  if (mel.cols() < 2) throw std::invalid_argument("vocoder: need at least 2 mel frames");
-  conditioning_.resize(c.layers * 2 * c.residual_channels, mel.cols());
-  kernels::gemm(conditioning_, weights_.parameters().matrix(lay.conditioning), Transpose::kNo, mel,
-                Transpose::kNo);
-  kernels::add_bias(conditioning_, weights_.parameters().vector(lay.dilated_bias));
+  conditioning_ = project_conditioning(weights_, mel);
   for (auto& q : queues_) q.setZero();
   position_ = 0;
   total_ = static_cast<std::size_t>(mel.cols() - 1) * c.hop_length;

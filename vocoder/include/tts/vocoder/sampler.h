@@ -29,6 +29,10 @@ struct SamplerOptions {
   int threads = 1;           // 1 or 2 (see above); the audio does not depend on it
 };
 
+// Every layer's conditioning input for every frame of `mel` (mel_channels × frames, frames ≥ 2):
+// L·2R × frames, the gate biases folded in. Shared by the CPU and CUDA samplers.
+kernels::Matrix project_conditioning(const WaveNetWeights& weights, const kernels::Matrix& mel);
+
 class WorkerTeam;
 class TwoStageChooser;
 

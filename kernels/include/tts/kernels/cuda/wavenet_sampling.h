@@ -1,0 +1,96 @@
+// Incremental WaveNet sampling on the GPU: one kernel launch generates a whole run of samples for
+// many streams at once, without returning to the host between samples or layers.
+//
+// The kernel is persistent over the samples of a call: each thread block owns `streams_per_block`
+// streams and loops over their samples; per sample it runs every layer (dilated convolution over
+// the layer's queue of past inputs, conditioning, gate, residual), the skip sum, the output head
+// and the categorical draw, meeting at block barriers only. The weights (1 MB in fp32 for
+// L=20 R=32 S=128) stay in the GPU's L2 cache across samples; a block reads each weight once per
+// sample for all its streams, so more streams per block trade per-stream speed for throughput.
+//
+// The maths is the CPU sampler's (tts::vocoder::WaveNetSampler, see its header for the tensors),
+// in fp32, with the same injected uniform numbers, so the classes agree with the CPU's except
+// where a uniform falls within rounding of a class boundary (tests/cuda_wavenet_sampling_test.cpp).
+// This file knows nothing of the vocoder: the caller passes raw column-major weights and the
+// per-layer conditioning, already projected from the mel frames with the gate biases folded in.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+namespace tts::kernels::cuda {
+
+// Host views of a WaveNet's weights, column-major (Eigen's layout), matrices out × in.
+struct WaveNetSamplingWeights {
+  int layers = 0, residual = 0, skip = 0, classes = 0, hop = 0;
+  std::vector<int> dilations;                 // one per layer
+  const float* embedding = nullptr;           // R × A
+  std::vector<const float*> dilated;          // L × (2R × 2R) [W_past W_now]
+  std::vector<const float*> residual_weight;  // (L-1) × (R × R)
+  std::vector<const float*> residual_bias;    // (L-1) × R
+  const float* skip_weight = nullptr;         // S × L·R
+  const float* skip_bias = nullptr;           // S
+  const float* head_hidden = nullptr;         // S × S
+  const float* head_hidden_bias = nullptr;    // S
+  const float* head_output = nullptr;         // A × S
+  const float* head_output_bias = nullptr;    // A
+};
+
+// The weights on the device, transposed to the kernel's row-major layout. Immutable; many batches
+// may share one model.
+class WaveNetSamplingModel {
+ public:
+  explicit WaveNetSamplingModel(const WaveNetSamplingWeights& weights);
+  ~WaveNetSamplingModel();
+  WaveNetSamplingModel(const WaveNetSamplingModel&) = delete;
+  WaveNetSamplingModel& operator=(const WaveNetSamplingModel&) = delete;
+
+  struct Device;  // internal
+  const Device& device() const { return *device_; }
+
+ private:
+  std::unique_ptr<Device> device_;
+};
+
+// `streams` synthesis streams sampled together on the current device. Each stream has its own
+// queues, conditioning, position and previous class.
+class WaveNetSamplingBatch {
+ public:
+  // streams_per_block: 1, 2, 4 or 8 (see the file comment); 0 picks 1 for up to 2 streams per
+  // multiprocessor and more beyond.
+  WaveNetSamplingBatch(const WaveNetSamplingModel& model, int streams, int streams_per_block = 0);
+  ~WaveNetSamplingBatch();
+  WaveNetSamplingBatch(const WaveNetSamplingBatch&) = delete;
+  WaveNetSamplingBatch& operator=(const WaveNetSamplingBatch&) = delete;
+
+  // Starts an utterance on `stream`: conditioning is L·2R × frames (column-major, gate biases
+  // folded in); the stream will produce `total_samples` samples (at most (frames - 1) · hop),
+  // the first conditioned on the class `previous_class`. Clears the stream's queues.
+  void start(int stream, const float* conditioning, int frames, std::size_t total_samples,
+             int32_t previous_class);
+
+  // Generates up to `count` more samples on every stream in one kernel launch. uniforms and out are
+  // streams × count, stream-major (stream s, sample i at s·count + i); uniforms in [0, 1).
+  // logits_out, when not null, receives streams × count × A logits (tests). Returns how many
+  // samples each stream produced (fewer than count when its utterance ends). Synchronous.
+  std::vector<std::size_t> generate(std::size_t count, const float* uniforms, int32_t* out,
+                                    float temperature, float* logits_out = nullptr);
+
+  int streams() const { return streams_; }
+  int streams_per_block() const { return streams_per_block_; }
+  std::size_t remaining(int stream) const;
+  // Device time of the last generate()'s kernel, from CUDA events.
+  double last_kernel_seconds() const { return last_kernel_seconds_; }
+
+  struct State;  // internal
+
+ private:
+  const WaveNetSamplingModel& model_;
+  int streams_ = 0, streams_per_block_ = 1;
+  std::unique_ptr<State> state_;
+  double last_kernel_seconds_ = 0.0;
+};
+
+}  // namespace tts::kernels::cuda

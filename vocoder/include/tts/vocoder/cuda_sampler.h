@@ -1,0 +1,76 @@
+// WaveNet sampling on a CUDA GPU: the same model, maths and random numbers as WaveNetSampler
+// (sampler.h), run by the persistent kernel of tts/kernels/cuda/wavenet_sampling.h, for one stream
+// or for many streams at once (server throughput). Only built with the CUDA backend
+// (TTS_HAVE_CUDA); every call throws std::runtime_error naming the CUDA call when the device fails,
+// and std::invalid_argument on bad arguments.
+//
+// With the same seed, a single-stream CudaWaveNetSampler draws the same uniform numbers as a
+// WaveNetSampler, so it produces the same classes except where a uniform falls within rounding of
+// a class boundary (the two sum in different orders); from such a sample on, the two streams
+// differ.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <random>
+#include <vector>
+
+#include "tts/kernels/tensor.h"
+#include "tts/vocoder/sampler.h"
+#include "tts/vocoder/weights.h"
+
+namespace tts::kernels::cuda {
+class WaveNetSamplingModel;
+class WaveNetSamplingBatch;
+}  // namespace tts::kernels::cuda
+
+namespace tts::vocoder {
+
+class CudaWaveNetSampler {
+ public:
+  // Uploads the weights to the current device. Stream s draws its uniforms from a generator seeded
+  // with options.seed + s (so stream 0 matches a WaveNetSampler with the same seed).
+  // streams_per_block: see WaveNetSamplingBatch (0 = chosen from the stream count).
+  CudaWaveNetSampler(const WaveNetWeights& weights, int streams = 1,
+                     const SamplerOptions& options = {}, int streams_per_block = 0);
+  ~CudaWaveNetSampler();
+  CudaWaveNetSampler(const CudaWaveNetSampler&) = delete;
+  CudaWaveNetSampler& operator=(const CudaWaveNetSampler&) = delete;
+
+  // Restarts stream s's uniform generator from `seed` (as a WaveNetSampler constructed with it).
+  void reseed(int stream, uint64_t seed) { rngs_.at(stream).seed(seed); }
+
+  // As WaveNetSampler::start, for one stream.
+  void start(int stream, const kernels::Matrix& mel);
+  void start(const kernels::Matrix& mel) { start(0, mel); }
+
+  // Up to `max` more samples of every stream in one launch; out (and uniforms, when given) are
+  // streams × max, stream-major; logits_out, when given, streams × max × classes. Returns the
+  // samples made per stream.
+  std::vector<std::size_t> generate_all(std::size_t max, int32_t* out,
+                                        const float* uniforms = nullptr,
+                                        float* logits_out = nullptr);
+
+  // As WaveNetSampler::generate, for a sampler of one stream.
+  std::size_t generate(int32_t* out, std::size_t max, const float* uniforms = nullptr,
+                       kernels::Matrix* logits_out = nullptr);
+
+  int streams() const;
+  std::size_t remaining(int stream) const;
+  std::size_t total_samples(int stream = 0) const { return totals_.at(stream); }
+  // Device time of the last generate's kernel.
+  double last_kernel_seconds() const;
+
+ private:
+  const WaveNetWeights& weights_;
+  SamplerOptions options_;
+  std::unique_ptr<kernels::cuda::WaveNetSamplingModel> model_;
+  std::unique_ptr<kernels::cuda::WaveNetSamplingBatch> batch_;
+  std::vector<std::mt19937_64> rngs_;
+  std::vector<std::size_t> totals_;
+  std::vector<float> uniforms_;
+  std::vector<int32_t> out_;
+  std::vector<float> logits_;
+};
+
+}  // namespace tts::vocoder
