@@ -56,6 +56,7 @@ CudaWaveNetSampler::~CudaWaveNetSampler() = default;
 int CudaWaveNetSampler::streams() const { return batch_->streams(); }
 std::size_t CudaWaveNetSampler::remaining(int stream) const { return batch_->remaining(stream); }
 double CudaWaveNetSampler::last_kernel_seconds() const { return batch_->last_kernel_seconds(); }
+const char* CudaWaveNetSampler::kernel_name() const { return batch_->kernel_name(); }
 
 void CudaWaveNetSampler::start(int stream, const kernels::Matrix& mel) {
   const WaveNetConfig& c = weights_.config();

@@ -44,6 +44,11 @@ WaveNetSamplingModel::WaveNetSamplingModel(const WaveNetSamplingWeights& w)
     throw std::invalid_argument("wavenet sampling: layers must be 1.." +
                                 std::to_string(detail::kMaxSamplingLayers) +
                                 " and channels, classes and hop positive");
+  if (!detail::wavenet_sampling_supports(R, S))
+    throw std::invalid_argument(
+        "wavenet sampling on CUDA supports 16, 32 or 64 residual channels "
+        "and up to 256 skip channels; this model has " +
+        std::to_string(R) + " and " + std::to_string(S));
   if (static_cast<int>(w.dilations.size()) != L || static_cast<int>(w.dilated.size()) != L ||
       static_cast<int>(w.residual_weight.size()) != L - 1 ||
       static_cast<int>(w.residual_bias.size()) != L - 1)
@@ -130,14 +135,36 @@ WaveNetSamplingBatch::WaveNetSamplingBatch(const WaveNetSamplingModel& model, in
     TTS_CUDA_CHECK(cudaGetDevice(&device));
     TTS_CUDA_CHECK(cudaDeviceGetAttribute(&processors, cudaDevAttrMultiProcessorCount, device));
     streams_per_block = 1;
-    while (streams_per_block < 8 && streams > 2 * processors * streams_per_block)
+    while (streams_per_block < 4 && streams > 2 * processors * streams_per_block)
       streams_per_block *= 2;
   }
-  if (streams_per_block != 1 && streams_per_block != 2 && streams_per_block != 4 &&
-      streams_per_block != 8)
-    throw std::invalid_argument("wavenet sampling: streams_per_block must be 1, 2, 4 or 8, not " +
+  if (streams_per_block != 1 && streams_per_block != 2 && streams_per_block != 4)
+    throw std::invalid_argument("wavenet sampling: streams_per_block must be 1, 2 or 4, not " +
                                 std::to_string(streams_per_block));
   streams_per_block_ = streams_per_block;
+  {
+    const detail::WaveNetSamplingParams& shape = model.device().shape;
+    int device = 0, limit = 0;
+    TTS_CUDA_CHECK(cudaGetDevice(&device));
+    TTS_CUDA_CHECK(cudaDeviceGetAttribute(&limit, cudaDevAttrMaxSharedMemoryPerBlockOptin, device));
+    split_rows_ = detail::wavenet_sampling_rows_supports(shape.residual, shape.skip);
+    const int floats = split_rows_ ? detail::wavenet_sampling_rows_shared_floats(
+                                         shape.layers, shape.residual, shape.skip, shape.classes)
+                                   : detail::wavenet_sampling_shared_floats(
+                                         shape.layers, shape.residual, shape.skip, shape.classes);
+    const std::size_t bytes =
+        sizeof(float) * (streams_per_block * floats +
+                         (split_rows_ ? detail::wavenet_sampling_bias_floats(shape) : 0));
+    // The split-row kernel keeps the head's weights in shared memory when they fit beside.
+    head_in_shared_ =
+        split_rows_ && bytes + sizeof(float) * detail::wavenet_sampling_head_floats(shape) <=
+                           static_cast<std::size_t>(limit);
+    if (bytes > static_cast<std::size_t>(limit))
+      throw std::invalid_argument("wavenet sampling: " + std::to_string(streams_per_block) +
+                                  " streams per block need " + std::to_string(bytes) +
+                                  " bytes of shared memory, the device allows " +
+                                  std::to_string(limit) + "; use fewer streams per block");
+  }
   State& st = *state_;
   const long long stride = model.device().shape.queue_stride;
   st.queues = DeviceBuffer<float>(static_cast<std::size_t>(stride) * streams);
@@ -174,6 +201,8 @@ void WaveNetSamplingBatch::start(int stream, const float* conditioning, int fram
   if (total_samples > static_cast<std::size_t>(frames - 1) * shape.hop)
     throw std::invalid_argument("wavenet sampling: " + std::to_string(total_samples) +
                                 " samples need more than " + std::to_string(frames) + " frames");
+  if (total_samples >= (std::size_t{1} << 31))
+    throw std::invalid_argument("wavenet sampling: an utterance must have under 2^31 samples");
   if (previous_class < 0 || previous_class >= shape.classes)
     throw std::invalid_argument("wavenet sampling: previous class out of range");
   State& st = *state_;
@@ -228,8 +257,12 @@ std::vector<std::size_t> WaveNetSamplingBatch::generate(std::size_t count, const
   p.out = st.out.data();
   p.logits_out = logits_out ? st.logits.data() : nullptr;
   p.temperature = temperature;
+  p.head_in_shared = head_in_shared_;
   TTS_CUDA_CHECK(cudaEventRecord(st.begin));
-  detail::launch_wavenet_sampling(p, streams_per_block_, nullptr);
+  if (split_rows_)
+    detail::launch_wavenet_sampling_rows(p, streams_per_block_, nullptr);
+  else
+    detail::launch_wavenet_sampling(p, streams_per_block_, nullptr);
   TTS_CUDA_CHECK(cudaEventRecord(st.end));
   TTS_CUDA_CHECK(cudaEventSynchronize(st.end));
   float ms = 0.0f;

@@ -22,16 +22,20 @@ namespace {
 
 constexpr int kThreads = 512;
 constexpr int kWarps = kThreads / kWarp;
+constexpr int kMaxSkipRowsPerWarp = 16;  // S ≤ 16 · kWarps = 256
 
-// Per-stream shared memory: two residual buffers (ping-pong across layers), every layer's gate
+// Per-stream shared memory: every layer's past input and conditioning for the current sample
+// (staged at its start), two residual buffers (ping-pong across layers), the current layer's gate
 // output, the skip sum, the head's hidden layer and the logits.
 struct StreamSlots {
-  int x0, x1, gated, skip, hidden, logits, total;
+  int past, conditioning, x0, x1, gated, skip, hidden, logits, total;
   __host__ __device__ StreamSlots(int layers, int r, int s, int a) {
-    x0 = 0;
-    x1 = r;
-    gated = 2 * r;
-    skip = gated + layers * r;
+    past = 0;
+    conditioning = past + layers * r;
+    x0 = conditioning + layers * 2 * r;
+    x1 = x0 + r;
+    gated = x1 + r;
+    skip = gated + r;
     hidden = skip + s;
     logits = hidden + s;
     total = logits + a;
@@ -40,15 +44,26 @@ struct StreamSlots {
 
 __device__ __forceinline__ float sigmoid(float x) { return 1.0f / (1.0f + expf(-x)); }
 
-template <int SPB>
-__global__ void __launch_bounds__(kThreads) wavenet_sampling_kernel(const WaveNetSamplingParams p) {
+// SPB streams per block; R residual channels and NS skip rows per warp (S ≤ 16·NS), known at
+// compile time so that each lane's share of
+// a layer's weights fits in registers and can be loaded one stage ahead of its use: the dilated
+// weights of layer i+1 load while layer i's residual runs, and layer i's residual and skip weights
+// while its dilated convolution runs, so the L2 latency is off the serial path.
+template <int SPB, int R, int NS>
+__global__ void __launch_bounds__(kThreads, 1)
+    wavenet_sampling_kernel(const WaveNetSamplingParams p) {
+  constexpr int R2 = 2 * R;
+  constexpr int kPairs = R / kWarps;              // dilated row pairs (and residual rows) per warp
+  constexpr int kDilatedK = R2 / kWarp;           // dilated inputs per lane
+  constexpr int kOutK = (R + kWarp - 1) / kWarp;  // residual and skip inputs per lane
+  static_assert(R % kWarps == 0 && R2 % kWarp == 0, "R must be a multiple of 16");
   extern __shared__ float shared[];
   __shared__ std::int32_t previous[SPB];
-  __shared__ long long position[SPB], limit[SPB];
+  __shared__ unsigned position[SPB], limit[SPB];
   __shared__ const float* conditioning[SPB];
   __shared__ float* queues[SPB];
 
-  const int R = p.residual, R2 = 2 * R, S = p.skip, A = p.classes, L = p.layers;
+  const int S = p.skip, A = p.classes, L = p.layers, LR = p.layers * R;
   const StreamSlots slots(L, R, S, A);
   const int warp = threadIdx.x / kWarp, lane = threadIdx.x % kWarp;
   const int first = blockIdx.x * SPB;
@@ -58,118 +73,177 @@ __global__ void __launch_bounds__(kThreads) wavenet_sampling_kernel(const WaveNe
     const int s = threadIdx.x, g = first + s;
     const bool exists = g < p.streams;
     previous[s] = exists ? p.previous_class[g] : 0;
-    position[s] = exists ? p.position[g] : 0;
-    limit[s] = exists ? p.limit[g] : 0;
+    position[s] = exists ? static_cast<unsigned>(p.position[g]) : 0;
+    limit[s] = exists ? static_cast<unsigned>(p.limit[g]) : 0;
     conditioning[s] = exists ? p.conditioning[g] : nullptr;
     queues[s] = exists ? p.queues + g * p.queue_stride : nullptr;
   }
   __syncthreads();
-  long long steps = 0;
-  for (int s = 0; s < SPB; ++s) steps = limit[s] > steps ? limit[s] : steps;
+  unsigned steps = 0;
+  for (int s = 0; s < SPB; ++s) steps = max(steps, limit[s]);
 
-  for (long long t = 0; t < steps; ++t) {
-    bool active[SPB];
-    long long frame[SPB];
-    float weight[SPB];
+  float wf[kPairs][kDilatedK], wg[kPairs][kDilatedK];  // a layer's dilated rows o and o + R
+  float wr[kPairs][kOutK];                             // its residual rows
+  float ws[NS][kOutK];                                 // its columns of the skip rows
+  auto load_dilated = [&](int layer) {
+    const float* __restrict__ w = p.dilated + static_cast<long long>(layer) * R2 * R2;
 #pragma unroll
-    for (int s = 0; s < SPB; ++s) {
-      active[s] = t < limit[s];
-      const long long pos = position[s] + t;
-      frame[s] = pos / p.hop;
-      weight[s] = static_cast<float>(pos % p.hop) / static_cast<float>(p.hop);
+    for (int j = 0; j < kPairs; ++j)
+#pragma unroll
+      for (int q = 0; q < kDilatedK; ++q) {
+        const int o = warp + kWarps * j, k = lane + kWarp * q;
+        wf[j][q] = __ldg(w + o * R2 + k);
+        wg[j][q] = __ldg(w + (o + R) * R2 + k);
+      }
+  };
+  auto load_outputs = [&](int layer) {
+    const float* __restrict__ w = p.residual_weight + static_cast<long long>(layer) * R * R;
+#pragma unroll
+    for (int j = 0; j < kPairs; ++j)
+#pragma unroll
+      for (int q = 0; q < kOutK; ++q) {
+        const int o = warp + kWarps * j, k = lane + kWarp * q;
+        wr[j][q] = (layer + 1 < L && k < R) ? __ldg(w + o * R + k) : 0.0f;
+      }
+#pragma unroll
+    for (int j = 0; j < NS; ++j)
+#pragma unroll
+      for (int q = 0; q < kOutK; ++q) {
+        const int o = warp + kWarps * j, k = lane + kWarp * q;
+        ws[j][q] = (o < S && k < R)
+                       ? __ldg(p.skip_weight + static_cast<long long>(o) * LR + layer * R + k)
+                       : 0.0f;
+      }
+  };
+
+  for (unsigned t = 0; t < steps; ++t) {
+    bool active[SPB];
+#pragma unroll
+    for (int s = 0; s < SPB; ++s) active[s] = t < limit[s];
+    load_dilated(0);
+    // Stage this sample's inputs: every layer's past input (its queue slot), every layer's
+    // conditioning (interpolated between frames), and layer 0's input (the embedding).
+    for (int i = threadIdx.x; i < SPB * LR; i += kThreads) {
+      const int s = i / LR, layer = (i % LR) / R, r = i % R;
+      if (!active[s]) continue;
+      const unsigned slot = (position[s] + t) % static_cast<unsigned>(p.dilation[layer]);
+      at(s, slots.past)[i % LR] = queues[s][p.queue_offset[layer] + slot * R + r];
     }
-    // Layer 0's input: the embedding of the previous class.
+    for (int i = threadIdx.x; i < SPB * 2 * LR; i += kThreads) {
+      const int s = i / (2 * LR), row = i % (2 * LR);
+      if (!active[s]) continue;
+      const unsigned pos = position[s] + t;
+      const unsigned frame = pos / p.hop;
+      const float weight = static_cast<float>(pos % p.hop) / static_cast<float>(p.hop);
+      const float* c = conditioning[s] + static_cast<long long>(frame) * 2 * LR + row;
+      at(s, slots.conditioning)[row] =
+          weight == 0.0f ? c[0] : (1.0f - weight) * c[0] + weight * c[2 * LR];
+    }
     for (int i = threadIdx.x; i < SPB * R; i += kThreads) {
       const int s = i / R, r = i % R;
       at(s, slots.x0)[r] = p.embedding[static_cast<long long>(previous[s]) * R + r];
     }
+    float skip_sum[NS][SPB];  // this lane's share of each of its skip rows
+#pragma unroll
+    for (int j = 0; j < NS; ++j)
+#pragma unroll
+      for (int s = 0; s < SPB; ++s) skip_sum[j][s] = 0.0f;
     __syncthreads();
 
     int input = slots.x0, output = slots.x1;
     for (int layer = 0; layer < L; ++layer) {
-      const int d = p.dilation[layer];
-      const float* w = p.dilated + static_cast<long long>(layer) * R2 * R2;
-      float* queue[SPB];  // this layer's queue slot of each stream: the input `d` samples ago
+      load_outputs(layer);
+      // Dilated convolution over [past input; input], conditioning, gate.
 #pragma unroll
-      for (int s = 0; s < SPB; ++s)
-        queue[s] = active[s] ? queues[s] + p.queue_offset[layer] +
-                                   static_cast<long long>((position[s] + t) % d) * R
-                             : nullptr;
-      // Dilated convolution over [input `d` samples ago; input now], conditioning, gate.
-      for (int o = warp; o < R; o += kWarps) {
+      for (int j = 0; j < kPairs; ++j) {
+        const int o = warp + kWarps * j;
         float filter[SPB], gate[SPB];
 #pragma unroll
-        for (int s = 0; s < SPB; ++s) filter[s] = gate[s] = 0.0f;
-        const float* wf = w + static_cast<long long>(o) * R2;
-        const float* wg = w + static_cast<long long>(o + R) * R2;
-        for (int k = lane; k < R2; k += kWarp) {
-          const float a = wf[k], b = wg[k];
+        for (int s = 0; s < SPB; ++s) {
+          filter[s] = gate[s] = 0.0f;
 #pragma unroll
-          for (int s = 0; s < SPB; ++s) {
-            if (!active[s]) continue;
-            const float x = k < R ? queue[s][k] : at(s, input)[k - R];
-            filter[s] = fmaf(a, x, filter[s]);
-            gate[s] = fmaf(b, x, gate[s]);
+          for (int q = 0; q < kDilatedK; ++q) {
+            const int k = lane + kWarp * q;
+            const float x = k < R ? at(s, slots.past)[layer * R + k] : at(s, input)[k - R];
+            filter[s] = fmaf(wf[j][q], x, filter[s]);
+            gate[s] = fmaf(wg[j][q], x, gate[s]);
           }
         }
 #pragma unroll
         for (int s = 0; s < SPB; ++s) {
           filter[s] = warp_sum(filter[s]);
           gate[s] = warp_sum(gate[s]);
-          if (lane == 0 && active[s]) {
-            const float* c = conditioning[s] + frame[s] * (L * R2) + layer * R2;
-            float cf = c[o], cg = c[o + R];
-            if (weight[s] != 0.0f) {
-              const float* n = c + L * R2;  // the next frame
-              cf = (1.0f - weight[s]) * cf + weight[s] * n[o];
-              cg = (1.0f - weight[s]) * cg + weight[s] * n[o + R];
-            }
-            at(s, slots.gated)[layer * R + o] = tanhf(filter[s] + cf) * sigmoid(gate[s] + cg);
+          if (lane == 0) {
+            const float* c = at(s, slots.conditioning) + layer * R2;
+            at(s, slots.gated)[o] = tanhf(filter[s] + c[o]) * sigmoid(gate[s] + c[o + R]);
           }
         }
       }
       __syncthreads();
-      // The input joins this layer's queue; the residual projection makes the next layer's input.
+      if (layer + 1 < L) load_dilated(layer + 1);
+        // The input joins this layer's queue; the residual projection makes the next layer's input;
+        // this lane's share of the layer's skip projection is added to its running skip sums.
 #pragma unroll
       for (int s = 0; s < SPB; ++s)
-        if (active[s])
-          for (int r = threadIdx.x; r < R; r += kThreads) queue[s][r] = at(s, input)[r];
+        if (active[s] && threadIdx.x < R) {
+          const unsigned slot = (position[s] + t) % static_cast<unsigned>(p.dilation[layer]);
+          queues[s][p.queue_offset[layer] + slot * R + threadIdx.x] = at(s, input)[threadIdx.x];
+        }
       if (layer + 1 < L) {
-        const float* wr = p.residual_weight + static_cast<long long>(layer) * R * R;
         const float* br = p.residual_bias + static_cast<long long>(layer) * R;
-        for (int o = warp; o < R; o += kWarps) {
-          float sum[SPB];
 #pragma unroll
-          for (int s = 0; s < SPB; ++s) sum[s] = 0.0f;
-          for (int k = lane; k < R; k += kWarp) {
-            const float a = wr[static_cast<long long>(o) * R + k];
-#pragma unroll
-            for (int s = 0; s < SPB; ++s)
-              sum[s] = fmaf(a, at(s, slots.gated)[layer * R + k], sum[s]);
-          }
+        for (int j = 0; j < kPairs; ++j) {
+          const int o = warp + kWarps * j;
 #pragma unroll
           for (int s = 0; s < SPB; ++s) {
-            sum[s] = warp_sum(sum[s]);
-            if (lane == 0) at(s, output)[o] = at(s, input)[o] + sum[s] + br[o];
+            float sum = 0.0f;
+#pragma unroll
+            for (int q = 0; q < kOutK; ++q) {
+              const int k = lane + kWarp * q;
+              if (k < R) sum = fmaf(wr[j][q], at(s, slots.gated)[k], sum);
+            }
+            sum = warp_sum(sum);
+            if (lane == 0) at(s, output)[o] = at(s, input)[o] + sum + br[o];
           }
         }
       }
+#pragma unroll
+      for (int j = 0; j < NS; ++j)
+#pragma unroll
+        for (int s = 0; s < SPB; ++s)
+#pragma unroll
+          for (int q = 0; q < kOutK; ++q) {
+            const int k = lane + kWarp * q;
+            if (k < R) skip_sum[j][s] = fmaf(ws[j][q], at(s, slots.gated)[k], skip_sum[j][s]);
+          }
       __syncthreads();
       const int swap = input;
       input = output;
       output = swap;
     }
 
-    // Skip sum over every layer's gate output, then the head: ReLU, 1×1, ReLU, 1×1.
-    auto project = [&](const float* weights, const float* bias, int rows, int cols, int from,
-                       int to, bool relu) {
+    // The skip sums, then the head: ReLU, 1×1, ReLU, 1×1.
+#pragma unroll
+    for (int j = 0; j < NS; ++j) {
+      const int o = warp + kWarps * j;
+      if (o >= S) continue;  // the same for the whole warp
+#pragma unroll
+      for (int s = 0; s < SPB; ++s) {
+        const float sum = warp_sum(skip_sum[j][s]);
+        if (lane == 0) at(s, slots.skip)[o] = fmaxf(sum + p.skip_bias[o], 0.0f);
+      }
+    }
+    __syncthreads();
+    auto project = [&](const float* __restrict__ weights, const float* bias, int rows, int cols,
+                       int from, int to, bool relu) {
       for (int o = warp; o < rows; o += kWarps) {
         float sum[SPB];
 #pragma unroll
         for (int s = 0; s < SPB; ++s) sum[s] = 0.0f;
         const float* row = weights + static_cast<long long>(o) * cols;
+#pragma unroll 4
         for (int k = lane; k < cols; k += kWarp) {
-          const float a = row[k];
+          const float a = __ldg(row + k);
 #pragma unroll
           for (int s = 0; s < SPB; ++s) sum[s] = fmaf(a, at(s, from)[k], sum[s]);
         }
@@ -181,7 +255,6 @@ __global__ void __launch_bounds__(kThreads) wavenet_sampling_kernel(const WaveNe
       }
       __syncthreads();
     };
-    project(p.skip_weight, p.skip_bias, S, L * R, slots.gated, slots.skip, true);
     project(p.head_hidden, p.head_hidden_bias, S, S, slots.skip, slots.hidden, true);
     project(p.head_output, p.head_output_bias, A, S, slots.hidden, slots.logits, false);
 
@@ -206,17 +279,38 @@ __global__ void __launch_bounds__(kThreads) wavenet_sampling_kernel(const WaveNe
     p.previous_class[first + threadIdx.x] = previous[threadIdx.x];
 }
 
-template <int SPB>
+template <int SPB, int R, int NS>
 void launch(const WaveNetSamplingParams& params, cudaStream_t stream) {
   const int floats = SPB * wavenet_sampling_shared_floats(params.layers, params.residual,
                                                           params.skip, params.classes);
   const std::size_t bytes = static_cast<std::size_t>(floats) * sizeof(float);
-  TTS_CUDA_CHECK(cudaFuncSetAttribute(wavenet_sampling_kernel<SPB>,
+  TTS_CUDA_CHECK(cudaFuncSetAttribute(wavenet_sampling_kernel<SPB, R, NS>,
                                       cudaFuncAttributeMaxDynamicSharedMemorySize,
                                       static_cast<int>(bytes)));
   const unsigned blocks = static_cast<unsigned>((params.streams + SPB - 1) / SPB);
-  wavenet_sampling_kernel<SPB><<<blocks, kThreads, bytes, stream>>>(params);
+  wavenet_sampling_kernel<SPB, R, NS><<<blocks, kThreads, bytes, stream>>>(params);
   TTS_CUDA_CHECK_LAUNCH();
+}
+
+template <int SPB, int R>
+void launch_for_skip(const WaveNetSamplingParams& params, cudaStream_t stream) {
+  if (params.skip <= 4 * kWarps) return launch<SPB, R, 4>(params, stream);
+  if (params.skip <= 8 * kWarps) return launch<SPB, R, 8>(params, stream);
+  return launch<SPB, R, kMaxSkipRowsPerWarp>(params, stream);
+}
+
+template <int SPB>
+void launch_for_channels(const WaveNetSamplingParams& params, cudaStream_t stream) {
+  switch (params.residual) {
+    case 16:
+      return launch_for_skip<SPB, 16>(params, stream);
+    case 32:
+      return launch_for_skip<SPB, 32>(params, stream);
+    case 64:
+      return launch_for_skip<SPB, 64>(params, stream);
+    default:
+      throw std::invalid_argument("wavenet sampling: residual channels must be 16, 32 or 64");
+  }
 }
 
 }  // namespace
@@ -225,20 +319,25 @@ int wavenet_sampling_shared_floats(int layers, int residual, int skip, int class
   return StreamSlots(layers, residual, skip, classes).total;
 }
 
+bool wavenet_sampling_supports(int residual, int skip) {
+  return (residual == 16 || residual == 32 || residual == 64) && skip >= 1 &&
+         skip <= kMaxSkipRowsPerWarp * kWarps;
+}
+
 void launch_wavenet_sampling(const WaveNetSamplingParams& params, int streams_per_block,
                              cudaStream_t stream) {
   if (params.streams == 0 || params.count == 0) return;
+  if (!wavenet_sampling_supports(params.residual, params.skip))
+    throw std::invalid_argument("wavenet sampling: unsupported channel counts");
   switch (streams_per_block) {
     case 1:
-      return launch<1>(params, stream);
+      return launch_for_channels<1>(params, stream);
     case 2:
-      return launch<2>(params, stream);
+      return launch_for_channels<2>(params, stream);
     case 4:
-      return launch<4>(params, stream);
-    case 8:
-      return launch<8>(params, stream);
+      return launch_for_channels<4>(params, stream);
     default:
-      throw std::invalid_argument("wavenet sampling: streams_per_block must be 1, 2, 4 or 8");
+      throw std::invalid_argument("wavenet sampling: streams_per_block must be 1, 2 or 4");
   }
 }
 

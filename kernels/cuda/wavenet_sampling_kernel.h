@@ -40,12 +40,27 @@ struct WaveNetSamplingParams {
   std::int32_t* out = nullptr;                 // streams × count
   float* logits_out = nullptr;                 // streams × count × A, or null
   float temperature = 1.0f;
+  bool head_in_shared = false;  // split-row kernel: copy the head's weights to shared memory
 };
+
+// Two kernels implement the same contract: the split-row kernel (wavenet_sampling_rows.cu), fast,
+// for R = 16 or 32, and the warp-per-row kernel (wavenet_sampling.cu) for R = 16, 32 or 64.
+bool wavenet_sampling_rows_supports(int residual, int skip);
+int wavenet_sampling_rows_shared_floats(int layers, int residual, int skip, int classes);
+// Floats of every bias (2S + A + (L-1)·R), held once per block by the split-row kernel.
+int wavenet_sampling_bias_floats(const WaveNetSamplingParams& params);
+// Floats of the head's weights (S·S + A·S), held once per block when head_in_shared.
+int wavenet_sampling_head_floats(const WaveNetSamplingParams& params);
+void launch_wavenet_sampling_rows(const WaveNetSamplingParams& params, int streams_per_block,
+                                  cudaStream_t stream);
 
 // Floats of shared memory per stream (the kernel's per-stream activations).
 int wavenet_sampling_shared_floats(int layers, int residual, int skip, int classes);
 
-// Launches ceil(streams / streams_per_block) blocks on `stream` (streams_per_block 1, 2, 4 or 8).
+// Whether the kernel is built for these channel counts (R 16, 32 or 64; S ≤ 256).
+bool wavenet_sampling_supports(int residual, int skip);
+
+// Launches ceil(streams / streams_per_block) blocks on `stream` (streams_per_block 1, 2 or 4).
 void launch_wavenet_sampling(const WaveNetSamplingParams& params, int streams_per_block,
                              cudaStream_t stream);
 

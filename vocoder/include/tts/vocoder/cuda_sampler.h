@@ -58,6 +58,8 @@ class CudaWaveNetSampler {
   int streams() const;
   std::size_t remaining(int stream) const;
   std::size_t total_samples(int stream = 0) const { return totals_.at(stream); }
+  // The kernel that samples ("split-rows" or "warp-per-row"; tts/kernels/cuda/wavenet_sampling.h).
+  const char* kernel_name() const;
   // Device time of the last generate's kernel.
   double last_kernel_seconds() const;
 

@@ -7,6 +7,9 @@
 // and the categorical draw, meeting at block barriers only. The weights (1 MB in fp32 for
 // L=20 R=32 S=128) stay in the GPU's L2 cache across samples; a block reads each weight once per
 // sample for all its streams, so more streams per block trade per-stream speed for throughput.
+// Two kernels keep this contract: a split-row kernel for R = 16 or 32 (each matrix row spread over
+// a few lanes that hold its weights in registers; kernels/cuda/wavenet_sampling_rows.cu) and a
+// warp-per-row kernel that also takes R = 64 (kernels/cuda/wavenet_sampling.cu).
 //
 // The maths is the CPU sampler's (tts::vocoder::WaveNetSampler, see its header for the tensors),
 // in fp32, with the same injected uniform numbers, so the classes agree with the CPU's except
@@ -58,7 +61,7 @@ class WaveNetSamplingModel {
 // queues, conditioning, position and previous class.
 class WaveNetSamplingBatch {
  public:
-  // streams_per_block: 1, 2, 4 or 8 (see the file comment); 0 picks 1 for up to 2 streams per
+  // streams_per_block: 1, 2 or 4 (see the file comment); 0 picks 1 for up to 2 streams per
   // multiprocessor and more beyond.
   WaveNetSamplingBatch(const WaveNetSamplingModel& model, int streams, int streams_per_block = 0);
   ~WaveNetSamplingBatch();
@@ -79,6 +82,8 @@ class WaveNetSamplingBatch {
                                     float temperature, float* logits_out = nullptr);
 
   int streams() const { return streams_; }
+  // Which kernel runs: "split-rows" (R = 16 or 32) or "warp-per-row" (R = 64 too).
+  const char* kernel_name() const { return split_rows_ ? "split-rows" : "warp-per-row"; }
   int streams_per_block() const { return streams_per_block_; }
   std::size_t remaining(int stream) const;
   // Device time of the last generate()'s kernel, from CUDA events.
@@ -89,6 +94,7 @@ class WaveNetSamplingBatch {
  private:
   const WaveNetSamplingModel& model_;
   int streams_ = 0, streams_per_block_ = 1;
+  bool split_rows_ = false, head_in_shared_ = false;
   std::unique_ptr<State> state_;
   double last_kernel_seconds_ = 0.0;
 };

@@ -1,0 +1,428 @@
+// The split-row WaveNet sampling kernel: the fast variant for R = 16 or 32 residual channels (the
+// bundled voice has 32). Same contract and parameters as wavenet_sampling.cu, which remains the
+// general variant (R = 64 too); see tts/kernels/cuda/wavenet_sampling.h for the design around both.
+//
+// Where the general kernel gives each warp whole rows (32 lanes over one row's inputs, then a
+// 5-step shuffle sum per row), this one gives each matrix row to P = R/8 neighbouring lanes, each
+// holding 16 or 8 of the row's weights in registers, and gives the three matrices of a layer to
+// three disjoint groups of warps:
+//   A  2R·P threads: the dilated convolution (rows o and o + R, filter and gate, in the two halves
+//      of one warp, so the gate is one shuffle away), then the gate;
+//   B  R·P threads: the residual projection;
+//   K  S·P/NSK threads: the skip projection, NSK rows each, summed in registers over all layers and
+//      reduced once per sample.
+// Each thread loads the next layer's weights right after its own multiply-adds, so their L2
+// latency passes while the other group works. Per sample that is one barrier after staging the
+// inputs (every layer's queue slot and the embedding), two per layer (after A, after B and K) and
+// four for the head and the draw; far fewer instructions per sample than the general kernel, whose
+// cost was the per-row shuffle sums of its 16 warps.
+#include <cmath>
+#include <cstdint>
+#include <stdexcept>
+
+#include "cuda_check.h"
+#include "warp_softmax.cuh"
+#include "wavenet_sampling_kernel.h"
+
+namespace tts::kernels::cuda::detail {
+
+namespace {
+
+constexpr int kThreads = 1024;
+constexpr int kWarps = kThreads / kWarp;
+
+template <int R>
+struct Split {
+  static constexpr int P = R / 8;       // lanes per row
+  static constexpr int KA = 2 * R / P;  // dilated inputs per lane (16)
+  static constexpr int KB = R / P;      // residual and skip inputs per lane (8)
+  static constexpr int kA = 2 * R * P;  // threads of group A
+  static constexpr int kB = R * P;      // threads of group B
+};
+
+__host__ __device__ inline int skip_threads(int residual, int skip, int rows_per_thread) {
+  const int p = residual / 8;
+  const int threads = (skip + rows_per_thread - 1) / rows_per_thread * p;
+  return (threads + kWarp - 1) / kWarp * kWarp;  // whole warps: the group's shuffles need them
+}
+
+// Per-stream shared memory: every layer's past input (its queue slot) and conditioning
+// (interpolated between frames), both staged at the start of the sample, two residual buffers
+// (ping-pong), the current layer's gate output, the skip sum, the head's hidden layer and the
+// logits. After the streams' slots, when they fit, the head's two weight matrices, copied once per
+// launch.
+struct RowSlots {
+  int past, conditioning, x0, x1, gated, skip, hidden, logits, total;
+  __host__ __device__ RowSlots(int layers, int r, int s, int a) {
+    past = 0;
+    conditioning = layers * r;
+    x0 = conditioning + layers * 2 * r;
+    x1 = x0 + r;
+    gated = x1 + r;
+    skip = gated + r;
+    hidden = skip + s;
+    logits = hidden + s;
+    total = logits + a;
+  }
+};
+
+__device__ __forceinline__ float sigmoid(float x) { return 1.0f / (1.0f + expf(-x)); }
+
+__device__ __forceinline__ void load4(float* to, const float* from) {
+  const float4 v = __ldg(reinterpret_cast<const float4*>(from));
+  to[0] = v.x;
+  to[1] = v.y;
+  to[2] = v.z;
+  to[3] = v.w;
+}
+
+// The sum over a group of `lanes` neighbouring lanes (a power of two), in every lane of the group.
+template <int lanes>
+__device__ __forceinline__ float group_sum(float v) {
+#pragma unroll
+  for (int m = 1; m < lanes; m <<= 1) v += __shfl_xor_sync(kFullMask, v, m);
+  return v;
+}
+
+template <int SPB, int R, int NSK>
+__global__ void __launch_bounds__(kThreads, 1)
+    wavenet_sampling_rows_kernel(const WaveNetSamplingParams p) {
+  using G = Split<R>;
+  constexpr int R2 = 2 * R;
+  extern __shared__ float shared[];
+  __shared__ std::int32_t previous[SPB];
+  __shared__ unsigned position[SPB], limit[SPB];
+  __shared__ const float* conditioning[SPB];
+  __shared__ float* queues[SPB];
+
+  const int S = p.skip, A = p.classes, L = p.layers, LR = p.layers * R;
+  const RowSlots slots(L, R, S, A);
+  const int t = threadIdx.x, warp = t / kWarp, lane = t % kWarp;
+  const int first = blockIdx.x * SPB;
+  auto at = [&](int s, int offset) { return shared + s * slots.total + offset; };
+
+  // This thread's role and rows.
+  const int kSkipEnd = G::kA + G::kB + skip_threads(R, S, NSK);
+  const int role = t < G::kA ? 0 : t < G::kA + G::kB ? 1 : t < kSkipEnd ? 2 : 3;
+  int row = 0, part = 0, o = 0;  // role 0: dilated row, its output channel o; role 1: residual row
+  bool gate_lane = false;        // role 0: the lane that forms o's gate output
+  if (role == 0) {
+    const int half = lane / 16, within = lane % 16;
+    part = within % G::P;
+    o = warp * (16 / G::P) + within / G::P;
+    row = half ? o + R : o;
+    gate_lane = half == 0 && part == 0;
+  } else if (role == 1) {
+    const int u = t - G::kA;
+    part = u % G::P;
+    o = row = u / G::P;
+  } else if (role == 2) {
+    const int v = t - G::kA - G::kB;
+    part = v % G::P;
+    o = v / G::P * NSK;  // the first of its NSK skip rows
+  }
+
+  if (t < SPB) {
+    const int g = first + t;
+    const bool exists = g < p.streams;
+    previous[t] = exists ? p.previous_class[g] : 0;
+    position[t] = exists ? static_cast<unsigned>(p.position[g]) : 0;
+    limit[t] = exists ? static_cast<unsigned>(p.limit[g]) : 0;
+    conditioning[t] = exists ? p.conditioning[g] : nullptr;
+    queues[t] = exists ? p.queues + g * p.queue_stride : nullptr;
+  }
+  __syncthreads();
+  unsigned steps = 0;
+  for (int s = 0; s < SPB; ++s) steps = max(steps, limit[s]);
+
+  // This thread's weights of one layer: 16 dilated (role 0), 8 residual (role 1) or NSK × 8 skip
+  // (role 2). Loaded for the next layer as soon as this layer's are used.
+  constexpr int kW = G::KA > NSK * G::KB ? G::KA : NSK * G::KB;
+  float w[kW];
+  auto load_weights = [&](int layer) {
+    if (role == 0) {
+      const float* from =
+          p.dilated + static_cast<long long>(layer) * R2 * R2 + row * R2 + part * G::KA;
+#pragma unroll
+      for (int i = 0; i < G::KA; i += 4) load4(w + i, from + i);
+    } else if (role == 1) {
+      if (layer + 1 < L) {
+        const float* from =
+            p.residual_weight + static_cast<long long>(layer) * R * R + row * R + part * G::KB;
+#pragma unroll
+        for (int i = 0; i < G::KB; i += 4) load4(w + i, from + i);
+      }
+    } else if (role == 2) {
+#pragma unroll
+      for (int j = 0; j < NSK; ++j) {
+        if (o + j < S) {
+          const float* from =
+              p.skip_weight + static_cast<long long>(o + j) * LR + layer * R + part * G::KB;
+#pragma unroll
+          for (int i = 0; i < G::KB; i += 4) load4(w + j * G::KB + i, from + i);
+        } else {
+#pragma unroll
+          for (int i = 0; i < G::KB; ++i) w[j * G::KB + i] = 0.0f;
+        }
+      }
+    }
+  };
+  load_weights(0);
+  // Every bias, and the head's weights when they fit (the host decides), copied to shared memory
+  // once per launch: read from there, they cost no L2 round trip on the serial path.
+  float* const biases = shared + SPB * slots.total;
+  float* const skip_bias = biases;
+  float* const hidden_bias = skip_bias + S;
+  float* const output_bias = hidden_bias + S;
+  float* const residual_bias = output_bias + A;
+  for (int i = t; i < S; i += kThreads) {
+    skip_bias[i] = p.skip_bias[i];
+    hidden_bias[i] = p.head_hidden_bias[i];
+  }
+  for (int i = t; i < A; i += kThreads) output_bias[i] = p.head_output_bias[i];
+  for (int i = t; i < (L - 1) * R; i += kThreads) residual_bias[i] = p.residual_bias[i];
+  const float* head_hidden = p.head_hidden;
+  const float* head_output = p.head_output;
+  if (p.head_in_shared) {
+    float* copy = residual_bias + (L - 1) * R;
+    for (int i = t; i < S * S; i += kThreads) copy[i] = p.head_hidden[i];
+    for (int i = t; i < A * S; i += kThreads) copy[S * S + i] = p.head_output[i];
+    head_hidden = copy;
+    head_output = copy + S * S;
+  }
+  __syncthreads();
+
+  for (unsigned step = 0; step < steps; ++step) {
+    bool active[SPB];
+#pragma unroll
+    for (int s = 0; s < SPB; ++s) active[s] = step < limit[s];
+    // Stage every layer's past input (its queue slot) and layer 0's input (the embedding).
+    for (int i = t; i < SPB * LR; i += kThreads) {
+      const int s = i / LR, layer = (i % LR) / R, r = i % R;
+      if (!active[s]) continue;
+      const unsigned slot = (position[s] + step) % static_cast<unsigned>(p.dilation[layer]);
+      at(s, slots.past)[i % LR] = queues[s][p.queue_offset[layer] + slot * R + r];
+    }
+    for (int i = t; i < SPB * 2 * LR; i += kThreads) {
+      const int s = i / (2 * LR), r = i % (2 * LR);
+      if (!active[s]) continue;
+      const unsigned pos = position[s] + step, frame = pos / p.hop;
+      const float weight = static_cast<float>(pos % p.hop) / static_cast<float>(p.hop);
+      const float* c = conditioning[s] + static_cast<long long>(frame) * 2 * LR + r;
+      at(s, slots.conditioning)[r] =
+          weight == 0.0f ? c[0] : (1.0f - weight) * c[0] + weight * c[2 * LR];
+    }
+    for (int i = t; i < SPB * R; i += kThreads) {
+      const int s = i / R, r = i % R;
+      at(s, slots.x0)[r] = p.embedding[static_cast<long long>(previous[s]) * R + r];
+    }
+    // The draw's uniform number, loaded now so that its latency passes during the layers.
+    const float uniform = warp < SPB && step < limit[warp]
+                              ? p.uniforms[static_cast<long long>(first + warp) * p.count + step]
+                              : 0.0f;
+    float skip_sum[NSK][SPB];
+#pragma unroll
+    for (int j = 0; j < NSK; ++j)
+#pragma unroll
+      for (int s = 0; s < SPB; ++s) skip_sum[j][s] = 0.0f;
+    __syncthreads();
+
+    int input = slots.x0, output = slots.x1;
+    for (int layer = 0; layer < L; ++layer) {
+      // A: the dilated convolution over [past input; input], conditioning and gate.
+      if (role == 0) {
+        float sum[SPB];
+        const int k0 = part * G::KA;  // inputs k0 .. k0 + KA: all past, or all present
+#pragma unroll
+        for (int s = 0; s < SPB; ++s) {
+          const float* x = k0 < R ? at(s, slots.past) + layer * R + k0 : at(s, input) + (k0 - R);
+          float even = 0.0f, odd = 0.0f;
+#pragma unroll
+          for (int i = 0; i < G::KA; i += 2) {
+            even = fmaf(w[i], x[i], even);
+            odd = fmaf(w[i + 1], x[i + 1], odd);
+          }
+          sum[s] = even + odd;
+        }
+        load_weights(layer + 1 < L ? layer + 1 : 0);
+#pragma unroll
+        for (int s = 0; s < SPB; ++s) {
+          const float z = group_sum<G::P>(sum[s]);
+          const float gate = __shfl_xor_sync(kFullMask, z, 16);  // row o + R, in the other half
+          if (gate_lane) {
+            const float* c = at(s, slots.conditioning) + layer * R2;
+            at(s, slots.gated)[o] = tanhf(z + c[o]) * sigmoid(gate + c[o + R]);
+          }
+        }
+      }
+      __syncthreads();
+      // B: the residual projection; K: the skip projection; the input joins its queue.
+      if (role == 0 && t < R) {
+#pragma unroll
+        for (int s = 0; s < SPB; ++s) {
+          if (!active[s]) continue;
+          const unsigned slot = (position[s] + step) % static_cast<unsigned>(p.dilation[layer]);
+          queues[s][p.queue_offset[layer] + slot * R + t] = at(s, input)[t];
+        }
+      } else if (role == 1 && layer + 1 < L) {
+        float sum[SPB];
+#pragma unroll
+        for (int s = 0; s < SPB; ++s) {
+          const float* g = at(s, slots.gated) + part * G::KB;
+          float acc = 0.0f;
+#pragma unroll
+          for (int i = 0; i < G::KB; ++i) acc = fmaf(w[i], g[i], acc);
+          sum[s] = acc;
+        }
+        load_weights(layer + 2 < L ? layer + 1 : 0);
+        const float bias = residual_bias[layer * R + row];
+#pragma unroll
+        for (int s = 0; s < SPB; ++s) {
+          const float total = group_sum<G::P>(sum[s]);
+          if (part == 0) at(s, output)[row] = at(s, input)[row] + total + bias;
+        }
+      } else if (role == 2) {
+#pragma unroll
+        for (int s = 0; s < SPB; ++s) {
+          const float* g = at(s, slots.gated) + part * G::KB;
+#pragma unroll
+          for (int j = 0; j < NSK; ++j)
+#pragma unroll
+            for (int i = 0; i < G::KB; ++i)
+              skip_sum[j][s] = fmaf(w[j * G::KB + i], g[i], skip_sum[j][s]);
+        }
+        load_weights(layer + 1 < L ? layer + 1 : 0);
+      }
+      __syncthreads();
+      const int swap = input;
+      input = output;
+      output = swap;
+    }
+
+    // The skip sums, then the head: ReLU, 1×1, ReLU, 1×1.
+    if (role == 2) {
+#pragma unroll
+      for (int j = 0; j < NSK; ++j)
+#pragma unroll
+        for (int s = 0; s < SPB; ++s) {
+          const float total = group_sum<G::P>(skip_sum[j][s]);
+          if (part == 0 && o + j < S)
+            at(s, slots.skip)[o + j] = fmaxf(total + skip_bias[o + j], 0.0f);
+        }
+    }
+    __syncthreads();
+    auto project = [&](const float* weights, const float* bias, int rows, int cols, int from,
+                       int to, bool relu) {
+      for (int r = warp; r < rows; r += kWarps) {
+        float sum[SPB];
+#pragma unroll
+        for (int s = 0; s < SPB; ++s) sum[s] = 0.0f;
+        const float* weight_row = weights + static_cast<long long>(r) * cols;
+#pragma unroll 4
+        for (int k = lane; k < cols; k += kWarp) {
+          const float a = weight_row[k];
+#pragma unroll
+          for (int s = 0; s < SPB; ++s) sum[s] = fmaf(a, at(s, from)[k], sum[s]);
+        }
+#pragma unroll
+        for (int s = 0; s < SPB; ++s) {
+          sum[s] = warp_sum(sum[s]);
+          if (lane == 0) at(s, to)[r] = relu ? fmaxf(sum[s] + bias[r], 0.0f) : sum[s] + bias[r];
+        }
+      }
+      __syncthreads();
+    };
+    project(head_hidden, hidden_bias, S, S, slots.skip, slots.hidden, true);
+    project(head_output, output_bias, A, S, slots.hidden, slots.logits, false);
+
+    // The draw: warp s samples stream s.
+    if (warp < SPB && step < limit[warp]) {
+      const int s = warp, g = first + s;
+      const float* logits = at(s, slots.logits);
+      const std::int32_t c = warp_softmax_sample(logits, A, p.temperature, uniform, lane);
+      if (lane == 0) {
+        previous[s] = c;
+        p.out[static_cast<long long>(g) * p.count + step] = c;
+      }
+      if (p.logits_out) {
+        float* dst = p.logits_out + (static_cast<long long>(g) * p.count + step) * A;
+        for (int k = lane; k < A; k += kWarp) dst[k] = logits[k];
+      }
+    }
+    __syncthreads();
+  }
+  if (t < SPB && first + t < p.streams) p.previous_class[first + t] = previous[t];
+}
+
+// Skip rows per thread of group K so that all groups fit in one block (0 when they cannot).
+int rows_per_skip_thread(int residual, int skip) {
+  const int used = 3 * residual * (residual / 8);
+  if (used + skip_threads(residual, skip, 1) <= kThreads) return 1;
+  if (used + skip_threads(residual, skip, 2) <= kThreads) return 2;
+  return 0;  // does not fit
+}
+
+template <int SPB, int R, int NSK>
+void launch_rows(const WaveNetSamplingParams& params, cudaStream_t stream) {
+  const std::size_t bytes =
+      sizeof(float) * (SPB * wavenet_sampling_rows_shared_floats(params.layers, params.residual,
+                                                                 params.skip, params.classes) +
+                       wavenet_sampling_bias_floats(params) +
+                       (params.head_in_shared ? wavenet_sampling_head_floats(params) : 0));
+  TTS_CUDA_CHECK(cudaFuncSetAttribute(wavenet_sampling_rows_kernel<SPB, R, NSK>,
+                                      cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                      static_cast<int>(bytes)));
+  const unsigned blocks = static_cast<unsigned>((params.streams + SPB - 1) / SPB);
+  wavenet_sampling_rows_kernel<SPB, R, NSK><<<blocks, kThreads, bytes, stream>>>(params);
+  TTS_CUDA_CHECK_LAUNCH();
+}
+
+template <int SPB, int R>
+void launch_rows_for_skip(const WaveNetSamplingParams& params, cudaStream_t stream) {
+  if (rows_per_skip_thread(R, params.skip) == 1) return launch_rows<SPB, R, 1>(params, stream);
+  return launch_rows<SPB, R, 2>(params, stream);
+}
+
+template <int SPB>
+void launch_rows_for_channels(const WaveNetSamplingParams& params, cudaStream_t stream) {
+  if (params.residual == 16) return launch_rows_for_skip<SPB, 16>(params, stream);
+  return launch_rows_for_skip<SPB, 32>(params, stream);
+}
+
+}  // namespace
+
+int wavenet_sampling_bias_floats(const WaveNetSamplingParams& params) {
+  return 2 * params.skip + params.classes + (params.layers - 1) * params.residual;
+}
+
+int wavenet_sampling_head_floats(const WaveNetSamplingParams& params) {
+  return params.skip * (params.skip + params.classes);
+}
+
+int wavenet_sampling_rows_shared_floats(int layers, int residual, int skip, int classes) {
+  return RowSlots(layers, residual, skip, classes).total;
+}
+
+bool wavenet_sampling_rows_supports(int residual, int skip) {
+  return (residual == 16 || residual == 32) && skip >= 1 &&
+         rows_per_skip_thread(residual, skip) > 0;
+}
+
+void launch_wavenet_sampling_rows(const WaveNetSamplingParams& params, int streams_per_block,
+                                  cudaStream_t stream) {
+  if (params.streams == 0 || params.count == 0) return;
+  if (!wavenet_sampling_rows_supports(params.residual, params.skip))
+    throw std::invalid_argument("wavenet sampling (split rows): unsupported channel counts");
+  switch (streams_per_block) {
+    case 1:
+      return launch_rows_for_channels<1>(params, stream);
+    case 2:
+      return launch_rows_for_channels<2>(params, stream);
+    case 4:
+      return launch_rows_for_channels<4>(params, stream);
+    default:
+      throw std::invalid_argument("wavenet sampling: streams_per_block must be 1, 2 or 4");
+  }
+}
+
+}  // namespace tts::kernels::cuda::detail
