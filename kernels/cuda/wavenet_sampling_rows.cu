@@ -11,11 +11,13 @@
 //   B  R·P threads: the residual projection;
 //   K  S·P/NSK threads: the skip projection, NSK rows each, summed in registers over all layers and
 //      reduced once per sample.
-// Each thread loads the next layer's weights right after its own multiply-adds, so their L2
-// latency passes while the other group works. Per sample that is one barrier after staging the
-// inputs (every layer's queue slot and the embedding), two per layer (after A, after B and K) and
-// four for the head and the draw; far fewer instructions per sample than the general kernel, whose
-// cost was the per-row shuffle sums of its 16 warps.
+// Each group loads its next weights while the other works: A the next layer's during B and K,
+// B and K this layer's during A, so the L2 latency stays off the serial path. (Loading them right
+// after a group's own multiply-adds, as a first version did, let the compiler move the loaded
+// registers into place at once, which waited for the loads: 40% of stage A, measured with ncu.) Per
+// sample that is one barrier after staging the inputs (every layer's queue slot and the embedding),
+// two per layer (after A, after B and K) and four for the head and the draw; far fewer instructions
+// per sample than the general kernel, whose cost was the per-row shuffle sums of its 16 warps.
 #include <cmath>
 #include <cstdint>
 #include <stdexcept>
@@ -136,7 +138,7 @@ __global__ void __launch_bounds__(kThreads, 1)
   for (int s = 0; s < SPB; ++s) steps = max(steps, limit[s]);
 
   // This thread's weights of one layer: 16 dilated (role 0), 8 residual (role 1) or NSK × 8 skip
-  // (role 2). Loaded for the next layer as soon as this layer's are used.
+  // (role 2), loaded while the thread's group waits for the other (see the file comment).
   constexpr int kW = G::KA > NSK * G::KB ? G::KA : NSK * G::KB;
   float w[kW];
   auto load_weights = [&](int layer) {
@@ -167,7 +169,7 @@ __global__ void __launch_bounds__(kThreads, 1)
       }
     }
   };
-  load_weights(0);
+  if (role == 0) load_weights(0);
   // Every bias, and the head's weights when they fit (the host decides), copied to shared memory
   // once per launch: read from there, they cost no L2 round trip on the serial path.
   float* const biases = shared + SPB * slots.total;
@@ -244,7 +246,6 @@ __global__ void __launch_bounds__(kThreads, 1)
           }
           sum[s] = even + odd;
         }
-        load_weights(layer + 1 < L ? layer + 1 : 0);
 #pragma unroll
         for (int s = 0; s < SPB; ++s) {
           const float z = group_sum<G::P>(sum[s]);
@@ -254,16 +255,22 @@ __global__ void __launch_bounds__(kThreads, 1)
             at(s, slots.gated)[o] = tanhf(z + c[o]) * sigmoid(gate + c[o + R]);
           }
         }
+      } else {
+        load_weights(layer);  // groups B and K: this layer's weights, for their stage below
       }
       __syncthreads();
-      // B: the residual projection; K: the skip projection; the input joins its queue.
-      if (role == 0 && t < R) {
+      // B: the residual projection; K: the skip projection; the input joins its queue; group A
+      // loads the next layer's weights.
+      if (role == 0) {
+        if (t < R) {
 #pragma unroll
-        for (int s = 0; s < SPB; ++s) {
-          if (!active[s]) continue;
-          const unsigned slot = (position[s] + step) % static_cast<unsigned>(p.dilation[layer]);
-          queues[s][p.queue_offset[layer] + slot * R + t] = at(s, input)[t];
+          for (int s = 0; s < SPB; ++s) {
+            if (!active[s]) continue;
+            const unsigned slot = (position[s] + step) % static_cast<unsigned>(p.dilation[layer]);
+            queues[s][p.queue_offset[layer] + slot * R + t] = at(s, input)[t];
+          }
         }
+        load_weights(layer + 1 < L ? layer + 1 : 0);
       } else if (role == 1 && layer + 1 < L) {
         float sum[SPB];
 #pragma unroll
@@ -274,7 +281,6 @@ __global__ void __launch_bounds__(kThreads, 1)
           for (int i = 0; i < G::KB; ++i) acc = fmaf(w[i], g[i], acc);
           sum[s] = acc;
         }
-        load_weights(layer + 2 < L ? layer + 1 : 0);
         const float bias = residual_bias[layer * R + row];
 #pragma unroll
         for (int s = 0; s < SPB; ++s) {
@@ -291,7 +297,6 @@ __global__ void __launch_bounds__(kThreads, 1)
             for (int i = 0; i < G::KB; ++i)
               skip_sum[j][s] = fmaf(w[j * G::KB + i], g[i], skip_sum[j][s]);
         }
-        load_weights(layer + 1 < L ? layer + 1 : 0);
       }
       __syncthreads();
       const int swap = input;
