@@ -8,12 +8,20 @@
 
 namespace tts::engine {
 
+#ifdef TTS_HAVE_CUDA
+struct StreamSampler::Cuda {
+  vocoder::CudaWaveNetSampler sampler;
+};
+#else
+struct StreamSampler::Cuda {};  // never made: the constructor throws first
+#endif
+
 StreamSampler::StreamSampler(const vocoder::WaveNetWeights& weights, ComputeDevice device,
                              const vocoder::SamplerOptions& options)
     : weights_(weights), device_(device), options_(options) {
   if (device_ == ComputeDevice::kCuda) {
 #ifdef TTS_HAVE_CUDA
-    cuda_ = std::make_unique<vocoder::CudaWaveNetSampler>(weights, 1, options);
+    cuda_.reset(new Cuda{vocoder::CudaWaveNetSampler(weights, 1, options)});
 #else
     throw std::runtime_error("this build has no CUDA backend (configure with -DTTS_CUDA=ON)");
 #endif
@@ -26,9 +34,9 @@ void StreamSampler::start(const kernels::Matrix& mel, std::uint64_t seed) {
   options_.seed = seed;
 #ifdef TTS_HAVE_CUDA
   if (cuda_) {
-    cuda_->reseed(0, seed);
-    cuda_->start(mel);
-    total_ = cuda_->total_samples();
+    cuda_->sampler.reseed(0, seed);
+    cuda_->sampler.start(mel);
+    total_ = cuda_->sampler.total_samples();
     return;
   }
 #endif
@@ -39,7 +47,7 @@ void StreamSampler::start(const kernels::Matrix& mel, std::uint64_t seed) {
 
 std::size_t StreamSampler::generate(int32_t* out, std::size_t max) {
 #ifdef TTS_HAVE_CUDA
-  if (cuda_) return cuda_->generate(out, max);
+  if (cuda_) return cuda_->sampler.generate(out, max);
 #endif
   if (!cpu_) throw std::logic_error("StreamSampler::generate before start");
   return cpu_->generate(out, max);

@@ -10,10 +10,6 @@
 #include "tts/vocoder/sampler.h"
 #include "tts/vocoder/weights.h"
 
-namespace tts::vocoder {
-class CudaWaveNetSampler;
-}
-
 namespace tts::engine {
 
 enum class ComputeDevice { kCpu, kCuda };
@@ -39,7 +35,8 @@ class StreamSampler {
   ComputeDevice device_;
   vocoder::SamplerOptions options_;
   std::unique_ptr<vocoder::WaveNetSampler> cpu_;
-  std::unique_ptr<vocoder::CudaWaveNetSampler> cuda_;
+  struct Cuda;  // the CUDA sampler; defined only in builds with the CUDA backend
+  std::unique_ptr<Cuda> cuda_;
   std::size_t total_ = 0;
 };
 
