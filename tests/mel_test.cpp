@@ -5,6 +5,7 @@
 
 #include <gtest/gtest.h>
 #include <sys/wait.h>
+#include <unistd.h>
 
 #include <cmath>
 #include <complex>
@@ -356,9 +357,13 @@ class MelCommand : public ::testing::Test {
  protected:
   void SetUp() override {
     tts_ = std::filesystem::path(TTS_BINARY_DIR) / "tools" / "tts";
-    ASSERT_TRUE(std::filesystem::exists(tts_)) << "the tts target is a dependency of this test: " << tts_;
+    ASSERT_TRUE(std::filesystem::exists(tts_))
+        << "the tts target is a dependency of this test: " << tts_;
+    // One folder per process and test: CTest runs this suite's tests in parallel processes, which
+    // shared one folder (and each other's in.wav) when it was named by the random seed alone.
     dir_ = std::filesystem::temp_directory_path() /
-           ("tts_mel_cmd_" + std::to_string(::testing::UnitTest::GetInstance()->random_seed()));
+           ("tts_mel_cmd_" + std::to_string(::getpid()) + "_" +
+            ::testing::UnitTest::GetInstance()->current_test_info()->name());
     std::filesystem::create_directories(dir_);
   }
   void TearDown() override { std::filesystem::remove_all(dir_); }
