@@ -18,8 +18,8 @@ struct StreamSampler::Cuda {};  // never made: the constructor throws first
 
 StreamSampler::StreamSampler(const vocoder::WaveNetWeights& weights, ComputeDevice device,
                              const vocoder::SamplerOptions& options)
-    : weights_(weights), device_(device), options_(options) {
-  if (device_ == ComputeDevice::kCuda) {
+    : weights_(weights), options_(options) {
+  if (device == ComputeDevice::kCuda) {
 #ifdef TTS_HAVE_CUDA
     cuda_.reset(new Cuda{vocoder::CudaWaveNetSampler(weights, 1, options)});
 #else

@@ -115,13 +115,14 @@ int run_say(const SayOptions& o) {
       std::cerr << "tts say: " << e.what() << "\n";
     return kExitBadInput;
   }
-  if (o.device == "cuda") {
-    if (!kernels::cuda_backend_built())
-      std::cerr << "tts say: --device cuda: this build has no CUDA backend (configure with "
-                   "-DTTS_CUDA=ON on a machine with the CUDA toolkit), use --device cpu\n";
-    else if (kernels::cuda_device_count() == 0)
-      std::cerr << "tts say: --device cuda: no CUDA device is available, use --device cpu\n";
-    if (!kernels::cuda_backend_built() || kernels::cuda_device_count() == 0) return kExitFailure;
+  if (o.device == "cuda" && !kernels::cuda_backend_built()) {
+    std::cerr << "tts say: --device cuda: this build has no CUDA backend (configure with "
+                 "-DTTS_CUDA=ON on a machine with the CUDA toolkit), use --device cpu\n";
+    return kExitFailure;
+  }
+  if (o.device == "cuda" && kernels::cuda_device_count() == 0) {
+    std::cerr << "tts say: --device cuda: no CUDA device is available, use --device cpu\n";
+    return kExitFailure;
   }
   std::shared_ptr<const engine::Voice> voice;
   try {

@@ -32,7 +32,6 @@ class StreamSampler {
 
  private:
   const vocoder::WaveNetWeights& weights_;
-  ComputeDevice device_;
   vocoder::SamplerOptions options_;
   std::unique_ptr<vocoder::WaveNetSampler> cpu_;
   struct Cuda;  // the CUDA sampler; defined only in builds with the CUDA backend
