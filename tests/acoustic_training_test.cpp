@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
+#include <regex>
 #include <sstream>
 
 #include "tts/frontend/acoustic/acoustic_model.h"
@@ -118,6 +119,44 @@ TEST_F(AcousticTraining, DropoutChangesTrainingAndStillResumesExactly) {
   const auto a = checkpoint_bytes(root_ / "straight"), b = checkpoint_bytes(root_ / "interrupted");
   EXPECT_TRUE(a == b) << "a resumed run must draw the same dropout masks";
   EXPECT_FALSE(a == checkpoint_bytes(root_ / "plain")) << "dropout had no effect";
+}
+
+TEST_F(AcousticTraining, AlignmentRestartsContinueTheBestFittingCandidateAndResumeExactly) {
+  auto with_restarts = [&](const std::string& out, int64_t steps) {
+    auto o = options(out, steps);
+    o.alignment_restarts = 3;
+    o.restart_steps = 4;
+    return o;
+  };
+  std::ostringstream log;
+  train::train_acoustic(with_restarts("straight", 10), log);
+  // Three candidates are reported with their fit; the lowest one is continued.
+  const std::regex line(
+      R"(alignment restart (\d)/3 \(seed (\d+)\): prior loss ([0-9.e+-]+) at step 4)");
+  const std::string text = log.str();
+  std::vector<std::pair<double, uint64_t>> candidates;
+  for (auto it = std::sregex_iterator(text.begin(), text.end(), line); it != std::sregex_iterator();
+       ++it)
+    candidates.emplace_back(std::stod((*it)[3]), std::stoull((*it)[2]));
+  ASSERT_EQ(candidates.size(), 3u) << text;
+  EXPECT_EQ(candidates[0].second, 1u) << "the first candidate is the run's own seed";
+  EXPECT_NE(candidates[1].second, candidates[2].second);
+  const uint64_t best = std::min_element(candidates.begin(), candidates.end())->second;
+  EXPECT_NE(text.find("continuing the restart with seed " + std::to_string(best)),
+            std::string::npos)
+      << text;
+  // The continued run is exactly a plain run from the winner's seed: same weights, EMA and moments.
+  auto plain = options("plain", 10);
+  plain.seed = best;
+  train::train_acoustic(plain, log_);
+  const auto a = checkpoint_bytes(root_ / "straight");
+  EXPECT_TRUE(a == checkpoint_bytes(root_ / "plain"));
+  // Its checkpoint records the winner's seed, so an interrupted run resumes on the same batches.
+  train::train_acoustic(with_restarts("interrupted", 5), log_);
+  auto resumed = with_restarts("interrupted", 10);
+  resumed.resume = true;
+  train::train_acoustic(resumed, log_);
+  EXPECT_TRUE(a == checkpoint_bytes(root_ / "interrupted"));
 }
 
 TEST_F(AcousticTraining, RefusesToOverwriteACheckpointWithoutResume) {

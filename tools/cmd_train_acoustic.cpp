@@ -63,6 +63,16 @@ void register_train_acoustic(CLI::App& train, int& exit_code) {
                   "a phone lasts at least as many frames as it has states; 1 = one frame)")
       ->check(CLI::NonNegativeNumber)
       ->capture_default_str();
+  cmd->add_option("--alignment-restarts", o->alignment_restarts,
+                  "Alignment: train this many candidates from different seeds for "
+                  "--restart-steps steps and continue the one whose aligner fits best "
+                  "(a run from scratch only)")
+      ->check(CLI::Range(1, 64))
+      ->capture_default_str();
+  cmd->add_option("--restart-steps", o->restart_steps,
+                  "Alignment: steps each restart candidate trains before they are compared")
+      ->check(CLI::PositiveNumber)
+      ->capture_default_str();
   auto alignments = std::make_shared<std::string>();
   cmd->add_option("--write-alignments", *alignments,
                   "After training, write every utterance's learned durations to this TSV");

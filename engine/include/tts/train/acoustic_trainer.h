@@ -42,6 +42,12 @@ struct AcousticTrainingOptions {
   // Flat start: for the first steps every utterance's frames are spread evenly over its tokens;
   // after them, durations come from monotonic alignment search under the prior being learned.
   int64_t uniform_alignment_steps = 100;
+  // Random restarts of a run from scratch (not resumed, no init_from): this many candidates, from
+  // the seed and others derived from it, each train restart_steps steps; the one whose aligner
+  // fits the training corpus best (lowest prior loss under its searched alignments) continues to
+  // `steps`, and its seed becomes the run's (the checkpoint records it). 1 = no restarts.
+  int alignment_restarts = 1;
+  int64_t restart_steps = 200;
   float clip_norm = 1.0f;
   float ema_decay = 0.99f;
   int64_t log_every = 10;
