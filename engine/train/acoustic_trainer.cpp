@@ -2,6 +2,7 @@
 
 #include <chrono>
 #include <cmath>
+#include <cstdint>
 #include <optional>
 #include <ostream>
 #include <sstream>
@@ -36,19 +37,36 @@ void measure_mel_statistics(const std::vector<AcousticUtterance>& utterances,
   config.mel_std = static_cast<float>(std::sqrt(std::max(1e-6, sum2 / count - mean * mean)));
 }
 
+// The losses per frame over the first `count` utterances (all of them by default), each aligned
+// by MAS, in batches of 8.
+frontend::AcousticLosses mean_losses(const frontend::AcousticWeights& weights,
+                                     const frontend::AcousticLossSettings& settings,
+                                     const std::vector<AcousticUtterance>& utterances,
+                                     std::size_t count = SIZE_MAX) {
+  count = std::min(count, utterances.size());
+  frontend::AcousticPass pass(weights, settings);
+  frontend::AcousticLosses sum;
+  double frames = 0.0;
+  for (std::size_t i = 0; i < count; i += 8) {
+    const frontend::AcousticBatch batch =
+        pack_utterances(utterances, i, std::min<std::size_t>(8, count - i));
+    const double n = static_cast<double>(batch.mel.cols());
+    const frontend::AcousticLosses losses = pass.forward(batch);
+    sum.mel += losses.mel * n;
+    sum.prior += losses.prior * n;
+    frames += n;
+  }
+  frames = std::max(1.0, frames);
+  sum.mel /= frames;
+  sum.prior /= frames;
+  return sum;
+}
+
 // Mean mel loss in log-mel units over the held-out utterances, aligned by MAS.
 double validation_mel_loss(const frontend::AcousticWeights& weights,
                            const frontend::AcousticLossSettings& settings,
                            const std::vector<AcousticUtterance>& held) {
-  double total = 0.0, frames = 0.0;
-  for (std::size_t i = 0; i < held.size(); i += 8) {
-    const frontend::AcousticBatch batch = pack_utterances(held, i, 8);
-    frontend::AcousticPass pass(weights, settings);
-    const double n = static_cast<double>(batch.mel.cols());
-    total += pass.forward(batch).mel * n;
-    frames += n;
-  }
-  return total / frames * weights.config().mel_std;
+  return mean_losses(weights, settings, held).mel * weights.config().mel_std;
 }
 
 // How well the aligner's prior explains the first (at most 256) training utterances under their
@@ -58,17 +76,7 @@ double validation_mel_loss(const frontend::AcousticWeights& weights,
 double alignment_fit(const frontend::AcousticWeights& weights,
                      const frontend::AcousticLossSettings& settings,
                      const std::vector<AcousticUtterance>& training) {
-  const std::size_t count = std::min<std::size_t>(training.size(), 256);
-  frontend::AcousticPass pass(weights, settings);
-  double prior = 0.0, frames = 0.0;
-  for (std::size_t i = 0; i < count; i += 8) {
-    const frontend::AcousticBatch batch =
-        pack_utterances(training, i, std::min<std::size_t>(8, count - i));
-    const double n = static_cast<double>(batch.mel.cols());
-    prior += pass.forward(batch).prior * n;
-    frames += n;
-  }
-  return prior / std::max(1.0, frames);
+  return mean_losses(weights, settings, training, 256).prior;
 }
 
 // The seed of alignment restart k: the run's own seed first, then well-mixed others (splitmix64),
