@@ -148,10 +148,8 @@ WaveNetSamplingBatch::WaveNetSamplingBatch(const WaveNetSamplingModel& model, in
     TTS_CUDA_CHECK(cudaGetDevice(&device));
     TTS_CUDA_CHECK(cudaDeviceGetAttribute(&limit, cudaDevAttrMaxSharedMemoryPerBlockOptin, device));
     split_rows_ = detail::wavenet_sampling_rows_supports(shape.residual, shape.skip);
-    const int floats = split_rows_ ? detail::wavenet_sampling_rows_shared_floats(
-                                         shape.layers, shape.residual, shape.skip, shape.classes)
-                                   : detail::wavenet_sampling_shared_floats(
-                                         shape.layers, shape.residual, shape.skip, shape.classes);
+    const int floats = detail::wavenet_sampling_shared_floats(shape.layers, shape.residual,
+                                                              shape.skip, shape.classes);
     const std::size_t bytes =
         sizeof(float) * (streams_per_block * floats +
                          (split_rows_ ? detail::wavenet_sampling_bias_floats(shape) : 0));

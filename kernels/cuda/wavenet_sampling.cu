@@ -12,9 +12,7 @@
 #include <cstdint>
 #include <stdexcept>
 
-#include "cuda_check.h"
-#include "warp_softmax.cuh"
-#include "wavenet_sampling_kernel.h"
+#include "wavenet_sampling_steps.cuh"
 
 namespace tts::kernels::cuda::detail {
 
@@ -23,26 +21,6 @@ namespace {
 constexpr int kThreads = 512;
 constexpr int kWarps = kThreads / kWarp;
 constexpr int kMaxSkipRowsPerWarp = 16;  // S ≤ 16 · kWarps = 256
-
-// Per-stream shared memory: every layer's past input and conditioning for the current sample
-// (staged at its start), two residual buffers (ping-pong across layers), the current layer's gate
-// output, the skip sum, the head's hidden layer and the logits.
-struct StreamSlots {
-  int past, conditioning, x0, x1, gated, skip, hidden, logits, total;
-  __host__ __device__ StreamSlots(int layers, int r, int s, int a) {
-    past = 0;
-    conditioning = past + layers * r;
-    x0 = conditioning + layers * 2 * r;
-    x1 = x0 + r;
-    gated = x1 + r;
-    skip = gated + r;
-    hidden = skip + s;
-    logits = hidden + s;
-    total = logits + a;
-  }
-};
-
-__device__ __forceinline__ float sigmoid(float x) { return 1.0f / (1.0f + expf(-x)); }
 
 // SPB streams per block; R residual channels and NS skip rows per warp (S ≤ 16·NS), known at
 // compile time so that each lane's share of
@@ -58,29 +36,17 @@ __global__ void __launch_bounds__(kThreads, 1)
   constexpr int kOutK = (R + kWarp - 1) / kWarp;  // residual and skip inputs per lane
   static_assert(R % kWarps == 0 && R2 % kWarp == 0, "R must be a multiple of 16");
   extern __shared__ float shared[];
-  __shared__ std::int32_t previous[SPB];
-  __shared__ unsigned position[SPB], limit[SPB];
-  __shared__ const float* conditioning[SPB];
-  __shared__ float* queues[SPB];
+  __shared__ BlockStreams<SPB> st;
 
-  const int S = p.skip, A = p.classes, L = p.layers, LR = p.layers * R;
-  const StreamSlots slots(L, R, S, A);
+  const int S = p.skip, L = p.layers, LR = p.layers * R;
+  const StreamSlots slots(L, R, S, p.classes);
   const int warp = threadIdx.x / kWarp, lane = threadIdx.x % kWarp;
   const int first = blockIdx.x * SPB;
-  auto at = [&](int s, int offset) { return shared + s * slots.total + offset; };
+  auto at = [&](int s, int offset) { return slots.at(shared, s, offset); };
 
-  if (threadIdx.x < SPB) {
-    const int s = threadIdx.x, g = first + s;
-    const bool exists = g < p.streams;
-    previous[s] = exists ? p.previous_class[g] : 0;
-    position[s] = exists ? static_cast<unsigned>(p.position[g]) : 0;
-    limit[s] = exists ? static_cast<unsigned>(p.limit[g]) : 0;
-    conditioning[s] = exists ? p.conditioning[g] : nullptr;
-    queues[s] = exists ? p.queues + g * p.queue_stride : nullptr;
-  }
+  if (threadIdx.x < SPB) st.load(p, first, threadIdx.x);
   __syncthreads();
-  unsigned steps = 0;
-  for (int s = 0; s < SPB; ++s) steps = max(steps, limit[s]);
+  const unsigned steps = st.steps();
 
   float wf[kPairs][kDilatedK], wg[kPairs][kDilatedK];  // a layer's dilated rows o and o + R
   float wr[kPairs][kOutK];                             // its residual rows
@@ -119,30 +85,9 @@ __global__ void __launch_bounds__(kThreads, 1)
   for (unsigned t = 0; t < steps; ++t) {
     bool active[SPB];
 #pragma unroll
-    for (int s = 0; s < SPB; ++s) active[s] = t < limit[s];
+    for (int s = 0; s < SPB; ++s) active[s] = t < st.limit[s];
     load_dilated(0);
-    // Stage this sample's inputs: every layer's past input (its queue slot), every layer's
-    // conditioning (interpolated between frames), and layer 0's input (the embedding).
-    for (int i = threadIdx.x; i < SPB * LR; i += kThreads) {
-      const int s = i / LR, layer = (i % LR) / R, r = i % R;
-      if (!active[s]) continue;
-      const unsigned slot = (position[s] + t) % static_cast<unsigned>(p.dilation[layer]);
-      at(s, slots.past)[i % LR] = queues[s][p.queue_offset[layer] + slot * R + r];
-    }
-    for (int i = threadIdx.x; i < SPB * 2 * LR; i += kThreads) {
-      const int s = i / (2 * LR), row = i % (2 * LR);
-      if (!active[s]) continue;
-      const unsigned pos = position[s] + t;
-      const unsigned frame = pos / p.hop;
-      const float weight = static_cast<float>(pos % p.hop) / static_cast<float>(p.hop);
-      const float* c = conditioning[s] + static_cast<long long>(frame) * 2 * LR + row;
-      at(s, slots.conditioning)[row] =
-          weight == 0.0f ? c[0] : (1.0f - weight) * c[0] + weight * c[2 * LR];
-    }
-    for (int i = threadIdx.x; i < SPB * R; i += kThreads) {
-      const int s = i / R, r = i % R;
-      at(s, slots.x0)[r] = p.embedding[static_cast<long long>(previous[s]) * R + r];
-    }
+    stage_sample_inputs<SPB, R, kThreads>(p, st, slots, shared, t, active);
     float skip_sum[NS][SPB];  // this lane's share of each of its skip rows
 #pragma unroll
     for (int j = 0; j < NS; ++j)
@@ -185,10 +130,8 @@ __global__ void __launch_bounds__(kThreads, 1)
         // this lane's share of the layer's skip projection is added to its running skip sums.
 #pragma unroll
       for (int s = 0; s < SPB; ++s)
-        if (active[s] && threadIdx.x < R) {
-          const unsigned slot = (position[s] + t) % static_cast<unsigned>(p.dilation[layer]);
-          queues[s][p.queue_offset[layer] + slot * R + threadIdx.x] = at(s, input)[threadIdx.x];
-        }
+        if (active[s] && threadIdx.x < R)
+          st.queue_slot(p, s, layer, t, R)[threadIdx.x] = at(s, input)[threadIdx.x];
       if (layer + 1 < L) {
         const float* br = p.residual_bias + static_cast<long long>(layer) * R;
 #pragma unroll
@@ -234,62 +177,26 @@ __global__ void __launch_bounds__(kThreads, 1)
       }
     }
     __syncthreads();
-    auto project = [&](const float* __restrict__ weights, const float* bias, int rows, int cols,
-                       int from, int to, bool relu) {
-      for (int o = warp; o < rows; o += kWarps) {
-        float sum[SPB];
-#pragma unroll
-        for (int s = 0; s < SPB; ++s) sum[s] = 0.0f;
-        const float* row = weights + static_cast<long long>(o) * cols;
-#pragma unroll 4
-        for (int k = lane; k < cols; k += kWarp) {
-          const float a = __ldg(row + k);
-#pragma unroll
-          for (int s = 0; s < SPB; ++s) sum[s] = fmaf(a, at(s, from)[k], sum[s]);
-        }
-#pragma unroll
-        for (int s = 0; s < SPB; ++s) {
-          sum[s] = warp_sum(sum[s]);
-          if (lane == 0) at(s, to)[o] = relu ? fmaxf(sum[s] + bias[o], 0.0f) : sum[s] + bias[o];
-        }
-      }
-      __syncthreads();
-    };
-    project(p.head_hidden, p.head_hidden_bias, S, S, slots.skip, slots.hidden, true);
-    project(p.head_output, p.head_output_bias, A, S, slots.hidden, slots.logits, false);
+    project_head<SPB, kThreads>(p.head_hidden, p.head_hidden_bias, S, S, slots, shared, slots.skip,
+                                slots.hidden, true);
+    project_head<SPB, kThreads>(p.head_output, p.head_output_bias, p.classes, S, slots, shared,
+                                slots.hidden, slots.logits, false);
 
     // The draw: warp s samples stream s.
-    if (warp < SPB && t < limit[warp]) {
-      const int s = warp, g = first + s;
-      const float* logits = at(s, slots.logits);
-      const float u = p.uniforms[static_cast<long long>(g) * p.count + t];
-      const std::int32_t c = warp_softmax_sample(logits, A, p.temperature, u, lane);
-      if (lane == 0) {
-        previous[s] = c;
-        p.out[static_cast<long long>(g) * p.count + t] = c;
-      }
-      if (p.logits_out) {
-        float* dst = p.logits_out + (static_cast<long long>(g) * p.count + t) * A;
-        for (int k = lane; k < A; k += kWarp) dst[k] = logits[k];
-      }
-    }
+    if (warp < SPB && t < st.limit[warp])
+      draw_sample(p, st, slots, shared, first, warp, t,
+                  p.uniforms[static_cast<long long>(first + warp) * p.count + t]);
     __syncthreads();
   }
-  if (threadIdx.x < SPB && first + static_cast<int>(threadIdx.x) < p.streams)
-    p.previous_class[first + threadIdx.x] = previous[threadIdx.x];
+  if (threadIdx.x < SPB) st.store(p, first, threadIdx.x);
 }
 
 template <int SPB, int R, int NS>
 void launch(const WaveNetSamplingParams& params, cudaStream_t stream) {
   const int floats = SPB * wavenet_sampling_shared_floats(params.layers, params.residual,
                                                           params.skip, params.classes);
-  const std::size_t bytes = static_cast<std::size_t>(floats) * sizeof(float);
-  TTS_CUDA_CHECK(cudaFuncSetAttribute(wavenet_sampling_kernel<SPB, R, NS>,
-                                      cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                      static_cast<int>(bytes)));
-  const unsigned blocks = static_cast<unsigned>((params.streams + SPB - 1) / SPB);
-  wavenet_sampling_kernel<SPB, R, NS><<<blocks, kThreads, bytes, stream>>>(params);
-  TTS_CUDA_CHECK_LAUNCH();
+  launch_sampling_blocks<SPB>(wavenet_sampling_kernel<SPB, R, NS>, kThreads,
+                              static_cast<std::size_t>(floats) * sizeof(float), params, stream);
 }
 
 template <int SPB, int R>
@@ -329,16 +236,9 @@ void launch_wavenet_sampling(const WaveNetSamplingParams& params, int streams_pe
   if (params.streams == 0 || params.count == 0) return;
   if (!wavenet_sampling_supports(params.residual, params.skip))
     throw std::invalid_argument("wavenet sampling: unsupported channel counts");
-  switch (streams_per_block) {
-    case 1:
-      return launch_for_channels<1>(params, stream);
-    case 2:
-      return launch_for_channels<2>(params, stream);
-    case 4:
-      return launch_for_channels<4>(params, stream);
-    default:
-      throw std::invalid_argument("wavenet sampling: streams_per_block must be 1, 2 or 4");
-  }
+  with_streams_per_block(streams_per_block, [&](auto spb) {
+    launch_for_channels<decltype(spb)::value>(params, stream);
+  });
 }
 
 }  // namespace tts::kernels::cuda::detail

@@ -46,7 +46,6 @@ struct WaveNetSamplingParams {
 // Two kernels implement the same contract: the split-row kernel (wavenet_sampling_rows.cu), fast,
 // for R = 16 or 32, and the warp-per-row kernel (wavenet_sampling.cu) for R = 16, 32 or 64.
 bool wavenet_sampling_rows_supports(int residual, int skip);
-int wavenet_sampling_rows_shared_floats(int layers, int residual, int skip, int classes);
 // Floats of every bias (2S + A + (L-1)·R), held once per block by the split-row kernel.
 int wavenet_sampling_bias_floats(const WaveNetSamplingParams& params);
 // Floats of the head's weights (S·S + A·S), held once per block when head_in_shared.
@@ -54,7 +53,7 @@ int wavenet_sampling_head_floats(const WaveNetSamplingParams& params);
 void launch_wavenet_sampling_rows(const WaveNetSamplingParams& params, int streams_per_block,
                                   cudaStream_t stream);
 
-// Floats of shared memory per stream (the kernel's per-stream activations).
+// Floats of shared memory per stream (the per-stream activations; the same layout in both kernels).
 int wavenet_sampling_shared_floats(int layers, int residual, int skip, int classes);
 
 // Whether the kernel is built for these channel counts (R 16, 32 or 64; S ≤ 256).

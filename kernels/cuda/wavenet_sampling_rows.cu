@@ -22,16 +22,13 @@
 #include <cstdint>
 #include <stdexcept>
 
-#include "cuda_check.h"
-#include "warp_softmax.cuh"
-#include "wavenet_sampling_kernel.h"
+#include "wavenet_sampling_steps.cuh"
 
 namespace tts::kernels::cuda::detail {
 
 namespace {
 
 constexpr int kThreads = 1024;
-constexpr int kWarps = kThreads / kWarp;
 
 template <int R>
 struct Split {
@@ -47,28 +44,6 @@ __host__ __device__ inline int skip_threads(int residual, int skip, int rows_per
   const int threads = (skip + rows_per_thread - 1) / rows_per_thread * p;
   return (threads + kWarp - 1) / kWarp * kWarp;  // whole warps: the group's shuffles need them
 }
-
-// Per-stream shared memory: every layer's past input (its queue slot) and conditioning
-// (interpolated between frames), both staged at the start of the sample, two residual buffers
-// (ping-pong), the current layer's gate output, the skip sum, the head's hidden layer and the
-// logits. After the streams' slots, when they fit, the head's two weight matrices, copied once per
-// launch.
-struct RowSlots {
-  int past, conditioning, x0, x1, gated, skip, hidden, logits, total;
-  __host__ __device__ RowSlots(int layers, int r, int s, int a) {
-    past = 0;
-    conditioning = layers * r;
-    x0 = conditioning + layers * 2 * r;
-    x1 = x0 + r;
-    gated = x1 + r;
-    skip = gated + r;
-    hidden = skip + s;
-    logits = hidden + s;
-    total = logits + a;
-  }
-};
-
-__device__ __forceinline__ float sigmoid(float x) { return 1.0f / (1.0f + expf(-x)); }
 
 __device__ __forceinline__ void load4(float* to, const float* from) {
   const float4 v = __ldg(reinterpret_cast<const float4*>(from));
@@ -92,16 +67,13 @@ __global__ void __launch_bounds__(kThreads, 1)
   using G = Split<R>;
   constexpr int R2 = 2 * R;
   extern __shared__ float shared[];
-  __shared__ std::int32_t previous[SPB];
-  __shared__ unsigned position[SPB], limit[SPB];
-  __shared__ const float* conditioning[SPB];
-  __shared__ float* queues[SPB];
+  __shared__ BlockStreams<SPB> st;
 
   const int S = p.skip, A = p.classes, L = p.layers, LR = p.layers * R;
-  const RowSlots slots(L, R, S, A);
+  const StreamSlots slots(L, R, S, A);
   const int t = threadIdx.x, warp = t / kWarp, lane = t % kWarp;
   const int first = blockIdx.x * SPB;
-  auto at = [&](int s, int offset) { return shared + s * slots.total + offset; };
+  auto at = [&](int s, int offset) { return slots.at(shared, s, offset); };
 
   // This thread's role and rows.
   const int kSkipEnd = G::kA + G::kB + skip_threads(R, S, NSK);
@@ -124,18 +96,9 @@ __global__ void __launch_bounds__(kThreads, 1)
     o = v / G::P * NSK;  // the first of its NSK skip rows
   }
 
-  if (t < SPB) {
-    const int g = first + t;
-    const bool exists = g < p.streams;
-    previous[t] = exists ? p.previous_class[g] : 0;
-    position[t] = exists ? static_cast<unsigned>(p.position[g]) : 0;
-    limit[t] = exists ? static_cast<unsigned>(p.limit[g]) : 0;
-    conditioning[t] = exists ? p.conditioning[g] : nullptr;
-    queues[t] = exists ? p.queues + g * p.queue_stride : nullptr;
-  }
+  if (t < SPB) st.load(p, first, t);
   __syncthreads();
-  unsigned steps = 0;
-  for (int s = 0; s < SPB; ++s) steps = max(steps, limit[s]);
+  const unsigned steps = st.steps();
 
   // This thread's weights of one layer: 16 dilated (role 0), 8 residual (role 1) or NSK × 8 skip
   // (role 2), loaded while the thread's group waits for the other (see the file comment).
@@ -197,29 +160,10 @@ __global__ void __launch_bounds__(kThreads, 1)
   for (unsigned step = 0; step < steps; ++step) {
     bool active[SPB];
 #pragma unroll
-    for (int s = 0; s < SPB; ++s) active[s] = step < limit[s];
-    // Stage every layer's past input (its queue slot) and layer 0's input (the embedding).
-    for (int i = t; i < SPB * LR; i += kThreads) {
-      const int s = i / LR, layer = (i % LR) / R, r = i % R;
-      if (!active[s]) continue;
-      const unsigned slot = (position[s] + step) % static_cast<unsigned>(p.dilation[layer]);
-      at(s, slots.past)[i % LR] = queues[s][p.queue_offset[layer] + slot * R + r];
-    }
-    for (int i = t; i < SPB * 2 * LR; i += kThreads) {
-      const int s = i / (2 * LR), r = i % (2 * LR);
-      if (!active[s]) continue;
-      const unsigned pos = position[s] + step, frame = pos / p.hop;
-      const float weight = static_cast<float>(pos % p.hop) / static_cast<float>(p.hop);
-      const float* c = conditioning[s] + static_cast<long long>(frame) * 2 * LR + r;
-      at(s, slots.conditioning)[r] =
-          weight == 0.0f ? c[0] : (1.0f - weight) * c[0] + weight * c[2 * LR];
-    }
-    for (int i = t; i < SPB * R; i += kThreads) {
-      const int s = i / R, r = i % R;
-      at(s, slots.x0)[r] = p.embedding[static_cast<long long>(previous[s]) * R + r];
-    }
+    for (int s = 0; s < SPB; ++s) active[s] = step < st.limit[s];
+    stage_sample_inputs<SPB, R, kThreads>(p, st, slots, shared, step, active);
     // The draw's uniform number, loaded now so that its latency passes during the layers.
-    const float uniform = warp < SPB && step < limit[warp]
+    const float uniform = warp < SPB && step < st.limit[warp]
                               ? p.uniforms[static_cast<long long>(first + warp) * p.count + step]
                               : 0.0f;
     float skip_sum[NSK][SPB];
@@ -265,9 +209,7 @@ __global__ void __launch_bounds__(kThreads, 1)
         if (t < R) {
 #pragma unroll
           for (int s = 0; s < SPB; ++s) {
-            if (!active[s]) continue;
-            const unsigned slot = (position[s] + step) % static_cast<unsigned>(p.dilation[layer]);
-            queues[s][p.queue_offset[layer] + slot * R + t] = at(s, input)[t];
+            if (active[s]) st.queue_slot(p, s, layer, step, R)[t] = at(s, input)[t];
           }
         }
         load_weights(layer + 1 < L ? layer + 1 : 0);
@@ -316,47 +258,17 @@ __global__ void __launch_bounds__(kThreads, 1)
         }
     }
     __syncthreads();
-    auto project = [&](const float* weights, const float* bias, int rows, int cols, int from,
-                       int to, bool relu) {
-      for (int r = warp; r < rows; r += kWarps) {
-        float sum[SPB];
-#pragma unroll
-        for (int s = 0; s < SPB; ++s) sum[s] = 0.0f;
-        const float* weight_row = weights + static_cast<long long>(r) * cols;
-#pragma unroll 4
-        for (int k = lane; k < cols; k += kWarp) {
-          const float a = weight_row[k];
-#pragma unroll
-          for (int s = 0; s < SPB; ++s) sum[s] = fmaf(a, at(s, from)[k], sum[s]);
-        }
-#pragma unroll
-        for (int s = 0; s < SPB; ++s) {
-          sum[s] = warp_sum(sum[s]);
-          if (lane == 0) at(s, to)[r] = relu ? fmaxf(sum[s] + bias[r], 0.0f) : sum[s] + bias[r];
-        }
-      }
-      __syncthreads();
-    };
-    project(head_hidden, hidden_bias, S, S, slots.skip, slots.hidden, true);
-    project(head_output, output_bias, A, S, slots.hidden, slots.logits, false);
+    project_head<SPB, kThreads>(head_hidden, hidden_bias, S, S, slots, shared, slots.skip,
+                                slots.hidden, true);
+    project_head<SPB, kThreads>(head_output, output_bias, A, S, slots, shared, slots.hidden,
+                                slots.logits, false);
 
     // The draw: warp s samples stream s.
-    if (warp < SPB && step < limit[warp]) {
-      const int s = warp, g = first + s;
-      const float* logits = at(s, slots.logits);
-      const std::int32_t c = warp_softmax_sample(logits, A, p.temperature, uniform, lane);
-      if (lane == 0) {
-        previous[s] = c;
-        p.out[static_cast<long long>(g) * p.count + step] = c;
-      }
-      if (p.logits_out) {
-        float* dst = p.logits_out + (static_cast<long long>(g) * p.count + step) * A;
-        for (int k = lane; k < A; k += kWarp) dst[k] = logits[k];
-      }
-    }
+    if (warp < SPB && step < st.limit[warp])
+      draw_sample(p, st, slots, shared, first, warp, step, uniform);
     __syncthreads();
   }
-  if (t < SPB && first + t < p.streams) p.previous_class[first + t] = previous[t];
+  if (t < SPB) st.store(p, first, t);
 }
 
 // Skip rows per thread of group K so that all groups fit in one block (0 when they cannot).
@@ -370,16 +282,12 @@ int rows_per_skip_thread(int residual, int skip) {
 template <int SPB, int R, int NSK>
 void launch_rows(const WaveNetSamplingParams& params, cudaStream_t stream) {
   const std::size_t bytes =
-      sizeof(float) * (SPB * wavenet_sampling_rows_shared_floats(params.layers, params.residual,
-                                                                 params.skip, params.classes) +
+      sizeof(float) * (SPB * wavenet_sampling_shared_floats(params.layers, params.residual,
+                                                            params.skip, params.classes) +
                        wavenet_sampling_bias_floats(params) +
                        (params.head_in_shared ? wavenet_sampling_head_floats(params) : 0));
-  TTS_CUDA_CHECK(cudaFuncSetAttribute(wavenet_sampling_rows_kernel<SPB, R, NSK>,
-                                      cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                      static_cast<int>(bytes)));
-  const unsigned blocks = static_cast<unsigned>((params.streams + SPB - 1) / SPB);
-  wavenet_sampling_rows_kernel<SPB, R, NSK><<<blocks, kThreads, bytes, stream>>>(params);
-  TTS_CUDA_CHECK_LAUNCH();
+  launch_sampling_blocks<SPB>(wavenet_sampling_rows_kernel<SPB, R, NSK>, kThreads, bytes, params,
+                              stream);
 }
 
 template <int SPB, int R>
@@ -404,10 +312,6 @@ int wavenet_sampling_head_floats(const WaveNetSamplingParams& params) {
   return params.skip * (params.skip + params.classes);
 }
 
-int wavenet_sampling_rows_shared_floats(int layers, int residual, int skip, int classes) {
-  return RowSlots(layers, residual, skip, classes).total;
-}
-
 bool wavenet_sampling_rows_supports(int residual, int skip) {
   return (residual == 16 || residual == 32) && skip >= 1 &&
          rows_per_skip_thread(residual, skip) > 0;
@@ -418,16 +322,9 @@ void launch_wavenet_sampling_rows(const WaveNetSamplingParams& params, int strea
   if (params.streams == 0 || params.count == 0) return;
   if (!wavenet_sampling_rows_supports(params.residual, params.skip))
     throw std::invalid_argument("wavenet sampling (split rows): unsupported channel counts");
-  switch (streams_per_block) {
-    case 1:
-      return launch_rows_for_channels<1>(params, stream);
-    case 2:
-      return launch_rows_for_channels<2>(params, stream);
-    case 4:
-      return launch_rows_for_channels<4>(params, stream);
-    default:
-      throw std::invalid_argument("wavenet sampling: streams_per_block must be 1, 2 or 4");
-  }
+  with_streams_per_block(streams_per_block, [&](auto spb) {
+    launch_rows_for_channels<decltype(spb)::value>(params, stream);
+  });
 }
 
 }  // namespace tts::kernels::cuda::detail
