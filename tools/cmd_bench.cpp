@@ -7,7 +7,7 @@
 #include "tts/kernels/linear_algebra.h"
 #include "tts/kernels/peak_flops.h"
 #include "tts/vocoder/sampler.h"
-#include "tts/vocoder/teacher_forced.h"
+#include "tts/vocoder/training_pass.h"
 
 namespace tts::cli {
 
@@ -20,6 +20,7 @@ struct BenchOptions {
   int train_batch = 4;
   int train_length = 8000;
   int train_steps = 2;
+  std::string train_device = "cpu", train_precision = "fp32";
 };
 
 double seconds_since(std::chrono::steady_clock::time_point start) {
@@ -73,14 +74,14 @@ void bench_vocoder(const BenchOptions& o) {
       batch.frame_weight.push_back(weight);
     }
   kernels::set_gemm_threads(o.threads);
-  vocoder::TeacherForcedPass pass(weights);
+  const auto pass = vocoder::make_training_pass(weights, {o.train_device, o.train_precision});
   kernels::ParameterSet grads = weights.parameters().zeros_like();
-  pass.forward(batch);  // warm-up: allocations
-  pass.backward(grads);
+  pass->forward(batch);  // warm-up: allocations
+  pass->backward(grads);
   start = std::chrono::steady_clock::now();
   for (int step = 0; step < o.train_steps; ++step) {
-    pass.forward(batch);
-    pass.backward(grads);
+    pass->forward(batch);
+    pass->backward(grads);  // ends with the gradients on the host: the step is complete
   }
   const double train_samples_per_second =
       static_cast<double>(o.train_steps) * batch.columns() / seconds_since(start);
@@ -102,6 +103,7 @@ void bench_vocoder(const BenchOptions& o) {
       {"fraction_of_peak", samples_per_second * flops / 1e9 / (peak * o.threads)},
       {"train_samples_per_second", std::round(train_samples_per_second)},
       {"train_batch", std::to_string(o.train_batch) + "x" + std::to_string(o.train_length)},
+      {"train_device", pass->describe()},
       {"model_bytes", weights.parameters().size() * sizeof(float)},
       {"stream_state_bytes", sampler.state_bytes()},
       {"stream_conditioning_bytes_per_second",
@@ -125,6 +127,15 @@ void register_bench(CLI::App& app, int& exit_code) {
   voc->add_option("--threads", o->threads, "Threads")->check(CLI::Range(1, 256));
   voc->add_option("--train-steps", o->train_steps, "Training steps to time")
       ->check(CLI::Range(1, 1000));
+  voc->add_option("--train-batch", o->train_batch, "Crops per timed training batch")
+      ->check(CLI::Range(1, 1024));
+  voc->add_option("--train-crop", o->train_length, "Samples per crop of the timed training batch")
+      ->check(CLI::Range(16, 1 << 20));
+  voc->add_option("--device", o->train_device,
+                  "Where the timed training step runs (sampling is timed on the CPU)")
+      ->check(CLI::IsMember({"cpu", "cuda"}));
+  voc->add_option("--precision", o->train_precision, "GEMM precision of the training step on cuda")
+      ->check(CLI::IsMember({"fp32", "bf16"}));
   voc->callback([o, &exit_code] {
     bench_vocoder(*o);
     exit_code = kExitOk;

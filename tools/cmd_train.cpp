@@ -40,6 +40,12 @@ void register_train(CLI::App& app, int& exit_code) {
       ->check(CLI::PositiveNumber);
   voc->add_option("--threads", o->compute_threads, "Compute threads (GEMM)")
       ->check(CLI::Range(1, 256));
+  voc->add_option("--device", o->device,
+                  "Where the forward and backward passes run (the optimiser stays on the CPU)")
+      ->check(CLI::IsMember({"cpu", "cuda"}));
+  voc->add_option("--precision", o->precision,
+                  "GEMM precision on --device cuda: fp32, or bf16 (fp32 accumulation and weights)")
+      ->check(CLI::IsMember({"fp32", "bf16"}));
   voc->add_option("--loader-threads", o->loader_threads,
                   "Threads decoding audio and computing mels")
       ->check(CLI::Range(1, 256));

@@ -13,8 +13,7 @@ namespace tts::vocoder {
 using kernels::Matrix;
 using kernels::Transpose;
 
-namespace {
-void check_batch(const Batch& b, const WaveNetConfig& c) {
+void check_training_batch(const Batch& b, const WaveNetConfig& c) {
   const auto n = static_cast<std::size_t>(b.columns());
   auto fail = [](const std::string& why) { throw std::invalid_argument("vocoder batch: " + why); };
   if (b.segments <= 0 || b.length <= 0) fail("empty batch");
@@ -30,7 +29,6 @@ void check_batch(const Batch& b, const WaveNetConfig& c) {
     if (b.frame_index[t] < 0 || last >= b.mel.cols()) fail("frame position outside the mel");
   }
 }
-}  // namespace
 
 TeacherForcedPass::TeacherForcedPass(const WaveNetWeights& weights) : weights_(weights) {}
 
@@ -38,7 +36,7 @@ double TeacherForcedPass::forward(const Batch& batch) {
   const WaveNetConfig& c = weights_.config();
   const WaveNetLayout& lay = weights_.layout();
   const kernels::ParameterSet& p = weights_.parameters();
-  check_batch(batch, c);
+  check_training_batch(batch, c);
   batch_ = &batch;
   const int R = c.residual_channels, L = c.layers;
   const Eigen::Index N = batch.columns();
@@ -65,8 +63,8 @@ double TeacherForcedPass::forward(const Batch& batch) {
     kernels::causal_shift(h, dilations[i], batch.segments, in.topRows(R));
     in.bottomRows(R) = h;
     kernels::gemm(z, p.matrix(lay.dilated[i]), Transpose::kNo, in, Transpose::kNo);
-    kernels::add_interpolated_columns(conditioning_.middleRows(i * 2 * R, 2 * R),
-                                      batch.frame_index, batch.frame_weight, z);
+    kernels::add_interpolated_columns(conditioning_.middleRows(i * 2 * R, 2 * R), batch.frame_index,
+                                      batch.frame_weight, z);
     tanh_[i].resize(R, N);
     sigmoid_[i].resize(R, N);
     kernels::gate_forward(z, gated_.middleRows(i * R, R), tanh_[i], sigmoid_[i]);

@@ -3,6 +3,7 @@
 #include <chrono>
 #include <cmath>
 #include <cstdio>
+#include <memory>
 #include <ostream>
 #include <sstream>
 
@@ -17,6 +18,7 @@
 #include "tts/vocoder/sample_codec.h"
 #include "tts/vocoder/sampler.h"
 #include "tts/vocoder/teacher_forced.h"
+#include "tts/vocoder/training_pass.h"
 
 namespace fs = std::filesystem;
 
@@ -128,7 +130,9 @@ TrainingSummary train_vocoder(const VocoderTrainingOptions& o, std::ostream& log
   kernels::set_gemm_threads(o.compute_threads);
   vocoder::WaveNetWeights ema_model(o.config);  // the averaged weights, for validation and export
   kernels::ParameterSet grads = state.weights.zeros_like();
-  vocoder::TeacherForcedPass pass(model);
+  const std::unique_ptr<vocoder::TrainingPass> pass =
+      vocoder::make_training_pass(model, {o.device, o.precision});
+  log << "training pass: " << pass->describe() << "\n";
   // Validation always hears the recordings' own frames, so its loss compares across runs.
   const CropOptions crops{o.batch_segments, o.batch_length, o.config.hop_length, o.config.classes};
   CropOptions training_crops = crops;
@@ -146,13 +150,13 @@ TrainingSummary train_vocoder(const VocoderTrainingOptions& o, std::ostream& log
   while (state.step < o.steps) {
     vocoder::Batch batch = queue.next();
     model.parameters() = state.weights;
-    const double loss = pass.forward(batch);
+    const double loss = pass->forward(batch);
     if (!std::isfinite(loss))
       throw std::runtime_error("loss is not finite (" + std::to_string(loss) + ") at step " +
                                std::to_string(state.step + 1) +
                                "; stopping with the last checkpoint left intact");
     grads.set_zero();
-    pass.backward(grads);
+    pass->backward(grads);
     OptimizerStepSettings step_settings{o.adam, o.clip_norm, o.ema_decay};
     step_settings.adam.learning_rate = learning_rate_at(o, state.step + 1);
     apply_optimizer_step(

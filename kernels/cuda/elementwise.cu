@@ -6,24 +6,21 @@
 #include <cstdint>
 
 #include "cuda_check.h"
+#include "grid_stride.cuh"
 #include "launchers.h"
 
 namespace tts::kernels::cuda::detail {
 
 namespace {
 
-constexpr int kThreads = 256;
+constexpr int kThreads = kElementwiseThreads;
 
-unsigned blocks_for(std::size_t count) {
-  // Enough blocks to fill any current GPU several times over; the loops stride past the rest.
-  const std::size_t blocks = (count + kThreads - 1) / kThreads;
-  return static_cast<unsigned>(std::min<std::size_t>(std::max<std::size_t>(blocks, 1), 65535));
-}
-
-__global__ void float_to_bf16_kernel(const float* in, std::uint16_t* out, std::size_t count) {
+// out (rows × cols, contiguous) = bf16(in) where in has column stride ld (== rows: contiguous).
+__global__ void float_to_bf16_kernel(const float* in, int rows, int ld, std::uint16_t* out,
+                                     std::size_t count) {
   for (std::size_t i = blockIdx.x * std::size_t{blockDim.x} + threadIdx.x; i < count;
        i += std::size_t{gridDim.x} * blockDim.x)
-    out[i] = __bfloat16_as_ushort(__float2bfloat16_rn(in[i]));
+    out[i] = __bfloat16_as_ushort(__float2bfloat16_rn(in[(i / rows) * ld + i % rows]));
 }
 
 __global__ void fill_pattern_kernel(float* data, std::size_t count, float scale) {
@@ -39,16 +36,19 @@ __global__ void fill_pattern_kernel(float* data, std::size_t count, float scale)
 // agree to a few ulp, which the parity tests bound with a normalised error.
 __device__ __forceinline__ float sigmoid(float x) { return 1.0f / (1.0f + expf(-x)); }
 
+// gated (and the kept factors) at column stride ld_gated; z at column stride ld_z (≥ 2R); the
+// kept tanh and sigmoid factors are contiguous R × columns.
 template <bool kKeep>
-__global__ void gate_forward_kernel(const float* z, int r, std::size_t count, float* gated,
-                                    float* tanh_out, float* sigmoid_out) {
+__global__ void gate_forward_kernel(const float* z, int ld_z, int r, std::size_t count,
+                                    float* gated, int ld_gated, float* tanh_out,
+                                    float* sigmoid_out) {
   for (std::size_t i = blockIdx.x * std::size_t{blockDim.x} + threadIdx.x; i < count;
        i += std::size_t{gridDim.x} * blockDim.x) {
     const std::size_t column = i / r, row = i % r;
-    const float* zc = z + column * 2 * r;
+    const float* zc = z + column * ld_z;
     const float t = tanhf(zc[row]);
     const float s = sigmoid(zc[r + row]);
-    gated[i] = t * s;
+    gated[column * ld_gated + row] = t * s;
     if constexpr (kKeep) {
       tanh_out[i] = t;
       sigmoid_out[i] = s;
@@ -56,14 +56,14 @@ __global__ void gate_forward_kernel(const float* z, int r, std::size_t count, fl
   }
 }
 
-__global__ void gate_backward_kernel(const float* d_gated, const float* tanh_out,
-                                     const float* sigmoid_out, int r, std::size_t count,
-                                     float* dz) {
+__global__ void gate_backward_kernel(const float* d_gated, int ld_d_gated, const float* tanh_out,
+                                     const float* sigmoid_out, int r, std::size_t count, float* dz,
+                                     int ld_dz) {
   for (std::size_t i = blockIdx.x * std::size_t{blockDim.x} + threadIdx.x; i < count;
        i += std::size_t{gridDim.x} * blockDim.x) {
     const std::size_t column = i / r, row = i % r;
-    const float d = d_gated[i], t = tanh_out[i], s = sigmoid_out[i];
-    float* dzc = dz + column * 2 * r;
+    const float d = d_gated[column * ld_d_gated + row], t = tanh_out[i], s = sigmoid_out[i];
+    float* dzc = dz + column * ld_dz;
     dzc[row] = d * s * (1.0f - t * t);
     dzc[r + row] = d * t * s * (1.0f - s);
   }
@@ -74,7 +74,15 @@ __global__ void gate_backward_kernel(const float* d_gated, const float* tanh_out
 void launch_float_to_bf16(const float* in, std::uint16_t* out, std::size_t count,
                           cudaStream_t stream) {
   if (count == 0) return;
-  float_to_bf16_kernel<<<blocks_for(count), kThreads, 0, stream>>>(in, out, count);
+  float_to_bf16_kernel<<<blocks_for(count), kThreads, 0, stream>>>(in, 1, 1, out, count);
+  TTS_CUDA_CHECK_LAUNCH();
+}
+
+void launch_float_to_bf16(const float* in, int rows, int cols, int ld, std::uint16_t* out,
+                          cudaStream_t stream) {
+  const std::size_t count = std::size_t(rows) * std::size_t(cols);
+  if (count == 0) return;
+  float_to_bf16_kernel<<<blocks_for(count), kThreads, 0, stream>>>(in, rows, ld, out, count);
   TTS_CUDA_CHECK_LAUNCH();
 }
 
@@ -84,25 +92,26 @@ void launch_fill_pattern(float* data, std::size_t count, float scale, cudaStream
   TTS_CUDA_CHECK_LAUNCH();
 }
 
-void launch_gate_forward(const float* z, int r, int columns, float* gated, float* tanh_out,
-                         float* sigmoid_out, cudaStream_t stream) {
+void launch_gate_forward(const float* z, int ld_z, int r, int columns, float* gated, int ld_gated,
+                         float* tanh_out, float* sigmoid_out, cudaStream_t stream) {
   const std::size_t count = std::size_t(r) * std::size_t(columns);
   if (count == 0) return;
   if (tanh_out && sigmoid_out)
-    gate_forward_kernel<true>
-        <<<blocks_for(count), kThreads, 0, stream>>>(z, r, count, gated, tanh_out, sigmoid_out);
+    gate_forward_kernel<true><<<blocks_for(count), kThreads, 0, stream>>>(
+        z, ld_z, r, count, gated, ld_gated, tanh_out, sigmoid_out);
   else
-    gate_forward_kernel<false>
-        <<<blocks_for(count), kThreads, 0, stream>>>(z, r, count, gated, nullptr, nullptr);
+    gate_forward_kernel<false><<<blocks_for(count), kThreads, 0, stream>>>(
+        z, ld_z, r, count, gated, ld_gated, nullptr, nullptr);
   TTS_CUDA_CHECK_LAUNCH();
 }
 
-void launch_gate_backward(const float* d_gated, const float* tanh_out, const float* sigmoid_out,
-                          int r, int columns, float* dz, cudaStream_t stream) {
+void launch_gate_backward(const float* d_gated, int ld_d_gated, const float* tanh_out,
+                          const float* sigmoid_out, int r, int columns, float* dz, int ld_dz,
+                          cudaStream_t stream) {
   const std::size_t count = std::size_t(r) * std::size_t(columns);
   if (count == 0) return;
-  gate_backward_kernel<<<blocks_for(count), kThreads, 0, stream>>>(d_gated, tanh_out, sigmoid_out,
-                                                                   r, count, dz);
+  gate_backward_kernel<<<blocks_for(count), kThreads, 0, stream>>>(
+      d_gated, ld_d_gated, tanh_out, sigmoid_out, r, count, dz, ld_dz);
   TTS_CUDA_CHECK_LAUNCH();
 }
 

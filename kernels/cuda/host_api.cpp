@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "blas.h"
 #include "cuda_check.h"
 #include "device_buffer.h"
 #include "launchers.h"
@@ -19,29 +20,8 @@ namespace tts::kernels::cuda {
 
 namespace {
 
+using detail::device_gemm;
 using detail::DeviceBuffer;
-
-// One cuBLAS handle per host thread, created on first use (creating one costs milliseconds).
-class BlasHandle {
- public:
-  BlasHandle() {
-    TTS_CUBLAS_CHECK(cublasCreate(&handle_));
-    // fp32 GEMMs stay fp32: TF32 would silently change the numbers the parity tests compare.
-    TTS_CUBLAS_CHECK(cublasSetMathMode(handle_, CUBLAS_DEFAULT_MATH));
-  }
-  BlasHandle(const BlasHandle&) = delete;
-  BlasHandle& operator=(const BlasHandle&) = delete;
-  ~BlasHandle() { cublasDestroy(handle_); }  // errors at process exit are not actionable
-  cublasHandle_t get() const { return handle_; }
-
- private:
-  cublasHandle_t handle_ = nullptr;
-};
-
-cublasHandle_t blas() {
-  thread_local BlasHandle handle;
-  return handle.get();
-}
 
 int as_int(Eigen::Index value, const char* what) {
   if (value < 0 || value > std::numeric_limits<int>::max())
@@ -70,18 +50,6 @@ void download(const DeviceBuffer<float>& device, MatrixRef host) {
     device.download(contiguous.data(), static_cast<std::size_t>(contiguous.size()));
     host = contiguous;
   }
-}
-
-cublasOperation_t op(Transpose t) { return t == Transpose::kYes ? CUBLAS_OP_T : CUBLAS_OP_N; }
-
-// C = alpha·op(A)·op(B) + beta·C on contiguous device operands (fp32 or bf16 A/B, fp32 C).
-void device_gemm(int m, int n, int k, Transpose ta, Transpose tb, float alpha, const void* a,
-                 int lda, const void* b, int ldb, float beta, float* c, int ldc,
-                 GemmPrecision precision) {
-  const cudaDataType_t in_type = precision == GemmPrecision::kBf16 ? CUDA_R_16BF : CUDA_R_32F;
-  TTS_CUBLAS_CHECK(cublasGemmEx(blas(), op(ta), op(tb), m, n, k, &alpha, a, in_type, lda, b,
-                                in_type, ldb, &beta, c, CUDA_R_32F, ldc, CUBLAS_COMPUTE_32F,
-                                CUBLAS_GEMM_DEFAULT));
 }
 
 DeviceBuffer<std::uint16_t> to_bf16(const DeviceBuffer<float>& in) {
@@ -136,9 +104,10 @@ void gate_forward(ConstMatrixRef z, MatrixRef gated, MatrixRef tanh_out, MatrixR
   const DeviceBuffer<float> dz = upload(z);
   const std::size_t count = static_cast<std::size_t>(gated.size());
   DeviceBuffer<float> d_gated(count), d_tanh(keep ? count : 0), d_sigmoid(keep ? count : 0);
-  detail::launch_gate_forward(
-      dz.data(), as_int(r, "cuda::gate_forward"), as_int(z.cols(), "cuda::gate_forward"),
-      d_gated.data(), keep ? d_tanh.data() : nullptr, keep ? d_sigmoid.data() : nullptr, nullptr);
+  const int rows = as_int(r, "cuda::gate_forward");
+  detail::launch_gate_forward(dz.data(), 2 * rows, rows, as_int(z.cols(), "cuda::gate_forward"),
+                              d_gated.data(), rows, keep ? d_tanh.data() : nullptr,
+                              keep ? d_sigmoid.data() : nullptr, nullptr);
   download(d_gated, gated);
   if (keep) {
     download(d_tanh, tanh_out);
@@ -155,8 +124,9 @@ void gate_backward(ConstMatrixRef d_gated, ConstMatrixRef tanh_out, ConstMatrixR
   if (dz.size() == 0) return;
   const DeviceBuffer<float> dg = upload(d_gated), dt = upload(tanh_out), ds = upload(sigmoid_out);
   DeviceBuffer<float> ddz(static_cast<std::size_t>(dz.size()));
-  detail::launch_gate_backward(dg.data(), dt.data(), ds.data(), as_int(r, "cuda::gate_backward"),
-                               as_int(n, "cuda::gate_backward"), ddz.data(), nullptr);
+  const int rows = as_int(r, "cuda::gate_backward");
+  detail::launch_gate_backward(dg.data(), rows, dt.data(), ds.data(), rows,
+                               as_int(n, "cuda::gate_backward"), ddz.data(), 2 * rows, nullptr);
   download(ddz, dz);
 }
 

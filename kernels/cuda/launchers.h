@@ -12,18 +12,46 @@ namespace tts::kernels::cuda::detail {
 // out[i] = bf16(in[i]) (round to nearest even), stored as raw 16-bit bf16 bit patterns.
 void launch_float_to_bf16(const float* in, std::uint16_t* out, std::size_t count,
                           cudaStream_t stream);
+// The same for a rows × cols matrix at column stride ld; out is contiguous (column stride rows).
+void launch_float_to_bf16(const float* in, int rows, int cols, int ld, std::uint16_t* out,
+                          cudaStream_t stream);
 
 // in-place fill with a deterministic pseudo-random pattern in [-scale, scale] (benchmarks).
 void launch_fill_pattern(float* data, std::size_t count, float scale, cudaStream_t stream);
 
-// WaveNet gate over `columns` columns of a 2R-row z: gated = tanh(filter) ⊙ sigmoid(gate).
-// tanh_out and sigmoid_out may both be null (inference: nothing kept).
-void launch_gate_forward(const float* z, int r, int columns, float* gated, float* tanh_out,
-                         float* sigmoid_out, cudaStream_t stream);
+// WaveNet gate over `columns` columns of a 2R-row z (column stride ld_z):
+// gated = tanh(filter) ⊙ sigmoid(gate), at column stride ld_gated. tanh_out and sigmoid_out
+// (contiguous R × columns) may both be null (inference: nothing kept).
+void launch_gate_forward(const float* z, int ld_z, int r, int columns, float* gated, int ld_gated,
+                         float* tanh_out, float* sigmoid_out, cudaStream_t stream);
 
-// dz (2R rows) from d_gated, tanh_out, sigmoid_out (R rows each).
-void launch_gate_backward(const float* d_gated, const float* tanh_out, const float* sigmoid_out,
-                          int r, int columns, float* dz, cudaStream_t stream);
+// dz (2R rows, column stride ld_dz) from d_gated (stride ld_d_gated) and the kept factors.
+void launch_gate_backward(const float* d_gated, int ld_d_gated, const float* tanh_out,
+                          const float* sigmoid_out, int r, int columns, float* dz, int ld_dz,
+                          cudaStream_t stream);
+
+// The element-wise and indexing kernels of the training step (training_kernels.cu); matrices are
+// rows × cols at column stride ld. See tts/kernels/cuda/device_ops.h for the semantics.
+void launch_add_bias(float* x, int rows, int cols, int ld, const float* bias, cudaStream_t stream);
+void launch_relu_forward(const float* x, int ld_x, int rows, int cols, float* y, int ld_y,
+                         cudaStream_t stream);
+void launch_relu_backward(const float* dy, int ld_dy, const float* y, int ld_y, int rows, int cols,
+                          float* dx, int ld_dx, cudaStream_t stream);
+void launch_causal_shift(const float* x, int ld_x, int rows, int cols, int shift, int length,
+                         float* out, int ld_out, cudaStream_t stream);
+void launch_causal_shift_backward(const float* d_out, int ld_d_out, int rows, int cols, int shift,
+                                  int length, float* dx, int ld_dx, cudaStream_t stream);
+void launch_add_interpolated_columns(const float* frames, int ld_frames, const std::int32_t* index,
+                                     const float* weight, int rows, int cols, float* out,
+                                     int ld_out, cudaStream_t stream);
+void launch_add_interpolated_columns_backward(const float* d_out, int ld_d_out,
+                                              const std::int32_t* index, const float* weight,
+                                              int rows, int cols, float* d_frames, int ld_frames,
+                                              cudaStream_t stream);
+void launch_embedding_lookup(const float* table, int ld_table, const std::int32_t* ids, int rows,
+                             int cols, float* out, int ld_out, cudaStream_t stream);
+void launch_embedding_backward(const float* d_out, int ld_d_out, const std::int32_t* ids, int rows,
+                               int cols, float* d_table, int ld_table, cudaStream_t stream);
 
 // Per column t: loss[t] = log Σ exp(l - max) - (l[target] - max) (double); when d_logits is not
 // null it receives (softmax - onehot(target)) / columns. Targets must already be in range.

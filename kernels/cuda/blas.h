@@ -1,0 +1,22 @@
+// Internal: the cuBLAS handle of the calling host thread, and the one GEMM call that every CUDA
+// path goes through (the host-copying kernels.h API, the device-resident device_ops.h API and the
+// GEMM benchmark).
+#pragma once
+
+#include <cublas_v2.h>
+
+#include "tts/kernels/cuda/kernels.h"
+
+namespace tts::kernels::cuda::detail {
+
+// One handle per host thread, created on first use (creating one costs milliseconds); fp32 GEMMs
+// stay fp32 (no TF32), since TF32 would silently change the numbers the parity tests compare.
+cublasHandle_t blas_handle();
+
+// C = alpha·op(A)·op(B) + beta·C on device operands (fp32 or bf16 A/B, fp32 C), column-major with
+// leading dimensions lda, ldb, ldc; on the default stream.
+void device_gemm(int m, int n, int k, Transpose ta, Transpose tb, float alpha, const void* a,
+                 int lda, const void* b, int ldb, float beta, float* c, int ldc,
+                 GemmPrecision precision);
+
+}  // namespace tts::kernels::cuda::detail

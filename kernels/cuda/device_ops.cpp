@@ -1,0 +1,190 @@
+// Host side of the device-resident kernels (tts/kernels/cuda/device_ops.h): shape checks, then a
+// launch on the default stream. The GEMMs go through cuBLAS (blas.h); the rest are our kernels
+// (training_kernels.cu, elementwise.cu, softmax.cu).
+#include "tts/kernels/cuda/device_ops.h"
+
+#include <cublas_v2.h>
+#include <cuda_runtime.h>
+
+#include <cmath>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "blas.h"
+#include "cuda_check.h"
+#include "launchers.h"
+
+namespace tts::kernels::cuda {
+
+namespace {
+
+void require(bool ok, const char* operation, const char* why) {
+  if (!ok) throw std::invalid_argument(std::string("cuda::") + operation + ": " + why);
+}
+
+void require_same_shape(const DeviceView& a, const DeviceView& b, const char* operation) {
+  require(a.rows == b.rows && a.cols == b.cols, operation, "shapes do not agree");
+}
+
+// Scratch for one GEMM operand rounded to bf16: one per operand and host thread, grown as needed.
+std::uint16_t* bf16_copy(const DeviceView& v, int which) {
+  thread_local DeviceArray<std::int32_t> scratch[2];  // int32 storage: 2 bf16 per element
+  DeviceArray<std::int32_t>& buffer = scratch[which];
+  const std::size_t halves = v.size();
+  if (buffer.size() * 2 < halves) buffer.resize((halves + 1) / 2);
+  auto* out = reinterpret_cast<std::uint16_t*>(buffer.data());
+  detail::launch_float_to_bf16(v.data, v.rows, v.cols, v.ld, out, nullptr);
+  return out;
+}
+
+}  // namespace
+
+void gemm(DeviceView c, DeviceView a, Transpose transpose_a, DeviceView b, Transpose transpose_b,
+          float alpha, float beta, GemmPrecision precision) {
+  const bool ta = transpose_a == Transpose::kYes, tb = transpose_b == Transpose::kYes;
+  const int m = ta ? a.cols : a.rows, k = ta ? a.rows : a.cols;
+  const int n = tb ? b.rows : b.cols, kb = tb ? b.cols : b.rows;
+  require(k == kb && c.rows == m && c.cols == n, "gemm", "shapes do not agree");
+  if (m == 0 || n == 0) return;
+  if (k == 0) {               // as the CPU: only the scaling of C
+    const float zero = 0.0f;  // C = beta·C + 0·C, in place
+    TTS_CUBLAS_CHECK(cublasSgeam(detail::blas_handle(), CUBLAS_OP_N, CUBLAS_OP_N, m, n, &beta,
+                                 c.data, c.ld, &zero, c.data, c.ld, c.data, c.ld));
+    return;
+  }
+  if (precision == GemmPrecision::kBf16) {
+    // The copies are contiguous: their leading dimension is their stored row count.
+    detail::device_gemm(m, n, k, transpose_a, transpose_b, alpha, bf16_copy(a, 0), a.rows,
+                        bf16_copy(b, 1), b.rows, beta, c.data, c.ld, precision);
+  } else {
+    detail::device_gemm(m, n, k, transpose_a, transpose_b, alpha, a.data, a.ld, b.data, b.ld, beta,
+                        c.data, c.ld, precision);
+  }
+}
+
+void add_bias(DeviceView x, DeviceView bias) {
+  require(bias.rows == x.rows && bias.cols == 1, "add_bias", "bias must be rows × 1");
+  detail::launch_add_bias(x.data, x.rows, x.cols, x.ld, bias.data, nullptr);
+}
+
+void accumulate_row_sums(DeviceView out, DeviceView x) {
+  require(out.rows == x.rows && out.cols == 1, "accumulate_row_sums", "out must be rows × 1");
+  if (x.rows == 0 || x.cols == 0) return;
+  // out += x · 1 through cuBLAS's matrix-vector product: deterministic, and as fast as the memory.
+  thread_local DeviceArray<float> ones;
+  if (ones.size() < static_cast<std::size_t>(x.cols)) {
+    ones.resize(x.cols);
+    const std::vector<float> host(x.cols, 1.0f);
+    ones.upload(host.data(), host.size());
+  }
+  const float one = 1.0f;
+  TTS_CUBLAS_CHECK(cublasSgemv(detail::blas_handle(), CUBLAS_OP_N, x.rows, x.cols, &one, x.data,
+                               x.ld, ones.data(), 1, &one, out.data, 1));
+}
+
+void relu_forward(DeviceView x, DeviceView y) {
+  require_same_shape(x, y, "relu_forward");
+  detail::launch_relu_forward(x.data, x.ld, x.rows, x.cols, y.data, y.ld, nullptr);
+}
+
+void relu_backward(DeviceView dy, DeviceView y, DeviceView dx) {
+  require_same_shape(dy, y, "relu_backward");
+  require_same_shape(dy, dx, "relu_backward");
+  detail::launch_relu_backward(dy.data, dy.ld, y.data, y.ld, dy.rows, dy.cols, dx.data, dx.ld,
+                               nullptr);
+}
+
+void gate_forward(DeviceView z, DeviceView gated, DeviceView tanh_out, DeviceView sigmoid_out) {
+  const int r = gated.rows;
+  require(z.rows == 2 * r && z.cols == gated.cols, "gate_forward", "z must be 2R × columns");
+  require(tanh_out.rows == r && tanh_out.cols == z.cols && tanh_out.contiguous() &&
+              sigmoid_out.rows == r && sigmoid_out.cols == z.cols && sigmoid_out.contiguous(),
+          "gate_forward", "the kept factors must be contiguous R × columns");
+  detail::launch_gate_forward(z.data, z.ld, r, z.cols, gated.data, gated.ld, tanh_out.data,
+                              sigmoid_out.data, nullptr);
+}
+
+void gate_backward(DeviceView d_gated, DeviceView tanh_out, DeviceView sigmoid_out, DeviceView dz) {
+  const int r = d_gated.rows;
+  require(tanh_out.rows == r && tanh_out.cols == d_gated.cols && tanh_out.contiguous() &&
+              sigmoid_out.rows == r && sigmoid_out.cols == d_gated.cols && sigmoid_out.contiguous(),
+          "gate_backward", "the kept factors must be contiguous R × columns");
+  require(dz.rows == 2 * r && dz.cols == d_gated.cols, "gate_backward", "dz must be 2R × columns");
+  detail::launch_gate_backward(d_gated.data, d_gated.ld, tanh_out.data, sigmoid_out.data, r,
+                               d_gated.cols, dz.data, dz.ld, nullptr);
+}
+
+void causal_shift(DeviceView x, int shift, int segments, DeviceView out) {
+  require_same_shape(x, out, "causal_shift");
+  require(segments > 0 && x.cols % segments == 0, "causal_shift",
+          "columns do not split into equal segments");
+  detail::launch_causal_shift(x.data, x.ld, x.rows, x.cols, shift, x.cols / segments, out.data,
+                              out.ld, nullptr);
+}
+
+void causal_shift_backward(DeviceView d_out, int shift, int segments, DeviceView dx) {
+  require_same_shape(d_out, dx, "causal_shift_backward");
+  require(segments > 0 && d_out.cols % segments == 0, "causal_shift_backward",
+          "columns do not split into equal segments");
+  detail::launch_causal_shift_backward(d_out.data, d_out.ld, d_out.rows, d_out.cols, shift,
+                                       d_out.cols / segments, dx.data, dx.ld, nullptr);
+}
+
+void add_interpolated_columns(DeviceView frames, const DeviceArray<std::int32_t>& index,
+                              const DeviceArray<float>& weight, DeviceView out) {
+  require(frames.rows == out.rows && index.size() == static_cast<std::size_t>(out.cols) &&
+              weight.size() == index.size(),
+          "add_interpolated_columns", "one frame position per output column, same rows");
+  detail::launch_add_interpolated_columns(frames.data, frames.ld, index.data(), weight.data(),
+                                          out.rows, out.cols, out.data, out.ld, nullptr);
+}
+
+void add_interpolated_columns_backward(DeviceView d_out, const DeviceArray<std::int32_t>& index,
+                                       const DeviceArray<float>& weight, DeviceView d_frames) {
+  require(d_frames.rows == d_out.rows && index.size() == static_cast<std::size_t>(d_out.cols) &&
+              weight.size() == index.size(),
+          "add_interpolated_columns_backward", "one frame position per column, same rows");
+  detail::launch_add_interpolated_columns_backward(d_out.data, d_out.ld, index.data(),
+                                                   weight.data(), d_out.rows, d_out.cols,
+                                                   d_frames.data, d_frames.ld, nullptr);
+}
+
+void embedding_lookup(DeviceView table, const DeviceArray<std::int32_t>& ids, DeviceView out) {
+  require(table.rows == out.rows && ids.size() == static_cast<std::size_t>(out.cols),
+          "embedding_lookup", "one id per output column, same rows");
+  detail::launch_embedding_lookup(table.data, table.ld, ids.data(), out.rows, out.cols, out.data,
+                                  out.ld, nullptr);
+}
+
+void embedding_backward(DeviceView d_out, const DeviceArray<std::int32_t>& ids,
+                        DeviceView d_table) {
+  require(d_table.rows == d_out.rows && ids.size() == static_cast<std::size_t>(d_out.cols),
+          "embedding_backward", "one id per column, same rows");
+  detail::launch_embedding_backward(d_out.data, d_out.ld, ids.data(), d_out.rows, d_out.cols,
+                                    d_table.data, d_table.ld, nullptr);
+}
+
+double softmax_cross_entropy(DeviceView logits, const DeviceArray<std::int32_t>& targets,
+                             DeviceView d_logits) {
+  require(logits.contiguous(), "softmax_cross_entropy", "logits must be contiguous");
+  require(targets.size() == static_cast<std::size_t>(logits.cols), "softmax_cross_entropy",
+          "one target per column");
+  const bool want_gradient = d_logits.data != nullptr;
+  if (want_gradient)
+    require(d_logits.rows == logits.rows && d_logits.cols == logits.cols && d_logits.contiguous(),
+            "softmax_cross_entropy", "the gradient must be contiguous, shaped like the logits");
+  if (logits.cols == 0) return std::nan("");  // as the CPU's 0/0
+  thread_local DeviceArray<double> losses;
+  losses.resize(logits.cols);
+  detail::launch_softmax_cross_entropy(logits.data, targets.data(), logits.rows, logits.cols,
+                                       losses.data(), want_gradient ? d_logits.data : nullptr,
+                                       nullptr);
+  std::vector<double> host(logits.cols);
+  losses.download(host.data(), host.size());
+  double total = 0.0;
+  for (double value : host) total += value;
+  return total / static_cast<double>(logits.cols);
+}
+
+}  // namespace tts::kernels::cuda

@@ -1,0 +1,177 @@
+// The element-wise and indexing kernels of a WaveNet training step on the GPU: bias, ReLU, causal
+// shifts, frame interpolation and embeddings, forward and backward (semantics in
+// tts/kernels/cuda/device_ops.h; the CPU versions are kernels/cpu/*.cpp). Every kernel is a
+// grid-stride loop over the rows × cols elements of its output, rows fastest, so that neighbouring
+// threads touch neighbouring addresses of a column-major matrix; matrices may be views with a
+// column stride (ld) larger than their rows. The two backward passes that scatter (into frames,
+// into the embedding table) add atomically.
+#include <cstddef>
+#include <cstdint>
+
+#include "cuda_check.h"
+#include "grid_stride.cuh"
+#include "launchers.h"
+
+namespace tts::kernels::cuda::detail {
+
+namespace {
+
+constexpr int kThreads = kElementwiseThreads;
+
+// Calls f(row, column) for every element of a rows × cols matrix.
+template <typename F>
+__device__ __forceinline__ void for_each_element(int rows, int cols, F f) {
+  const std::size_t count = std::size_t(rows) * std::size_t(cols);
+  for (std::size_t i = blockIdx.x * std::size_t{blockDim.x} + threadIdx.x; i < count;
+       i += std::size_t{gridDim.x} * blockDim.x)
+    f(static_cast<int>(i % rows), static_cast<std::size_t>(i / rows));
+}
+
+__global__ void add_bias_kernel(float* x, int rows, int cols, int ld, const float* bias) {
+  for_each_element(rows, cols, [&](int r, std::size_t c) { x[c * ld + r] += bias[r]; });
+}
+
+__global__ void relu_forward_kernel(const float* x, int ld_x, int rows, int cols, float* y,
+                                    int ld_y) {
+  for_each_element(rows, cols,
+                   [&](int r, std::size_t c) { y[c * ld_y + r] = fmaxf(x[c * ld_x + r], 0.0f); });
+}
+
+__global__ void relu_backward_kernel(const float* dy, int ld_dy, const float* y, int ld_y, int rows,
+                                     int cols, float* dx, int ld_dx) {
+  for_each_element(rows, cols, [&](int r, std::size_t c) {
+    dx[c * ld_dx + r] = y[c * ld_y + r] > 0.0f ? dy[c * ld_dy + r] : 0.0f;
+  });
+}
+
+// Columns are `cols / length` segments of `length`; t is a column's place in its segment.
+__global__ void causal_shift_kernel(const float* x, int ld_x, int rows, int cols, int shift,
+                                    int length, float* out, int ld_out) {
+  for_each_element(rows, cols, [&](int r, std::size_t c) {
+    const int t = static_cast<int>(c % length);
+    out[c * ld_out + r] = t >= shift ? x[(c - shift) * ld_x + r] : 0.0f;
+  });
+}
+
+__global__ void causal_shift_backward_kernel(const float* d_out, int ld_d_out, int rows, int cols,
+                                             int shift, int length, float* dx, int ld_dx) {
+  for_each_element(rows, cols, [&](int r, std::size_t c) {
+    const int t = static_cast<int>(c % length);
+    if (t + shift < length) dx[c * ld_dx + r] += d_out[(c + shift) * ld_d_out + r];
+  });
+}
+
+__global__ void add_interpolated_columns_kernel(const float* frames, int ld_frames,
+                                                const std::int32_t* index, const float* weight,
+                                                int rows, int cols, float* out, int ld_out) {
+  for_each_element(rows, cols, [&](int r, std::size_t c) {
+    const float w = weight[c];
+    const float* f = frames + std::size_t(index[c]) * ld_frames + r;
+    // The CPU's two cases, so that an exact frame position adds exactly that frame.
+    out[c * ld_out + r] += w == 0.0f ? f[0] : (1.0f - w) * f[0] + w * f[ld_frames];
+  });
+}
+
+__global__ void add_interpolated_columns_backward_kernel(const float* d_out, int ld_d_out,
+                                                         const std::int32_t* index,
+                                                         const float* weight, int rows, int cols,
+                                                         float* d_frames, int ld_frames) {
+  for_each_element(rows, cols, [&](int r, std::size_t c) {
+    const float w = weight[c], d = d_out[c * ld_d_out + r];
+    float* f = d_frames + std::size_t(index[c]) * ld_frames + r;
+    atomicAdd(f, (1.0f - w) * d);
+    if (w != 0.0f) atomicAdd(f + ld_frames, w * d);
+  });
+}
+
+__global__ void embedding_lookup_kernel(const float* table, int ld_table, const std::int32_t* ids,
+                                        int rows, int cols, float* out, int ld_out) {
+  for_each_element(rows, cols, [&](int r, std::size_t c) {
+    out[c * ld_out + r] = table[std::size_t(ids[c]) * ld_table + r];
+  });
+}
+
+__global__ void embedding_backward_kernel(const float* d_out, int ld_d_out, const std::int32_t* ids,
+                                          int rows, int cols, float* d_table, int ld_table) {
+  for_each_element(rows, cols, [&](int r, std::size_t c) {
+    atomicAdd(d_table + std::size_t(ids[c]) * ld_table + r, d_out[c * ld_d_out + r]);
+  });
+}
+
+unsigned blocks(int rows, int cols) { return blocks_for(std::size_t(rows) * std::size_t(cols)); }
+
+}  // namespace
+
+void launch_add_bias(float* x, int rows, int cols, int ld, const float* bias, cudaStream_t stream) {
+  if (rows == 0 || cols == 0) return;
+  add_bias_kernel<<<blocks(rows, cols), kThreads, 0, stream>>>(x, rows, cols, ld, bias);
+  TTS_CUDA_CHECK_LAUNCH();
+}
+
+void launch_relu_forward(const float* x, int ld_x, int rows, int cols, float* y, int ld_y,
+                         cudaStream_t stream) {
+  if (rows == 0 || cols == 0) return;
+  relu_forward_kernel<<<blocks(rows, cols), kThreads, 0, stream>>>(x, ld_x, rows, cols, y, ld_y);
+  TTS_CUDA_CHECK_LAUNCH();
+}
+
+void launch_relu_backward(const float* dy, int ld_dy, const float* y, int ld_y, int rows, int cols,
+                          float* dx, int ld_dx, cudaStream_t stream) {
+  if (rows == 0 || cols == 0) return;
+  relu_backward_kernel<<<blocks(rows, cols), kThreads, 0, stream>>>(dy, ld_dy, y, ld_y, rows, cols,
+                                                                    dx, ld_dx);
+  TTS_CUDA_CHECK_LAUNCH();
+}
+
+void launch_causal_shift(const float* x, int ld_x, int rows, int cols, int shift, int length,
+                         float* out, int ld_out, cudaStream_t stream) {
+  if (rows == 0 || cols == 0) return;
+  causal_shift_kernel<<<blocks(rows, cols), kThreads, 0, stream>>>(x, ld_x, rows, cols, shift,
+                                                                   length, out, ld_out);
+  TTS_CUDA_CHECK_LAUNCH();
+}
+
+void launch_causal_shift_backward(const float* d_out, int ld_d_out, int rows, int cols, int shift,
+                                  int length, float* dx, int ld_dx, cudaStream_t stream) {
+  if (rows == 0 || cols == 0) return;
+  causal_shift_backward_kernel<<<blocks(rows, cols), kThreads, 0, stream>>>(
+      d_out, ld_d_out, rows, cols, shift, length, dx, ld_dx);
+  TTS_CUDA_CHECK_LAUNCH();
+}
+
+void launch_add_interpolated_columns(const float* frames, int ld_frames, const std::int32_t* index,
+                                     const float* weight, int rows, int cols, float* out,
+                                     int ld_out, cudaStream_t stream) {
+  if (rows == 0 || cols == 0) return;
+  add_interpolated_columns_kernel<<<blocks(rows, cols), kThreads, 0, stream>>>(
+      frames, ld_frames, index, weight, rows, cols, out, ld_out);
+  TTS_CUDA_CHECK_LAUNCH();
+}
+
+void launch_add_interpolated_columns_backward(const float* d_out, int ld_d_out,
+                                              const std::int32_t* index, const float* weight,
+                                              int rows, int cols, float* d_frames, int ld_frames,
+                                              cudaStream_t stream) {
+  if (rows == 0 || cols == 0) return;
+  add_interpolated_columns_backward_kernel<<<blocks(rows, cols), kThreads, 0, stream>>>(
+      d_out, ld_d_out, index, weight, rows, cols, d_frames, ld_frames);
+  TTS_CUDA_CHECK_LAUNCH();
+}
+
+void launch_embedding_lookup(const float* table, int ld_table, const std::int32_t* ids, int rows,
+                             int cols, float* out, int ld_out, cudaStream_t stream) {
+  if (rows == 0 || cols == 0) return;
+  embedding_lookup_kernel<<<blocks(rows, cols), kThreads, 0, stream>>>(table, ld_table, ids, rows,
+                                                                       cols, out, ld_out);
+  TTS_CUDA_CHECK_LAUNCH();
+}
+
+void launch_embedding_backward(const float* d_out, int ld_d_out, const std::int32_t* ids, int rows,
+                               int cols, float* d_table, int ld_table, cudaStream_t stream) {
+  if (rows == 0 || cols == 0) return;
+  embedding_backward_kernel<<<blocks(rows, cols), kThreads, 0, stream>>>(d_out, ld_d_out, ids, rows,
+                                                                         cols, d_table, ld_table);
+  TTS_CUDA_CHECK_LAUNCH();
+}
+
+}  // namespace tts::kernels::cuda::detail
