@@ -14,6 +14,7 @@
 #include <string>
 #include <vector>
 
+#include "skip_without_gpu.h"
 #include "tts/kernels/activations.h"
 #include "tts/kernels/cuda/kernels.h"
 #include "tts/kernels/device.h"
@@ -24,13 +25,6 @@ namespace cuda = tts::kernels::cuda;
 using tts::kernels::Matrix;
 using tts::kernels::Transpose;
 using tts::kernels::Vector;
-
-#define TTS_SKIP_WITHOUT_GPU()                                                             \
-  do {                                                                                     \
-    if (tts::kernels::cuda_device_count() == 0)                                            \
-      GTEST_SKIP()                                                                         \
-          << "no CUDA device visible: the CUDA parity tests need a GPU (see docs/gpu.md)"; \
-  } while (0)
 
 namespace {
 

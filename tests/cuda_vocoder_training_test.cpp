@@ -18,6 +18,7 @@
 #include <thread>
 #include <vector>
 
+#include "skip_without_gpu.h"
 #include "tiny_wavenet.h"
 #include "tts/kernels/device.h"
 #include "tts/kernels/linear_algebra.h"
@@ -33,12 +34,6 @@ using tts::vocoder::CudaTeacherForcedPass;
 using tts::vocoder::TeacherForcedPass;
 using tts::vocoder::WaveNetConfig;
 using tts::vocoder::WaveNetWeights;
-
-#define TTS_SKIP_WITHOUT_GPU()                                                                    \
-  do {                                                                                            \
-    if (tts::kernels::cuda_device_count() == 0)                                                   \
-      GTEST_SKIP() << "no CUDA device visible: the CUDA training tests need a GPU (docs/gpu.md)"; \
-  } while (0)
 
 namespace {
 

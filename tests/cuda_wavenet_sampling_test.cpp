@@ -17,6 +17,7 @@
 #include <string>
 #include <vector>
 
+#include "skip_without_gpu.h"
 #include "tts/kernels/cuda/kernels.h"
 #include "tts/kernels/device.h"
 #include "tts/vocoder/cuda_sampler.h"
@@ -29,12 +30,6 @@ using tts::vocoder::SamplerOptions;
 using tts::vocoder::WaveNetConfig;
 using tts::vocoder::WaveNetSampler;
 using tts::vocoder::WaveNetWeights;
-
-#define TTS_SKIP_WITHOUT_GPU()                                                                    \
-  do {                                                                                            \
-    if (tts::kernels::cuda_device_count() == 0)                                                   \
-      GTEST_SKIP() << "no CUDA device visible: the CUDA sampling tests need a GPU (docs/gpu.md)"; \
-  } while (0)
 
 namespace {
 
