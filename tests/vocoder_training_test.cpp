@@ -10,6 +10,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "tts/kernels/device.h"
 #include "tts/kernels/optimizer.h"
 #include "tts/kernels/safetensors.h"
 #include "tts/train/checkpoint.h"
@@ -127,6 +128,29 @@ TEST_F(VocoderTraining, ResumedRunEndsWithIdenticalWeights) {
   other.seed = 2;
   train::train_vocoder(other, log_);
   EXPECT_FALSE(tensor_bytes(root_ / "other") == a);
+}
+
+TEST_F(VocoderTraining, UnusableDeviceOrPrecisionIsRefusedBeforeAnyWork) {
+  auto bf16_on_cpu = options("out", 2);
+  bf16_on_cpu.precision = "bf16";
+  try {
+    train::train_vocoder(bf16_on_cpu, log_);
+    FAIL() << "bf16 on the CPU was accepted";
+  } catch (const std::invalid_argument& e) {
+    EXPECT_THAT(e.what(), HasSubstr("--device cuda"));
+  }
+  EXPECT_FALSE(fs::exists(root_ / "out")) << "nothing is written before the device is usable";
+  if (kernels::cuda_device_count() == 0) {  // here (and in CI): cuda must be refused, saying why
+    auto cuda = options("out", 2);
+    cuda.device = "cuda";
+    try {
+      train::train_vocoder(cuda, log_);
+      FAIL() << "--device cuda was accepted without a GPU";
+    } catch (const std::exception& e) {
+      EXPECT_THAT(e.what(), HasSubstr("cuda"));
+    }
+    EXPECT_FALSE(fs::exists(root_ / "out"));
+  }
 }
 
 TEST_F(VocoderTraining, RefusesToOverwriteACheckpointWithoutResume) {

@@ -76,6 +76,10 @@ float learning_rate_at(const VocoderTrainingOptions& o, int64_t step) {
 
 TrainingSummary train_vocoder(const VocoderTrainingOptions& o, std::ostream& log) {
   vocoder::check_features_match(o.config, o.features);
+  // The device first: an unusable --device or --precision fails before the corpus is loaded.
+  vocoder::WaveNetWeights model(o.config);
+  const std::unique_ptr<vocoder::TrainingPass> pass =
+      vocoder::make_training_pass(model, {o.device, o.precision});
   CorpusOptions corpus_options;
   corpus_options.features = o.features;
   corpus_options.classes = o.config.classes;
@@ -102,7 +106,6 @@ TrainingSummary train_vocoder(const VocoderTrainingOptions& o, std::ostream& log
     kernels::write_file_atomically(o.out_dir / "validation-files.txt", held_out);
   }
 
-  vocoder::WaveNetWeights model(o.config);
   TrainingState state;
   state.config = o.config;
   state.features = o.features;
@@ -130,8 +133,6 @@ TrainingSummary train_vocoder(const VocoderTrainingOptions& o, std::ostream& log
   kernels::set_gemm_threads(o.compute_threads);
   vocoder::WaveNetWeights ema_model(o.config);  // the averaged weights, for validation and export
   kernels::ParameterSet grads = state.weights.zeros_like();
-  const std::unique_ptr<vocoder::TrainingPass> pass =
-      vocoder::make_training_pass(model, {o.device, o.precision});
   log << "training pass: " << pass->describe() << "\n";
   // Validation always hears the recordings' own frames, so its loss compares across runs.
   const CropOptions crops{o.batch_segments, o.batch_length, o.config.hop_length, o.config.classes};
