@@ -132,6 +132,31 @@ TEST(CudaTraining, Bf16PassIsCloseToCpu) {
   expect_pass_matches_cpu(GemmPrecision::kBf16, 1e-3, 0.2);
 }
 
+// No atomics anywhere in the pass: two passes over the same weights and batch give the same bits,
+// so a run on the GPU repeats (and resumes) exactly, as on the CPU.
+TEST(CudaTraining, GradientsRepeatBitForBit) {
+  TTS_SKIP_WITHOUT_GPU();
+  const WaveNetConfig config = test_config();
+  WaveNetWeights weights(config);
+  weights.initialise(8);
+  perturb(weights, 9);
+  const auto batch = tts::testing::random_batch(config, 3, 500, 10);
+  std::vector<std::vector<float>> runs;
+  std::vector<double> losses;
+  for (int run = 0; run < 2; ++run) {
+    CudaTeacherForcedPass pass(weights, GemmPrecision::kFp32);
+    ParameterSet grads = weights.parameters().zeros_like();
+    losses.push_back(pass.forward(batch));
+    pass.backward(grads);
+    runs.emplace_back(grads.data(), grads.data() + grads.size());
+  }
+  EXPECT_EQ(losses[0], losses[1]);
+  ASSERT_EQ(runs[0].size(), runs[1].size());
+  std::size_t differing = 0;
+  for (std::size_t k = 0; k < runs[0].size(); ++k) differing += runs[0][k] != runs[1][k];
+  EXPECT_EQ(differing, 0u) << "of " << runs[0].size() << " gradient values";
+}
+
 // The trainer's loop (forward, backward, the CPU's optimiser step, new weights uploaded by the next
 // forward) for several steps on the two devices, through the factory the trainer uses.
 TEST(CudaTraining, OptimiserStepsFollowTheCpu) {

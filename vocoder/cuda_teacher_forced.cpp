@@ -20,6 +20,7 @@ struct CudaTeacherForcedPass::Device {
   DeviceArray<float> weights, gradients;  // flat, in the ParameterSet's layout
   DeviceArray<std::int32_t> inputs, targets, frame_index;
   DeviceArray<float> frame_weight;
+  kernels::cuda::ScatterPlan to_frames, to_embedding;  // the two scatters of the backward pass
   DeviceMatrix mel, conditioning;
   std::vector<DeviceMatrix> dilated_in, tanh, sigmoid;  // per layer
   DeviceMatrix h, z, gated, skip_relu, hidden_relu, logits, d_logits;
@@ -57,6 +58,9 @@ double CudaTeacherForcedPass::forward(const Batch& batch) {
   d.frame_index.upload(batch.frame_index);
   d.frame_weight.upload(batch.frame_weight);
   d.mel.upload(batch.mel);
+  d.to_frames = kernels::cuda::ScatterPlan::for_interpolation(batch.frame_index, batch.frame_weight,
+                                                              static_cast<int>(batch.mel.cols()));
+  d.to_embedding = kernels::cuda::ScatterPlan::for_embedding(batch.inputs, c.classes);
   segments_ = batch.segments;
 
   // Conditioning once per frame (not per sample), with the gate biases folded in.
@@ -173,15 +177,15 @@ void CudaTeacherForcedPass::backward(kernels::ParameterSet& gradients) {
     cu::gate_backward(d_gate, d.tanh[i].view(), d.sigmoid[i].view(), d.dz.view());
     cu::gemm(g(lay.dilated[i]), d.dz.view(), Transpose::kNo, d.dilated_in[i].view(),
              Transpose::kYes, 1.0f, 1.0f, P);
-    cu::add_interpolated_columns_backward(d.dz.view(), d.frame_index, d.frame_weight,
-                                          d.d_conditioning.view().middle_rows(i * 2 * R, 2 * R));
+    cu::scatter_add(d.dz.view(), d.to_frames,
+                    d.d_conditioning.view().middle_rows(i * 2 * R, 2 * R));
     cu::gemm(d.d_in.view(), p(lay.dilated[i]), Transpose::kYes, d.dz.view(), Transpose::kNo, 1.0f,
              0.0f, P);
     // d_h += the bottom half of d_in (shift 0), then the top half shifted back by the dilation.
     cu::causal_shift_backward(d.d_in.view().bottom_rows(R), 0, segments_, d.d_h.view());
     cu::causal_shift_backward(d.d_in.view().top_rows(R), dilations[i], segments_, d.d_h.view());
   }
-  cu::embedding_backward(d.d_h.view(), d.inputs, g(lay.embedding));
+  cu::scatter_add(d.d_h.view(), d.to_embedding, g(lay.embedding));
   cu::gemm(g(lay.conditioning), d.d_conditioning.view(), Transpose::kNo, d.mel.view(),
            Transpose::kYes, 1.0f, 1.0f, P);
   cu::accumulate_row_sums(g(lay.dilated_bias), d.d_conditioning.view());

@@ -140,16 +140,6 @@ void add_interpolated_columns(DeviceView frames, const DeviceArray<std::int32_t>
                                           out.rows, out.cols, out.data, out.ld, nullptr);
 }
 
-void add_interpolated_columns_backward(DeviceView d_out, const DeviceArray<std::int32_t>& index,
-                                       const DeviceArray<float>& weight, DeviceView d_frames) {
-  require(d_frames.rows == d_out.rows && index.size() == static_cast<std::size_t>(d_out.cols) &&
-              weight.size() == index.size(),
-          "add_interpolated_columns_backward", "one frame position per column, same rows");
-  detail::launch_add_interpolated_columns_backward(d_out.data, d_out.ld, index.data(),
-                                                   weight.data(), d_out.rows, d_out.cols,
-                                                   d_frames.data, d_frames.ld, nullptr);
-}
-
 void embedding_lookup(DeviceView table, const DeviceArray<std::int32_t>& ids, DeviceView out) {
   require(table.rows == out.rows && ids.size() == static_cast<std::size_t>(out.cols),
           "embedding_lookup", "one id per output column, same rows");
@@ -157,12 +147,68 @@ void embedding_lookup(DeviceView table, const DeviceArray<std::int32_t>& ids, De
                                   out.ld, nullptr);
 }
 
-void embedding_backward(DeviceView d_out, const DeviceArray<std::int32_t>& ids,
-                        DeviceView d_table) {
-  require(d_table.rows == d_out.rows && ids.size() == static_cast<std::size_t>(d_out.cols),
-          "embedding_backward", "one id per column, same rows");
-  detail::launch_embedding_backward(d_out.data, d_out.ld, ids.data(), d_out.rows, d_out.cols,
-                                    d_table.data, d_table.ld, nullptr);
+ScatterPlan ScatterPlan::for_interpolation(const std::vector<std::int32_t>& index,
+                                           const std::vector<float>& weight, int frames) {
+  require(index.size() == weight.size(), "ScatterPlan::for_interpolation",
+          "one weight per frame index");
+  std::vector<std::int32_t> target, column;
+  std::vector<float> coefficient;
+  for (std::size_t n = 0; n < index.size(); ++n) {
+    const bool next = weight[n] != 0.0f;
+    require(index[n] >= 0 && index[n] + (next ? 1 : 0) < frames, "ScatterPlan::for_interpolation",
+            "frame position outside the frames");
+    target.push_back(index[n]);
+    column.push_back(static_cast<std::int32_t>(n));
+    coefficient.push_back(1.0f - weight[n]);
+    if (next) {
+      target.push_back(index[n] + 1);
+      column.push_back(static_cast<std::int32_t>(n));
+      coefficient.push_back(weight[n]);
+    }
+  }
+  return build(target, column, coefficient, frames, static_cast<int>(index.size()));
+}
+
+ScatterPlan ScatterPlan::for_embedding(const std::vector<std::int32_t>& ids, int classes) {
+  std::vector<std::int32_t> column(ids.size());
+  for (std::size_t n = 0; n < ids.size(); ++n) {
+    require(ids[n] >= 0 && ids[n] < classes, "ScatterPlan::for_embedding", "id out of range");
+    column[n] = static_cast<std::int32_t>(n);
+  }
+  return build(ids, column, std::vector<float>(ids.size(), 1.0f), classes,
+               static_cast<int>(ids.size()));
+}
+
+ScatterPlan ScatterPlan::build(const std::vector<std::int32_t>& target,
+                               const std::vector<std::int32_t>& column,
+                               const std::vector<float>& coefficient, int targets, int sources) {
+  // A counting sort by target, stable: each target's entries keep the order they were given in.
+  std::vector<std::int32_t> offsets(static_cast<std::size_t>(targets) + 1, 0);
+  for (std::int32_t t : target) ++offsets[static_cast<std::size_t>(t) + 1];
+  for (std::size_t t = 0; t < static_cast<std::size_t>(targets); ++t) offsets[t + 1] += offsets[t];
+  std::vector<std::int32_t> next(offsets.begin(), offsets.end() - 1), columns(column.size());
+  std::vector<float> coefficients(column.size());
+  for (std::size_t i = 0; i < target.size(); ++i) {
+    const auto at = static_cast<std::size_t>(next[static_cast<std::size_t>(target[i])]++);
+    columns[at] = column[i];
+    coefficients[at] = coefficient[i];
+  }
+  ScatterPlan plan;
+  plan.targets_ = targets;
+  plan.sources_ = sources;
+  plan.offsets_.upload(offsets);
+  plan.columns_.upload(columns);
+  plan.coefficients_.upload(coefficients);
+  return plan;
+}
+
+void scatter_add(DeviceView d_out, const ScatterPlan& plan, DeviceView d_targets) {
+  require(d_targets.rows == d_out.rows && d_targets.cols == plan.targets() &&
+              d_out.cols == plan.sources(),
+          "scatter_add", "the plan's sources and targets must match d_out and d_targets");
+  detail::launch_scatter_add(d_out.data, d_out.ld, d_out.rows, plan.offsets().data(),
+                             plan.columns().data(), plan.coefficients().data(), plan.targets(),
+                             d_targets.data, d_targets.ld, nullptr);
 }
 
 double softmax_cross_entropy(DeviceView logits, const DeviceArray<std::int32_t>& targets,

@@ -44,14 +44,12 @@ void launch_causal_shift_backward(const float* d_out, int ld_d_out, int rows, in
 void launch_add_interpolated_columns(const float* frames, int ld_frames, const std::int32_t* index,
                                      const float* weight, int rows, int cols, float* out,
                                      int ld_out, cudaStream_t stream);
-void launch_add_interpolated_columns_backward(const float* d_out, int ld_d_out,
-                                              const std::int32_t* index, const float* weight,
-                                              int rows, int cols, float* d_frames, int ld_frames,
-                                              cudaStream_t stream);
 void launch_embedding_lookup(const float* table, int ld_table, const std::int32_t* ids, int rows,
                              int cols, float* out, int ld_out, cudaStream_t stream);
-void launch_embedding_backward(const float* d_out, int ld_d_out, const std::int32_t* ids, int rows,
-                               int cols, float* d_table, int ld_table, cudaStream_t stream);
+// d_targets[:, t] += Σ_{j ∈ [offsets[t], offsets[t+1])} coefficients[j] · d_out[:, columns[j]].
+void launch_scatter_add(const float* d_out, int ld_d_out, int rows, const std::int32_t* offsets,
+                        const std::int32_t* columns, const float* coefficients, int targets,
+                        float* d_targets, int ld_targets, cudaStream_t stream);
 
 // Per column t: loss[t] = log Σ exp(l - max) - (l[target] - max) (double); when d_logits is not
 // null it receives (softmax - onehot(target)) / columns. Targets must already be in range.

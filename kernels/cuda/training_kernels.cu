@@ -3,8 +3,9 @@
 // tts/kernels/cuda/device_ops.h; the CPU versions are kernels/cpu/*.cpp). Every kernel is a
 // grid-stride loop over the rows × cols elements of its output, rows fastest, so that neighbouring
 // threads touch neighbouring addresses of a column-major matrix; matrices may be views with a
-// column stride (ld) larger than their rows. The two backward passes that scatter (into frames,
-// into the embedding table) add atomically.
+// column stride (ld) larger than their rows. The backward passes that scatter (into frames, into
+// the embedding table) gather instead, by a plan (scatter_add): nothing adds atomically, so every
+// run gives the same bits.
 #include <cstddef>
 #include <cstdint>
 
@@ -72,18 +73,6 @@ __global__ void add_interpolated_columns_kernel(const float* frames, int ld_fram
   });
 }
 
-__global__ void add_interpolated_columns_backward_kernel(const float* d_out, int ld_d_out,
-                                                         const std::int32_t* index,
-                                                         const float* weight, int rows, int cols,
-                                                         float* d_frames, int ld_frames) {
-  for_each_element(rows, cols, [&](int r, std::size_t c) {
-    const float w = weight[c], d = d_out[c * ld_d_out + r];
-    float* f = d_frames + std::size_t(index[c]) * ld_frames + r;
-    atomicAdd(f, (1.0f - w) * d);
-    if (w != 0.0f) atomicAdd(f + ld_frames, w * d);
-  });
-}
-
 __global__ void embedding_lookup_kernel(const float* table, int ld_table, const std::int32_t* ids,
                                         int rows, int cols, float* out, int ld_out) {
   for_each_element(rows, cols, [&](int r, std::size_t c) {
@@ -91,10 +80,17 @@ __global__ void embedding_lookup_kernel(const float* table, int ld_table, const 
   });
 }
 
-__global__ void embedding_backward_kernel(const float* d_out, int ld_d_out, const std::int32_t* ids,
-                                          int rows, int cols, float* d_table, int ld_table) {
-  for_each_element(rows, cols, [&](int r, std::size_t c) {
-    atomicAdd(d_table + std::size_t(ids[c]) * ld_table + r, d_out[c * ld_d_out + r]);
+// One thread per target element, summing its sources in the plan's order: no atomics, so the
+// result is the same on every run.
+__global__ void scatter_add_kernel(const float* d_out, int ld_d_out, int rows,
+                                   const std::int32_t* offsets, const std::int32_t* columns,
+                                   const float* coefficients, int targets, float* d_targets,
+                                   int ld_targets) {
+  for_each_element(rows, targets, [&](int r, std::size_t t) {
+    float sum = 0.0f;
+    for (std::int32_t j = offsets[t]; j < offsets[t + 1]; ++j)
+      sum = fmaf(coefficients[j], d_out[std::size_t(columns[j]) * ld_d_out + r], sum);
+    d_targets[t * ld_targets + r] += sum;
   });
 }
 
@@ -148,16 +144,6 @@ void launch_add_interpolated_columns(const float* frames, int ld_frames, const s
   TTS_CUDA_CHECK_LAUNCH();
 }
 
-void launch_add_interpolated_columns_backward(const float* d_out, int ld_d_out,
-                                              const std::int32_t* index, const float* weight,
-                                              int rows, int cols, float* d_frames, int ld_frames,
-                                              cudaStream_t stream) {
-  if (rows == 0 || cols == 0) return;
-  add_interpolated_columns_backward_kernel<<<blocks(rows, cols), kThreads, 0, stream>>>(
-      d_out, ld_d_out, index, weight, rows, cols, d_frames, ld_frames);
-  TTS_CUDA_CHECK_LAUNCH();
-}
-
 void launch_embedding_lookup(const float* table, int ld_table, const std::int32_t* ids, int rows,
                              int cols, float* out, int ld_out, cudaStream_t stream) {
   if (rows == 0 || cols == 0) return;
@@ -166,11 +152,12 @@ void launch_embedding_lookup(const float* table, int ld_table, const std::int32_
   TTS_CUDA_CHECK_LAUNCH();
 }
 
-void launch_embedding_backward(const float* d_out, int ld_d_out, const std::int32_t* ids, int rows,
-                               int cols, float* d_table, int ld_table, cudaStream_t stream) {
-  if (rows == 0 || cols == 0) return;
-  embedding_backward_kernel<<<blocks(rows, cols), kThreads, 0, stream>>>(d_out, ld_d_out, ids, rows,
-                                                                         cols, d_table, ld_table);
+void launch_scatter_add(const float* d_out, int ld_d_out, int rows, const std::int32_t* offsets,
+                        const std::int32_t* columns, const float* coefficients, int targets,
+                        float* d_targets, int ld_targets, cudaStream_t stream) {
+  if (rows == 0 || targets == 0) return;
+  scatter_add_kernel<<<blocks(rows, targets), kThreads, 0, stream>>>(
+      d_out, ld_d_out, rows, offsets, columns, coefficients, targets, d_targets, ld_targets);
   TTS_CUDA_CHECK_LAUNCH();
 }
 

@@ -13,6 +13,7 @@
 #pragma once
 
 #include <cstdint>
+#include <vector>
 
 #include "tts/kernels/cuda/device_tensor.h"
 #include "tts/kernels/cuda/kernels.h"
@@ -44,17 +45,49 @@ void gate_backward(DeviceView d_gated, DeviceView tanh_out, DeviceView sigmoid_o
 void causal_shift(DeviceView x, int shift, int segments, DeviceView out);
 void causal_shift_backward(DeviceView d_out, int shift, int segments, DeviceView dx);
 
-// out[:, n] += (1 - w[n])·frames[:, i[n]] + w[n]·frames[:, i[n] + 1]; and d_frames += its adjoint
-// applied to d_out (atomic adds: the order of the sums, and so the last bits, vary from run to
-// run).
+// out[:, n] += (1 - w[n])·frames[:, i[n]] + w[n]·frames[:, i[n] + 1].
 void add_interpolated_columns(DeviceView frames, const DeviceArray<std::int32_t>& index,
                               const DeviceArray<float>& weight, DeviceView out);
-void add_interpolated_columns_backward(DeviceView d_out, const DeviceArray<std::int32_t>& index,
-                                       const DeviceArray<float>& weight, DeviceView d_frames);
 
-// out[:, n] = table[:, ids[n]]; d_table[:, ids[n]] += d_out[:, n] (atomic adds, as above).
+// out[:, n] = table[:, ids[n]].
 void embedding_lookup(DeviceView table, const DeviceArray<std::int32_t>& ids, DeviceView out);
-void embedding_backward(DeviceView d_out, const DeviceArray<std::int32_t>& ids, DeviceView d_table);
+
+// The adjoints of the two gathers above scatter: many columns add into one frame or one table
+// column. Atomic adds would make the sums' order, and so their last bits, change from run to run;
+// a ScatterPlan instead lists, for every target column, its source columns and coefficients in a
+// fixed order (built on the host from the batch's index vectors, once per batch), and scatter_add
+// sums them in that order, one thread per target element: the GPU's gradients repeat bit for bit.
+class ScatterPlan {
+ public:
+  // The adjoint of add_interpolated_columns over `frames` target columns: frame f receives
+  // (1 - w[n])·d_out[:, n] for every n with i[n] = f and w[n]·d_out[:, n] for every n with
+  // i[n] + 1 = f (w[n] ≠ 0), in increasing n.
+  static ScatterPlan for_interpolation(const std::vector<std::int32_t>& index,
+                                       const std::vector<float>& weight, int frames);
+  // The adjoint of embedding_lookup over `classes` target columns: column a receives d_out[:, n]
+  // for every n with ids[n] = a, in increasing n.
+  static ScatterPlan for_embedding(const std::vector<std::int32_t>& ids, int classes);
+
+  int targets() const { return targets_; }
+  int sources() const { return sources_; }  // columns of d_out the plan reads
+  const DeviceArray<std::int32_t>& offsets() const { return offsets_; }  // targets + 1
+  const DeviceArray<std::int32_t>& columns() const { return columns_; }
+  const DeviceArray<float>& coefficients() const { return coefficients_; }
+
+ private:
+  // Sorts the entries (target[i], column[i], coefficient[i]) by target, keeping their order within
+  // a target, and uploads them.
+  static ScatterPlan build(const std::vector<std::int32_t>& target,
+                           const std::vector<std::int32_t>& column,
+                           const std::vector<float>& coefficient, int targets, int sources);
+
+  int targets_ = 0, sources_ = 0;
+  DeviceArray<std::int32_t> offsets_, columns_;
+  DeviceArray<float> coefficients_;
+};
+
+// d_targets[:, t] += Σ coefficient · d_out[:, column] over the plan's entries for t.
+void scatter_add(DeviceView d_out, const ScatterPlan& plan, DeviceView d_targets);
 
 // The mean over columns of -log softmax(logits)[target], and when d_logits has data its gradient
 // (softmax - onehot) / columns. Waits for the device (the loss comes back to the host).
