@@ -13,6 +13,7 @@
 #include "tts/frontend/acoustic/acoustic_model.h"
 #include "tts/frontend/acoustic/model_files.h"
 #include "tts/frontend/text_pipeline.h"
+#include "tts/kernels/device.h"
 #include "tts/kernels/npy.h"
 #include "tts/kernels/safetensors.h"
 #include "tts/train/acoustic_trainer.h"
@@ -86,6 +87,33 @@ std::vector<std::byte> checkpoint_bytes(const fs::path& dir) {
 }
 
 }  // namespace
+
+TEST_F(AcousticTraining, UnusableDeviceOrPrecisionIsRefusedBeforeAnyWork) {
+  auto bf16_on_cpu = options("out", 2);
+  bf16_on_cpu.device.precision = "bf16";
+  try {
+    train::train_acoustic(bf16_on_cpu, log_);
+    FAIL() << "bf16 on the CPU was accepted";
+  } catch (const std::invalid_argument& e) {
+    EXPECT_THAT(e.what(), ::testing::HasSubstr("--device cuda"));
+  }
+  EXPECT_FALSE(fs::exists(root_ / "out")) << "nothing is written before the device is usable";
+  EXPECT_EQ(log_.str().find("corpus:"), std::string::npos) << "the corpus was loaded first";
+  if (kernels::cuda_device_count() == 0) {  // here (and in CI): cuda must be refused, saying why
+    auto cuda = options("out", 2);
+    cuda.device.device = "cuda";
+    try {
+      train::train_acoustic(cuda, log_);
+      FAIL() << "--device cuda was accepted without a GPU";
+    } catch (const std::exception& e) {
+      EXPECT_THAT(e.what(), ::testing::HasSubstr("cuda"));
+    }
+    EXPECT_FALSE(fs::exists(root_ / "out"));
+  }
+  // A usable choice trains, and says where.
+  train::train_acoustic(options("out", 2), log_);
+  EXPECT_NE(log_.str().find("training pass: cpu"), std::string::npos) << log_.str();
+}
 
 TEST_F(AcousticTraining, ResumedRunEndsWithIdenticalWeights) {
   train::train_acoustic(options("straight", 10), log_);

@@ -27,10 +27,10 @@ class CpuTrainingPass final : public TrainingPass {
 #ifdef TTS_HAVE_CUDA
 class CudaTrainingPass final : public TrainingPass {
  public:
-  CudaTrainingPass(const WaveNetWeights& weights, kernels::cuda::GemmPrecision precision)
-      : pass_(weights, precision),
-        description_("cuda: " + kernels::cuda::describe_current_device() + ", " +
-                     kernels::cuda::to_string(precision) + " GEMMs") {}
+  CudaTrainingPass(const WaveNetWeights& weights, const TrainingPassOptions& options)
+      : pass_(weights, options.precision == "bf16" ? kernels::cuda::GemmPrecision::kBf16
+                                                   : kernels::cuda::GemmPrecision::kFp32),
+        description_(kernels::describe_training_device(options)) {}
   double forward(const Batch& batch) override { return pass_.forward(batch); }
   void backward(kernels::ParameterSet& gradients) override { pass_.backward(gradients); }
   std::string describe() const override { return description_; }
@@ -45,26 +45,11 @@ class CudaTrainingPass final : public TrainingPass {
 
 std::unique_ptr<TrainingPass> make_training_pass(const WaveNetWeights& weights,
                                                  const TrainingPassOptions& options) {
-  if (options.precision != "fp32" && options.precision != "bf16")
-    throw std::invalid_argument("precision must be fp32 or bf16, not '" + options.precision + "'");
-  if (options.device == "cpu") {
-    if (options.precision != "fp32")
-      throw std::invalid_argument("precision " + options.precision +
-                                  " needs --device cuda; the CPU trains in fp32");
-    return std::make_unique<CpuTrainingPass>(weights);
-  }
-  if (options.device != "cuda")
-    throw std::invalid_argument("device must be cpu or cuda, not '" + options.device + "'");
+  if (!kernels::check_training_device(options)) return std::make_unique<CpuTrainingPass>(weights);
 #ifdef TTS_HAVE_CUDA
-  if (kernels::cuda_device_count() == 0)
-    throw std::runtime_error("device cuda: no CUDA device is visible");
-  return std::make_unique<CudaTrainingPass>(weights, options.precision == "bf16"
-                                                         ? kernels::cuda::GemmPrecision::kBf16
-                                                         : kernels::cuda::GemmPrecision::kFp32);
+  return std::make_unique<CudaTrainingPass>(weights, options);
 #else
-  throw std::invalid_argument(
-      "device cuda: this build has no CUDA backend (configure with -DTTS_CUDA=ON on a machine "
-      "with the CUDA toolkit)");
+  throw std::logic_error("check_training_device accepted cuda in a build without it");
 #endif
 }
 

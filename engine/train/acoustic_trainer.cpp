@@ -3,11 +3,14 @@
 #include <chrono>
 #include <cmath>
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <ostream>
 #include <sstream>
 
+#include "tts/frontend/acoustic/alignment_targets.h"
 #include "tts/frontend/acoustic/model_files.h"
+#include "tts/frontend/acoustic/training_pass.h"
 #include "tts/frontend/symbol_table.h"
 #include "tts/kernels/alignment.h"
 #include "tts/kernels/atomic_file.h"
@@ -126,6 +129,8 @@ void write_alignments(const frontend::AcousticWeights& weights,
 
 AcousticTrainingSummary train_acoustic(const AcousticTrainingOptions& options, std::ostream& log) {
   AcousticTrainingOptions o = options;
+  // An unusable --device or --precision fails before the corpus is loaded.
+  kernels::check_training_device(o.device);
   // The starting model, read once: its architecture may be needed before the corpus is loaded.
   std::optional<frontend::AcousticModelFiles> start;
   if (!o.init_from.empty()) start = frontend::load_acoustic_files(o.init_from);
@@ -186,7 +191,9 @@ AcousticTrainingSummary train_acoustic(const AcousticTrainingOptions& options, s
   frontend::AcousticLossSettings settings = o.loss;
   settings.symbol_timings = symbols.timings();  // stress and length marks take no frames
   settings.alignment_channel_weights = alignment_channel_weights(corpus.training, state.config);
-  frontend::AcousticPass pass(model, settings);
+  const std::unique_ptr<frontend::AcousticTrainingPass> pass =
+      frontend::make_acoustic_training_pass(model, settings, o.device);
+  log << "training pass: " << pass->describe() << "\n";
   frontend::AcousticLossSettings held_out_settings = settings;  // measured as synthesis runs
   held_out_settings.dropout = 0.0f;
   AcousticTrainingSummary summary;
@@ -203,14 +210,15 @@ AcousticTrainingSummary train_acoustic(const AcousticTrainingOptions& options, s
         make_acoustic_batch(corpus.training, o.batch_utterances, state.seed, state.step);
     model.parameters() = state.weights;
     std::vector<int> durations;  // empty: searched
-    if (state.step < o.uniform_alignment_steps) durations = pass.flat_start_durations(batch);
+    if (state.step < o.uniform_alignment_steps)
+      durations = frontend::flat_start_durations(batch, settings);
     // A dropout seed of its own for every (run seed, step), so a resumed run draws the same masks.
     const uint64_t dropout_seed = (state.seed << 32) ^ static_cast<uint64_t>(state.step);
-    const frontend::AcousticLosses losses = pass.forward(batch, durations, dropout_seed);
+    const frontend::AcousticLosses losses = pass->forward(batch, durations, dropout_seed);
     if (!std::isfinite(losses.total))
       fail("loss is not finite (" + std::to_string(losses.total) + ")");
     grads.set_zero();
-    pass.backward(grads);
+    pass->backward(grads);
     OptimizerStepSettings step_settings{o.adam, o.clip_norm, o.ema_decay};
     step_settings.adam.learning_rate = learning_rate_at(o, state.step + 1);
     apply_optimizer_step(

@@ -1,5 +1,6 @@
-// Launch shape shared by the element-wise kernels (elementwise.cu, training_kernels.cu): blocks of
-// kElementwiseThreads threads in grid-stride loops over all elements.
+// Launch shape shared by the element-wise kernels (elementwise.cu, training_kernels.cu,
+// acoustic_kernels.cu): blocks of kElementwiseThreads threads in grid-stride loops over all
+// elements.
 #pragma once
 
 #include <algorithm>
@@ -13,6 +14,20 @@ constexpr int kElementwiseThreads = 256;
 inline unsigned blocks_for(std::size_t count) {
   const std::size_t blocks = (count + kElementwiseThreads - 1) / kElementwiseThreads;
   return static_cast<unsigned>(std::min<std::size_t>(std::max<std::size_t>(blocks, 1), 65535));
+}
+
+inline unsigned element_blocks(int rows, int cols) {
+  return blocks_for(std::size_t(rows) * std::size_t(cols));
+}
+
+// Calls f(row, column) for every element of a rows × cols matrix, rows fastest, so that
+// neighbouring threads touch neighbouring addresses of a column-major matrix.
+template <typename F>
+__device__ __forceinline__ void for_each_element(int rows, int cols, F f) {
+  const std::size_t count = std::size_t(rows) * std::size_t(cols);
+  for (std::size_t i = blockIdx.x * std::size_t{blockDim.x} + threadIdx.x; i < count;
+       i += std::size_t{gridDim.x} * blockDim.x)
+    f(static_cast<int>(i % rows), static_cast<std::size_t>(i / rows));
 }
 
 }  // namespace tts::kernels::cuda::detail

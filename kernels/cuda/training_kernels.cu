@@ -19,15 +19,6 @@ namespace {
 
 constexpr int kThreads = kElementwiseThreads;
 
-// Calls f(row, column) for every element of a rows × cols matrix.
-template <typename F>
-__device__ __forceinline__ void for_each_element(int rows, int cols, F f) {
-  const std::size_t count = std::size_t(rows) * std::size_t(cols);
-  for (std::size_t i = blockIdx.x * std::size_t{blockDim.x} + threadIdx.x; i < count;
-       i += std::size_t{gridDim.x} * blockDim.x)
-    f(static_cast<int>(i % rows), static_cast<std::size_t>(i / rows));
-}
-
 __global__ void add_bias_kernel(float* x, int rows, int cols, int ld, const float* bias) {
   for_each_element(rows, cols, [&](int r, std::size_t c) { x[c * ld + r] += bias[r]; });
 }
@@ -94,43 +85,42 @@ __global__ void scatter_add_kernel(const float* d_out, int ld_d_out, int rows,
   });
 }
 
-unsigned blocks(int rows, int cols) { return blocks_for(std::size_t(rows) * std::size_t(cols)); }
-
 }  // namespace
 
 void launch_add_bias(float* x, int rows, int cols, int ld, const float* bias, cudaStream_t stream) {
   if (rows == 0 || cols == 0) return;
-  add_bias_kernel<<<blocks(rows, cols), kThreads, 0, stream>>>(x, rows, cols, ld, bias);
+  add_bias_kernel<<<element_blocks(rows, cols), kThreads, 0, stream>>>(x, rows, cols, ld, bias);
   TTS_CUDA_CHECK_LAUNCH();
 }
 
 void launch_relu_forward(const float* x, int ld_x, int rows, int cols, float* y, int ld_y,
                          cudaStream_t stream) {
   if (rows == 0 || cols == 0) return;
-  relu_forward_kernel<<<blocks(rows, cols), kThreads, 0, stream>>>(x, ld_x, rows, cols, y, ld_y);
+  relu_forward_kernel<<<element_blocks(rows, cols), kThreads, 0, stream>>>(x, ld_x, rows, cols, y,
+                                                                           ld_y);
   TTS_CUDA_CHECK_LAUNCH();
 }
 
 void launch_relu_backward(const float* dy, int ld_dy, const float* y, int ld_y, int rows, int cols,
                           float* dx, int ld_dx, cudaStream_t stream) {
   if (rows == 0 || cols == 0) return;
-  relu_backward_kernel<<<blocks(rows, cols), kThreads, 0, stream>>>(dy, ld_dy, y, ld_y, rows, cols,
-                                                                    dx, ld_dx);
+  relu_backward_kernel<<<element_blocks(rows, cols), kThreads, 0, stream>>>(dy, ld_dy, y, ld_y,
+                                                                            rows, cols, dx, ld_dx);
   TTS_CUDA_CHECK_LAUNCH();
 }
 
 void launch_causal_shift(const float* x, int ld_x, int rows, int cols, int shift, int length,
                          float* out, int ld_out, cudaStream_t stream) {
   if (rows == 0 || cols == 0) return;
-  causal_shift_kernel<<<blocks(rows, cols), kThreads, 0, stream>>>(x, ld_x, rows, cols, shift,
-                                                                   length, out, ld_out);
+  causal_shift_kernel<<<element_blocks(rows, cols), kThreads, 0, stream>>>(
+      x, ld_x, rows, cols, shift, length, out, ld_out);
   TTS_CUDA_CHECK_LAUNCH();
 }
 
 void launch_causal_shift_backward(const float* d_out, int ld_d_out, int rows, int cols, int shift,
                                   int length, float* dx, int ld_dx, cudaStream_t stream) {
   if (rows == 0 || cols == 0) return;
-  causal_shift_backward_kernel<<<blocks(rows, cols), kThreads, 0, stream>>>(
+  causal_shift_backward_kernel<<<element_blocks(rows, cols), kThreads, 0, stream>>>(
       d_out, ld_d_out, rows, cols, shift, length, dx, ld_dx);
   TTS_CUDA_CHECK_LAUNCH();
 }
@@ -139,7 +129,7 @@ void launch_add_interpolated_columns(const float* frames, int ld_frames, const s
                                      const float* weight, int rows, int cols, float* out,
                                      int ld_out, cudaStream_t stream) {
   if (rows == 0 || cols == 0) return;
-  add_interpolated_columns_kernel<<<blocks(rows, cols), kThreads, 0, stream>>>(
+  add_interpolated_columns_kernel<<<element_blocks(rows, cols), kThreads, 0, stream>>>(
       frames, ld_frames, index, weight, rows, cols, out, ld_out);
   TTS_CUDA_CHECK_LAUNCH();
 }
@@ -147,8 +137,8 @@ void launch_add_interpolated_columns(const float* frames, int ld_frames, const s
 void launch_embedding_lookup(const float* table, int ld_table, const std::int32_t* ids, int rows,
                              int cols, float* out, int ld_out, cudaStream_t stream) {
   if (rows == 0 || cols == 0) return;
-  embedding_lookup_kernel<<<blocks(rows, cols), kThreads, 0, stream>>>(table, ld_table, ids, rows,
-                                                                       cols, out, ld_out);
+  embedding_lookup_kernel<<<element_blocks(rows, cols), kThreads, 0, stream>>>(
+      table, ld_table, ids, rows, cols, out, ld_out);
   TTS_CUDA_CHECK_LAUNCH();
 }
 
@@ -156,7 +146,7 @@ void launch_scatter_add(const float* d_out, int ld_d_out, int rows, const std::i
                         const std::int32_t* columns, const float* coefficients, int targets,
                         float* d_targets, int ld_targets, cudaStream_t stream) {
   if (rows == 0 || targets == 0) return;
-  scatter_add_kernel<<<blocks(rows, targets), kThreads, 0, stream>>>(
+  scatter_add_kernel<<<element_blocks(rows, targets), kThreads, 0, stream>>>(
       d_out, ld_d_out, rows, offsets, columns, coefficients, targets, d_targets, ld_targets);
   TTS_CUDA_CHECK_LAUNCH();
 }

@@ -11,6 +11,7 @@
 
 #include "tts/frontend/acoustic/config.h"
 #include "tts/frontend/acoustic/network.h"
+#include "tts/kernels/device.h"
 #include "tts/kernels/mel.h"
 #include "tts/kernels/optimizer.h"
 
@@ -36,6 +37,10 @@ struct AcousticTrainingOptions {
   // (`tts train acoustic --init-from` without --config). Otherwise they must match it.
   bool architecture_from_init = false;
   int batch_utterances = 8;
+  // Where the training step's forward and backward passes run, and the GEMMs' precision there
+  // (the alignment search, optimiser, validation and checkpoints stay on the CPU, so a run may
+  // move between devices on --resume).
+  kernels::TrainingDevice device;
   frontend::AcousticLossSettings loss{};
   kernels::AdamSettings adam{};
   int64_t warmup_steps = 100;

@@ -6,16 +6,14 @@
 #include <memory>
 #include <string>
 
+#include "tts/kernels/device.h"
 #include "tts/kernels/parameter_set.h"
 #include "tts/vocoder/batch.h"
 #include "tts/vocoder/weights.h"
 
 namespace tts::vocoder {
 
-struct TrainingPassOptions {
-  std::string device = "cpu";      // "cpu" or "cuda"
-  std::string precision = "fp32";  // "fp32", or "bf16" (GEMM operands in bf16; CUDA only)
-};
+using TrainingPassOptions = kernels::TrainingDevice;
 
 class TrainingPass {
  public:
@@ -28,8 +26,7 @@ class TrainingPass {
   virtual std::string describe() const = 0;
 };
 
-// Throws std::invalid_argument for an unknown device or precision, bf16 on the CPU, or "cuda" in a
-// build without the CUDA backend; std::runtime_error when no CUDA device is visible.
+// Throws as kernels::check_training_device for an unusable choice.
 std::unique_ptr<TrainingPass> make_training_pass(const WaveNetWeights& weights,
                                                  const TrainingPassOptions& options);
 

@@ -100,9 +100,9 @@ class AcousticPass {
   Dropout dropout_for(int block) const;
   void predict_durations(const std::vector<int>& lengths);
   void decode(const std::vector<int>& frame_lengths);
-  std::vector<int> search_alignment(const std::vector<int32_t>& ids,
-                                    const std::vector<int>& token_lengths,
-                                    const std::vector<int>& frame_lengths);
+  // Monotonic alignment search of target_ under the current prior (alignment_targets.h); sets
+  // state_durations_.
+  std::vector<int> search_alignment(const AcousticBatch& batch);
   // The prior's means viewed as M × (tokens · alignment_states), token by token (no copy).
   kernels::ConstMatrixMap state_means() const;
   // settings_.symbol_timings of an id (kSounds when the table is empty or the id outside it).

@@ -1,0 +1,36 @@
+// The acoustic model's training pass on the CPU (AcousticPass) or on a CUDA GPU (CudaAcousticPass)
+// behind one interface, so that `tts train acoustic --device` chooses the device and the trainer
+// runs the same loop either way (as the vocoder's vocoder/training_pass.h).
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "tts/frontend/acoustic/network.h"
+#include "tts/frontend/acoustic/weights.h"
+#include "tts/kernels/device.h"
+#include "tts/kernels/parameter_set.h"
+
+namespace tts::frontend {
+
+class AcousticTrainingPass {
+ public:
+  virtual ~AcousticTrainingPass() = default;
+  // As AcousticPass::forward: empty `durations` means monotonic alignment search.
+  virtual AcousticLosses forward(const AcousticBatch& batch, const std::vector<int>& durations,
+                                 uint64_t dropout_seed) = 0;
+  // Adds the gradient of the last forward()'s total loss to `gradients`.
+  virtual void backward(kernels::ParameterSet& gradients) = 0;
+  // "cpu" or "cuda: NVIDIA H200 (sm_90, …), fp32 GEMMs", for logs.
+  virtual std::string describe() const = 0;
+};
+
+// Keeps a reference to `weights` (their current values are used at every forward()). Throws as
+// kernels::check_training_device for an unusable choice.
+std::unique_ptr<AcousticTrainingPass> make_acoustic_training_pass(
+    const AcousticWeights& weights, const AcousticLossSettings& settings,
+    const kernels::TrainingDevice& device);
+
+}  // namespace tts::frontend

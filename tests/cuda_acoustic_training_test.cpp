@@ -1,0 +1,385 @@
+// The acoustic model's training pass on the GPU (tts/frontend/acoustic/cuda_acoustic_pass.h)
+// against the CPU pass (network.h, itself checked against finite differences in
+// acoustic_gradient_test.cpp): the same weights and batch must give the same losses, predicted
+// frames, log-durations and gradients, tensor by tensor, within fp32 rounding — with given
+// durations, with durations from alignment search (run on the host under the GPU's prior means),
+// with dropout, and with both mel losses; within bf16 rounding with bf16 GEMMs; bit for bit from
+// one GPU run to the next; and several optimiser steps must follow the CPU's. Errors are normalised
+// (‖gpu − cpu‖ / ‖cpu‖, after asserting ‖cpu‖ > 0), so a zero or sign-flipped gradient fails.
+// Built only with the CUDA backend; the tests skip, saying why, without a GPU.
+// CudaAcousticBenchmark.* times a training step (TTS_CUDA_BENCH=1).
+#include <gtest/gtest.h>
+
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <random>
+#include <stdexcept>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "skip_without_gpu.h"
+#include "tiny_acoustic.h"
+#include "tts/frontend/acoustic/alignment_targets.h"
+#include "tts/frontend/acoustic/cuda_acoustic_pass.h"
+#include "tts/frontend/acoustic/network.h"
+#include "tts/frontend/acoustic/training_pass.h"
+#include "tts/kernels/linear_algebra.h"
+#include "tts/train/optimizer_step.h"
+
+using tts::frontend::AcousticBatch;
+using tts::frontend::AcousticConfig;
+using tts::frontend::AcousticLosses;
+using tts::frontend::AcousticLossSettings;
+using tts::frontend::AcousticPass;
+using tts::frontend::AcousticWeights;
+using tts::frontend::CudaAcousticPass;
+using tts::frontend::SymbolTiming;
+using tts::kernels::Matrix;
+using tts::kernels::ParameterSet;
+using tts::kernels::cuda::GemmPrecision;
+
+namespace {
+
+// Every feature of the real shape at a small size: residual and non-residual blocks (the duration
+// predictor's first block changes width), kernels of 3 and 5, three alignment states.
+AcousticConfig test_config() {
+  AcousticConfig c;
+  c.symbols = 12;
+  c.channels = 24;
+  c.encoder_blocks = 2;
+  c.encoder_kernel = 5;
+  c.duration_channels = 16;
+  c.duration_kernel = 3;
+  c.decoder_channels = 32;
+  c.decoder_blocks = 2;
+  c.decoder_kernel = 5;
+  c.n_mels = 10;
+  c.alignment_states = 3;
+  c.mel_mean = -2.0f;
+  c.mel_std = 1.5f;
+  return c;
+}
+
+// Pads, skippable and timeless symbols, as the real table has (ids 0-2), the rest phones.
+std::vector<SymbolTiming> test_timings(int symbols) {
+  std::vector<SymbolTiming> t(static_cast<std::size_t>(symbols), SymbolTiming::kSounds);
+  t[0] = SymbolTiming::kMayPause;
+  t[1] = SymbolTiming::kClausePause;
+  t[2] = SymbolTiming::kNoTime;
+  return t;
+}
+
+void perturb(AcousticWeights& w, std::uint64_t seed) {
+  std::mt19937_64 rng(seed);
+  std::normal_distribution<float> normal(0.0f, 0.05f);
+  float* v = w.parameters().data();
+  for (std::size_t k = 0; k < w.parameters().size(); ++k) v[k] += normal(rng);
+}
+
+double normalised_error(const float* gpu, const float* cpu, std::size_t n, double* cpu_norm) {
+  double diff2 = 0.0, norm2 = 0.0;
+  for (std::size_t k = 0; k < n; ++k) {
+    diff2 += (double(gpu[k]) - cpu[k]) * (double(gpu[k]) - cpu[k]);
+    norm2 += double(cpu[k]) * cpu[k];
+  }
+  *cpu_norm = std::sqrt(norm2);
+  return norm2 > 0.0 ? std::sqrt(diff2 / norm2) : INFINITY;
+}
+
+struct Case {
+  bool l1 = true;
+  float dropout = 0.0f;
+  bool searched = false;  // durations from alignment search instead of given
+  GemmPrecision precision = GemmPrecision::kFp32;
+  double loss_bound = 1e-5, bound = 1e-4;
+};
+
+Case fp32_case(bool l1, float dropout, bool searched) {
+  Case k;
+  k.l1 = l1;
+  k.dropout = dropout;
+  k.searched = searched;
+  return k;
+}
+
+// Runs both passes on one batch and compares losses, outputs and every gradient tensor.
+void expect_pass_matches_cpu(const Case& k) {
+  const AcousticConfig config = test_config();
+  AcousticWeights weights(config);
+  weights.initialise(5);
+  perturb(weights, 6);
+  std::vector<int> durations;
+  const AcousticBatch batch =
+      tts::testing::random_acoustic_batch(config, {40, 9, 57, 23}, 7, durations);
+  AcousticLossSettings settings;
+  settings.l1_mel = k.l1;
+  settings.dropout = k.dropout;
+  settings.prior_weight = 0.7f;
+  settings.duration_weight = 1.3f;
+  if (k.searched) {
+    settings.symbol_timings = test_timings(config.symbols);
+    durations.clear();
+  }
+  const std::uint64_t dropout_seed = 12;
+
+  AcousticPass cpu(weights, settings);
+  ParameterSet cpu_grads = weights.parameters().zeros_like();
+  const AcousticLosses cpu_losses = cpu.forward(batch, durations, dropout_seed);
+  cpu.backward(cpu_grads);
+
+  CudaAcousticPass gpu(weights, settings, k.precision);
+  ParameterSet gpu_grads = weights.parameters().zeros_like();
+  const AcousticLosses gpu_losses = gpu.forward(batch, durations, dropout_seed);
+  gpu.backward(gpu_grads);
+
+  ASSERT_EQ(gpu.durations(), cpu.durations()) << "the alignment differs";
+  if (k.searched) {  // the search kept the timeless symbols out
+    for (std::size_t i = 0; i < batch.ids.size(); ++i) {
+      if (batch.ids[i] == 2) {
+        EXPECT_EQ(cpu.durations()[i], 0);
+      }
+    }
+  }
+  const std::pair<const char*, std::pair<double, double>> losses[] = {
+      {"mel", {gpu_losses.mel, cpu_losses.mel}},
+      {"prior", {gpu_losses.prior, cpu_losses.prior}},
+      {"duration", {gpu_losses.duration, cpu_losses.duration}},
+      {"total", {gpu_losses.total, cpu_losses.total}}};
+  for (const auto& [name, values] : losses) {
+    ASSERT_TRUE(std::isfinite(values.second)) << name;
+    ASSERT_GT(values.second, 0.0) << name;
+    EXPECT_LT(std::abs(values.first - values.second) / values.second, k.loss_bound)
+        << name << ": gpu " << values.first << " cpu " << values.second;
+  }
+  double norm = 0.0;
+  const Matrix mel = gpu.predicted_mel(), log_durations = gpu.log_durations();
+  ASSERT_EQ(mel.rows(), cpu.predicted_mel().rows());
+  ASSERT_EQ(mel.cols(), cpu.predicted_mel().cols());
+  ASSERT_EQ(log_durations.cols(), cpu.log_durations().cols());
+  const double mel_error =
+      normalised_error(mel.data(), cpu.predicted_mel().data(), mel.size(), &norm);
+  ASSERT_GT(norm, 0.0);
+  EXPECT_LT(mel_error, k.bound) << "predicted frames";
+  const double duration_error = normalised_error(log_durations.data(), cpu.log_durations().data(),
+                                                 log_durations.size(), &norm);
+  ASSERT_GT(norm, 0.0);
+  EXPECT_LT(duration_error, k.bound) << "log-durations";
+  double worst = 0.0;
+  std::string worst_name;
+  for (const auto& e : weights.parameters().entries()) {
+    const double error =
+        normalised_error(gpu_grads.data() + e.offset, cpu_grads.data() + e.offset, e.size(), &norm);
+    ASSERT_GT(norm, 0.0) << e.name << ": the CPU gradient is zero";
+    EXPECT_LT(error, k.bound) << e.name;
+    if (error > worst) worst = error, worst_name = e.name;
+  }
+  std::printf(
+      "%s pass (%s, dropout %.1f, %s durations): total loss %.6f (cpu %.6f), frames error %.2e, "
+      "worst gradient error %.2e (%s)\n",
+      tts::kernels::cuda::to_string(k.precision), k.l1 ? "L1" : "L2", k.dropout,
+      k.searched ? "searched" : "given", gpu_losses.total, cpu_losses.total, mel_error, worst,
+      worst_name.c_str());
+}
+
+}  // namespace
+
+TEST(CudaAcousticTraining, Fp32PassMatchesCpuWithGivenDurations) {
+  TTS_SKIP_WITHOUT_GPU();
+  expect_pass_matches_cpu(fp32_case(true, 0.0f, false));
+  expect_pass_matches_cpu(fp32_case(false, 0.0f, false));
+}
+
+TEST(CudaAcousticTraining, Fp32PassMatchesCpuWithDropout) {
+  TTS_SKIP_WITHOUT_GPU();
+  expect_pass_matches_cpu(fp32_case(true, 0.3f, false));
+}
+
+TEST(CudaAcousticTraining, Fp32PassMatchesCpuWithSearchedDurations) {
+  TTS_SKIP_WITHOUT_GPU();
+  expect_pass_matches_cpu(fp32_case(true, 0.0f, true));
+}
+
+// bf16 keeps 8 bits of mantissa; as for the vocoder (cuda_vocoder_training_test.cpp), a gradient
+// that is the small remainder of many terms of both signs loses more than that, so the bound is
+// loose, but a sign flip or a wrong tensor gives 1 or more.
+TEST(CudaAcousticTraining, Bf16PassIsCloseToCpu) {
+  TTS_SKIP_WITHOUT_GPU();
+  Case k = fp32_case(false, 0.0f, false);
+  k.precision = GemmPrecision::kBf16;
+  k.loss_bound = 1e-2;
+  k.bound = 0.2;
+  expect_pass_matches_cpu(k);
+}
+
+// No atomics anywhere in the pass: two passes over the same weights and batch give the same bits.
+TEST(CudaAcousticTraining, GradientsRepeatBitForBit) {
+  TTS_SKIP_WITHOUT_GPU();
+  const AcousticConfig config = test_config();
+  AcousticWeights weights(config);
+  weights.initialise(8);
+  perturb(weights, 9);
+  std::vector<int> durations;
+  const AcousticBatch batch = tts::testing::random_acoustic_batch(config, {30, 50}, 10, durations);
+  AcousticLossSettings settings;
+  settings.dropout = 0.2f;
+  std::vector<std::vector<float>> runs;
+  std::vector<double> losses;
+  for (int run = 0; run < 2; ++run) {
+    CudaAcousticPass pass(weights, settings);
+    ParameterSet grads = weights.parameters().zeros_like();
+    losses.push_back(pass.forward(batch, durations, 3).total);
+    pass.backward(grads);
+    runs.emplace_back(grads.data(), grads.data() + grads.size());
+  }
+  EXPECT_EQ(losses[0], losses[1]);
+  std::size_t differing = 0, nonzero = 0;
+  for (std::size_t k = 0; k < runs[0].size(); ++k) {
+    differing += runs[0][k] != runs[1][k];
+    nonzero += runs[0][k] != 0.0f;
+  }
+  EXPECT_EQ(differing, 0u) << "of " << runs[0].size() << " gradient values";
+  EXPECT_GT(nonzero, runs[0].size() / 2);  // two all-zero gradients would repeat too
+}
+
+// The trainer's loop (forward with alignment search, backward, the CPU's optimiser step, new
+// weights uploaded by the next forward) for several steps on both devices, through the factory the
+// trainer uses.
+TEST(CudaAcousticTraining, OptimiserStepsFollowTheCpu) {
+  TTS_SKIP_WITHOUT_GPU();
+  const AcousticConfig config = test_config();
+  AcousticWeights cpu_model(config), gpu_model(config);
+  cpu_model.initialise(11);
+  gpu_model.initialise(11);
+  AcousticLossSettings settings;
+  settings.symbol_timings = test_timings(config.symbols);
+  auto run = [&](AcousticWeights& model, const std::string& device) {
+    const auto pass = tts::frontend::make_acoustic_training_pass(model, settings, {device, "fp32"});
+    ParameterSet ema = model.parameters(), m = model.parameters().zeros_like(),
+                 v = model.parameters().zeros_like(), grads = model.parameters().zeros_like();
+    std::int64_t step = 0;
+    std::vector<double> losses;
+    for (int k = 0; k < 6; ++k) {
+      std::vector<int> durations;
+      const AcousticBatch batch =
+          tts::testing::random_acoustic_batch(config, {20, 35}, 100 + k, durations);
+      // Two flat-start steps, then alignment search, as the trainer does.
+      if (k >= 2) durations.clear();
+      losses.push_back(pass->forward(batch, durations, k).total);
+      grads.set_zero();
+      pass->backward(grads);
+      tts::train::OptimizerStepSettings step_settings;
+      step_settings.adam.learning_rate = 1e-3f;
+      tts::train::apply_optimizer_step({model.parameters(), ema, m, v, step}, grads, step_settings);
+    }
+    return losses;
+  };
+  const auto cpu_losses = run(cpu_model, "cpu");
+  const auto gpu_losses = run(gpu_model, "cuda");
+  for (std::size_t k = 0; k < cpu_losses.size(); ++k)
+    EXPECT_NEAR(gpu_losses[k], cpu_losses[k], 1e-4 * cpu_losses[k]) << "step " << k + 1;
+  double norm = 0.0;
+  const double error =
+      normalised_error(gpu_model.parameters().data(), cpu_model.parameters().data(),
+                       cpu_model.parameters().size(), &norm);
+  ASSERT_GT(norm, 0.0);
+  EXPECT_LT(error, 1e-3) << "weights after 6 steps";
+  AcousticWeights initial(config);
+  initial.initialise(11);
+  EXPECT_GT(normalised_error(initial.parameters().data(), cpu_model.parameters().data(),
+                             cpu_model.parameters().size(), &norm),
+            1e-3)
+      << "the steps changed the weights";
+}
+
+TEST(CudaAcousticTraining, MisuseIsAnException) {
+  TTS_SKIP_WITHOUT_GPU();
+  const AcousticConfig config = test_config();
+  AcousticWeights weights(config);
+  weights.initialise(1);
+  CudaAcousticPass pass(weights);
+  ParameterSet grads = weights.parameters().zeros_like();
+  EXPECT_THROW(pass.backward(grads), std::logic_error);
+  std::vector<int> durations;
+  AcousticBatch batch = tts::testing::random_acoustic_batch(config, {6, 4}, 3, durations);
+  batch.ids[3] = config.symbols;  // outside the table
+  EXPECT_THROW(pass.forward(batch, durations), std::invalid_argument);
+  batch.ids[3] = 4;
+  std::vector<int> wrong = durations;
+  wrong[0] += 1;  // no longer sums to the frames
+  EXPECT_THROW(pass.forward(batch, wrong), std::invalid_argument);
+  pass.forward(batch, durations);
+  ParameterSet other;
+  other.add("x", 3);
+  EXPECT_THROW(pass.backward(other), std::invalid_argument);
+}
+
+// Frames per second of one training step (forward and backward with given durations, gradients
+// on the host) for the bundled voice's acoustic model on a batch of 8 sentence-sized utterances,
+// fp32 and bf16 GEMMs, against the CPU pass of the same build on every core of this machine; and
+// the step with alignment search on the host, as the trainer runs it.
+TEST(CudaAcousticBenchmark, StepThroughput) {
+  TTS_SKIP_WITHOUT_GPU();
+  if (!std::getenv("TTS_CUDA_BENCH")) GTEST_SKIP() << "set TTS_CUDA_BENCH=1 to run";
+  using Clock = std::chrono::steady_clock;
+  AcousticConfig config;  // the default: 128 channels, 3 + 2 + 4 blocks, 80 mels
+  config.symbols = 180;
+  config.encoder_blocks = 4;
+  config.channels = 192;
+  config.decoder_channels = 256;
+  config.duration_channels = 192;
+  AcousticWeights weights(config);
+  weights.initialise(1);
+  std::vector<int> durations;
+  // 8 utterances of 60-100 tokens at 1-11 frames (about 6 on average): ~4,000 frames.
+  std::mt19937_64 rng(2);
+  AcousticBatch batch;
+  std::uniform_int_distribution<int> tokens_of(60, 100), frames_of(1, 11), id_of(3, 179);
+  std::normal_distribution<float> normal(0.0f, 1.0f);
+  for (int u = 0; u < 8; ++u) {
+    const int tokens = tokens_of(rng);
+    int frames = 0;
+    for (int t = 0; t < tokens; ++t) {
+      batch.ids.push_back(id_of(rng));
+      durations.push_back(frames_of(rng));
+      frames += durations.back();
+    }
+    batch.token_lengths.push_back(tokens);
+    batch.frame_lengths.push_back(frames);
+  }
+  int total = 0;
+  for (int f : batch.frame_lengths) total += f;
+  batch.mel.resize(config.n_mels, total);
+  for (Eigen::Index k = 0; k < batch.mel.size(); ++k) batch.mel.data()[k] = normal(rng);
+  ParameterSet grads = weights.parameters().zeros_like();
+  AcousticLossSettings settings;
+  auto time_steps = [&](tts::frontend::AcousticTrainingPass& pass, int steps, bool search) {
+    const std::vector<int> given = search ? std::vector<int>{} : durations;
+    pass.forward(batch, given, 0);  // warm-up: allocations, cuBLAS's choice of kernels
+    pass.backward(grads);
+    const auto start = Clock::now();
+    for (int i = 0; i < steps; ++i) {
+      pass.forward(batch, given, 0);
+      pass.backward(grads);
+    }
+    const double seconds = std::chrono::duration<double>(Clock::now() - start).count();
+    return steps * double(total) / seconds;
+  };
+  const auto fp32 = tts::frontend::make_acoustic_training_pass(weights, settings, {"cuda", "fp32"});
+  const auto bf16 = tts::frontend::make_acoustic_training_pass(weights, settings, {"cuda", "bf16"});
+  const double gpu32 = time_steps(*fp32, 20, false), gpu16 = time_steps(*bf16, 20, false);
+  const double gpu32_search = time_steps(*fp32, 10, true);
+  const int threads = static_cast<int>(std::thread::hardware_concurrency());
+  tts::kernels::set_gemm_threads(threads);
+  const auto cpu = tts::frontend::make_acoustic_training_pass(weights, settings, {"cpu", "fp32"});
+  const double cpu32 = time_steps(*cpu, 3, false), cpu32_search = time_steps(*cpu, 2, true);
+  std::printf(
+      "GPU_ACOUSTIC frames=%d parameters=%zu fp32_frames_per_s=%.4g bf16_frames_per_s=%.4g "
+      "fp32_with_search_frames_per_s=%.4g cpu_%dthreads_frames_per_s=%.4g "
+      "cpu_with_search_frames_per_s=%.4g gpu_fp32_over_cpu=%.1f gpu_with_search_over_cpu=%.1f\n",
+      total, weights.parameters().size(), gpu32, gpu16, gpu32_search, threads, cpu32, cpu32_search,
+      gpu32 / cpu32, gpu32_search / cpu32_search);
+  EXPECT_GT(gpu32, 0.0);
+}
