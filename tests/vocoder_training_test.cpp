@@ -153,6 +153,55 @@ TEST_F(VocoderTraining, UnusableDeviceOrPrecisionIsRefusedBeforeAnyWork) {
   }
 }
 
+// Fine-tuning: a run started from an exported model begins at its weights (with a fresh optimiser
+// and its own step count), takes its architecture unless told otherwise, and refuses one that
+// disagrees with the architecture it was given.
+TEST_F(VocoderTraining, InitFromStartsAtAnExportedModelsWeights) {
+  train::train_vocoder(options("base", 10), log_);
+  const vocoder::VocoderModel base = vocoder::load_vocoder(root_ / "base");
+  auto tuned = options("tuned", 1);
+  tuned.init_from = root_ / "base";
+  tuned.architecture_from_init = true;
+  tuned.config = vocoder::WaveNetConfig{};  // the default, larger shape: replaced by base's
+  tuned.adam.learning_rate = 1e-9f;         // so that one step leaves the weights where they were
+  tuned.warmup_steps = 0;
+  tuned.seed = 99;  // base's is 1: a random start would be far from base's weights
+  const train::TrainingSummary summary = train::train_vocoder(tuned, log_);
+  EXPECT_EQ(summary.first_step, 0);
+  EXPECT_EQ(summary.last_step, 1);
+  EXPECT_NE(log_.str().find("starting from the weights of"), std::string::npos);
+  const vocoder::VocoderModel after = vocoder::load_vocoder(root_ / "tuned");
+  ASSERT_EQ(after.weights->parameters().size(), base.weights->parameters().size());
+  double diff = 0.0, norm = 0.0;
+  for (std::size_t k = 0; k < base.weights->parameters().size(); ++k) {
+    const double b = base.weights->parameters().data()[k],
+                 a = after.weights->parameters().data()[k];
+    diff = std::max(diff, std::abs(a - b));
+    norm = std::max(norm, std::abs(b));
+  }
+  EXPECT_GT(norm, 0.0);
+  EXPECT_LT(diff, 1e-6 * norm) << "the fine-tuned run did not start at the exported weights";
+  // A random start from the run's seed is elsewhere.
+  vocoder::WaveNetWeights fresh(base.weights->config());
+  fresh.initialise(tuned.seed);
+  double fresh_diff = 0.0;
+  for (std::size_t k = 0; k < fresh.parameters().size(); ++k)
+    fresh_diff = std::max(fresh_diff, double(std::abs(fresh.parameters().data()[k] -
+                                                      base.weights->parameters().data()[k])));
+  EXPECT_GT(fresh_diff, 1e-3);
+
+  auto mismatched = options("mismatched", 1);
+  mismatched.init_from = root_ / "base";
+  mismatched.config.residual_channels = 8;  // base has 16
+  try {
+    train::train_vocoder(mismatched, log_);
+    FAIL() << "a model of another shape was accepted";
+  } catch (const std::runtime_error& e) {
+    EXPECT_THAT(e.what(), HasSubstr("base"));
+    EXPECT_THAT(e.what(), HasSubstr("differ"));
+  }
+}
+
 TEST_F(VocoderTraining, RefusesToOverwriteACheckpointWithoutResume) {
   train::train_vocoder(options("out", 5), log_);
   EXPECT_THROW(train::train_vocoder(options("out", 10), log_), std::runtime_error);

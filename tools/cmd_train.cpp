@@ -30,6 +30,11 @@ void register_train(CLI::App& app, int& exit_code) {
   voc->add_option("--steps", o->steps, "Total optimiser steps")->check(CLI::PositiveNumber);
   voc->add_option("--seed", o->seed, "Seed for initialisation and batch order");
   voc->add_flag("--resume", o->resume, "Continue from OUT/checkpoint.json");
+  auto init_from = std::make_shared<std::string>();
+  voc->add_option("--init-from", *init_from,
+                  "Start from this exported vocoder (a RUN folder or a voice's vocoder/) with a "
+                  "fresh optimiser; takes its architecture unless --config is given")
+      ->check(CLI::ExistingDirectory);
   voc->add_option("--batch", o->batch_segments, "Crops per batch")->check(CLI::Range(1, 1024));
   voc->add_option("--crop", o->batch_length, "Samples per crop")->check(CLI::Range(16, 1 << 20));
   voc->add_option("--lr", o->adam.learning_rate, "Peak learning rate")->check(CLI::PositiveNumber);
@@ -62,6 +67,8 @@ void register_train(CLI::App& app, int& exit_code) {
     o->data_dir = *data;
     o->out_dir = *out;
     o->predicted_mels_dir = *predicted;
+    o->init_from = *init_from;
+    o->architecture_from_init = config_file->empty();
     if (!config_file->empty()) {
       const nlohmann::json j = read_config_file(*config_file);
       try {

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <cstdio>
 #include <memory>
+#include <optional>
 #include <ostream>
 #include <sstream>
 
@@ -74,7 +75,23 @@ float learning_rate_at(const VocoderTrainingOptions& o, int64_t step) {
                             std::pow(0.5, static_cast<double>(step) / o.lr_halving_steps));
 }
 
-TrainingSummary train_vocoder(const VocoderTrainingOptions& o, std::ostream& log) {
+TrainingSummary train_vocoder(const VocoderTrainingOptions& options, std::ostream& log) {
+  VocoderTrainingOptions o = options;
+  // The starting model, read first: it may decide the architecture.
+  std::optional<vocoder::VocoderModel> start;
+  if (!o.init_from.empty() && !(o.resume && has_checkpoint(o.out_dir))) {
+    start = vocoder::load_vocoder(o.init_from);
+    if (o.architecture_from_init) {
+      o.config = start->weights->config();
+      o.features = start->features;
+    } else if (vocoder::vocoder_json(start->weights->config(), start->features) !=
+               vocoder::vocoder_json(o.config, o.features)) {
+      throw std::runtime_error(
+          o.init_from.string() + ": its config and features " +
+          vocoder::vocoder_json(start->weights->config(), start->features).dump() +
+          " differ from this run's " + vocoder::vocoder_json(o.config, o.features).dump());
+    }
+  }
   vocoder::check_features_match(o.config, o.features);
   // The device first: an unusable --device or --precision fails before the corpus is loaded.
   vocoder::WaveNetWeights model(o.config);
@@ -123,6 +140,10 @@ TrainingSummary train_vocoder(const VocoderTrainingOptions& o, std::ostream& log
       throw std::runtime_error(o.out_dir.string() +
                                " already holds a checkpoint: pass --resume or choose a new --out");
     model.initialise(o.seed);
+    if (start) {
+      model.parameters() = start->weights->parameters();
+      log << "starting from the weights of " << o.init_from.string() << "\n";
+    }
     state.weights = model.parameters();
     state.ema = model.parameters();
   }

@@ -22,6 +22,12 @@ struct VocoderTrainingOptions {
   int64_t steps = 1000;         // total steps (a resumed run continues up to this number)
   uint64_t seed = 1;
   bool resume = false;
+  // When set (and not resuming): start from this exported vocoder's weights (OUT of an earlier run,
+  // or a voice's vocoder/ folder) instead of random ones, with a fresh optimiser: fine-tuning.
+  // With architecture_from_init the run takes its config and features (`--init-from` without
+  // `--config`); otherwise they must equal `config` and `features`.
+  std::filesystem::path init_from;
+  bool architecture_from_init = false;
   int batch_segments = 4;
   int batch_length = 8000;
   kernels::AdamSettings adam{};
