@@ -20,6 +20,7 @@
 #include <thread>
 #include <vector>
 
+#include "gpu_parity.h"
 #include "skip_without_gpu.h"
 #include "tiny_acoustic.h"
 #include "tts/frontend/acoustic/alignment_targets.h"
@@ -42,6 +43,8 @@ using tts::kernels::ParameterSet;
 using tts::kernels::cuda::GemmPrecision;
 
 namespace {
+
+using tts::testing::normalised_error;
 
 // Every feature of the real shape at a small size: residual and non-residual blocks (the duration
 // predictor's first block changes width), kernels of 3 and 5, three alignment states.
@@ -72,23 +75,6 @@ std::vector<SymbolTiming> test_timings(int symbols) {
   return t;
 }
 
-void perturb(AcousticWeights& w, std::uint64_t seed) {
-  std::mt19937_64 rng(seed);
-  std::normal_distribution<float> normal(0.0f, 0.05f);
-  float* v = w.parameters().data();
-  for (std::size_t k = 0; k < w.parameters().size(); ++k) v[k] += normal(rng);
-}
-
-double normalised_error(const float* gpu, const float* cpu, std::size_t n, double* cpu_norm) {
-  double diff2 = 0.0, norm2 = 0.0;
-  for (std::size_t k = 0; k < n; ++k) {
-    diff2 += (double(gpu[k]) - cpu[k]) * (double(gpu[k]) - cpu[k]);
-    norm2 += double(cpu[k]) * cpu[k];
-  }
-  *cpu_norm = std::sqrt(norm2);
-  return norm2 > 0.0 ? std::sqrt(diff2 / norm2) : INFINITY;
-}
-
 struct Case {
   bool l1 = true;
   float dropout = 0.0f;
@@ -110,7 +96,7 @@ void expect_pass_matches_cpu(const Case& k) {
   const AcousticConfig config = test_config();
   AcousticWeights weights(config);
   weights.initialise(5);
-  perturb(weights, 6);
+  tts::testing::perturb(weights.parameters(), 6);
   std::vector<int> durations;
   const AcousticBatch batch =
       tts::testing::random_acoustic_batch(config, {40, 9, 57, 23}, 7, durations);
@@ -220,7 +206,7 @@ TEST(CudaAcousticTraining, GradientsRepeatBitForBit) {
   const AcousticConfig config = test_config();
   AcousticWeights weights(config);
   weights.initialise(8);
-  perturb(weights, 9);
+  tts::testing::perturb(weights.parameters(), 9);
   std::vector<int> durations;
   const AcousticBatch batch = tts::testing::random_acoustic_batch(config, {30, 50}, 10, durations);
   AcousticLossSettings settings;
@@ -332,27 +318,14 @@ TEST(CudaAcousticBenchmark, StepThroughput) {
   config.duration_channels = 192;
   AcousticWeights weights(config);
   weights.initialise(1);
-  std::vector<int> durations;
   // 8 utterances of 60-100 tokens at 1-11 frames (about 6 on average): ~4,000 frames.
   std::mt19937_64 rng(2);
-  AcousticBatch batch;
-  std::uniform_int_distribution<int> tokens_of(60, 100), frames_of(1, 11), id_of(3, 179);
-  std::normal_distribution<float> normal(0.0f, 1.0f);
-  for (int u = 0; u < 8; ++u) {
-    const int tokens = tokens_of(rng);
-    int frames = 0;
-    for (int t = 0; t < tokens; ++t) {
-      batch.ids.push_back(id_of(rng));
-      durations.push_back(frames_of(rng));
-      frames += durations.back();
-    }
-    batch.token_lengths.push_back(tokens);
-    batch.frame_lengths.push_back(frames);
-  }
-  int total = 0;
-  for (int f : batch.frame_lengths) total += f;
-  batch.mel.resize(config.n_mels, total);
-  for (Eigen::Index k = 0; k < batch.mel.size(); ++k) batch.mel.data()[k] = normal(rng);
+  std::uniform_int_distribution<int> tokens_of(60, 100);
+  std::vector<int> token_counts(8), durations;
+  for (int& count : token_counts) count = tokens_of(rng);
+  const AcousticBatch batch =
+      tts::testing::random_acoustic_batch(config, token_counts, 3, durations, 11);
+  const int total = static_cast<int>(batch.mel.cols());
   ParameterSet grads = weights.parameters().zeros_like();
   AcousticLossSettings settings;
   auto time_steps = [&](tts::frontend::AcousticTrainingPass& pass, int steps, bool search) {

@@ -18,6 +18,7 @@
 #include <thread>
 #include <vector>
 
+#include "gpu_parity.h"
 #include "skip_without_gpu.h"
 #include "tiny_wavenet.h"
 #include "tts/kernels/device.h"
@@ -37,6 +38,8 @@ using tts::vocoder::WaveNetWeights;
 
 namespace {
 
+using tts::testing::normalised_error;
+
 // Small, but with every feature of the real shape: several dilation cycles, a wide head, 256
 // classes, interpolated frames and several crops (the causal shift must not cross them).
 WaveNetConfig test_config() {
@@ -51,30 +54,12 @@ WaveNetConfig test_config() {
   return c;
 }
 
-// Initialised weights with non-zero biases, so every gradient path carries signal.
-void perturb(WaveNetWeights& w, std::uint64_t seed) {
-  std::mt19937_64 rng(seed);
-  std::normal_distribution<float> normal(0.0f, 0.05f);
-  float* v = w.parameters().data();
-  for (std::size_t k = 0; k < w.parameters().size(); ++k) v[k] += normal(rng);
-}
-
-double normalised_error(const float* gpu, const float* cpu, std::size_t n, double* cpu_norm) {
-  double diff2 = 0.0, norm2 = 0.0;
-  for (std::size_t k = 0; k < n; ++k) {
-    diff2 += (double(gpu[k]) - cpu[k]) * (double(gpu[k]) - cpu[k]);
-    norm2 += double(cpu[k]) * cpu[k];
-  }
-  *cpu_norm = std::sqrt(norm2);
-  return norm2 > 0.0 ? std::sqrt(diff2 / norm2) : INFINITY;
-}
-
 // Runs both passes on one batch and compares loss, logits and every gradient tensor.
 void expect_pass_matches_cpu(GemmPrecision precision, double loss_bound, double bound) {
   const WaveNetConfig config = test_config();
   WaveNetWeights weights(config);
   weights.initialise(5);
-  perturb(weights, 6);
+  tts::testing::perturb(weights.parameters(), 6);
   const auto batch = tts::testing::random_batch(config, 3, 500, 7);
 
   TeacherForcedPass cpu(weights);
@@ -139,7 +124,7 @@ TEST(CudaTraining, GradientsRepeatBitForBit) {
   const WaveNetConfig config = test_config();
   WaveNetWeights weights(config);
   weights.initialise(8);
-  perturb(weights, 9);
+  tts::testing::perturb(weights.parameters(), 9);
   const auto batch = tts::testing::random_batch(config, 3, 500, 10);
   std::vector<std::vector<float>> runs;
   std::vector<double> losses;

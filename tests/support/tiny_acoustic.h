@@ -25,14 +25,15 @@ inline frontend::AcousticConfig tiny_acoustic_config() {
   return c;
 }
 
-// Utterances with the given token counts; each gets random ids, random durations of 1..3 frames
-// per token and random frames.
+// Utterances with the given token counts; each gets random ids, random durations of
+// 1..max_frames frames per token and random frames.
 inline frontend::AcousticBatch random_acoustic_batch(const frontend::AcousticConfig& c,
                                                      const std::vector<int>& token_counts,
-                                                     uint64_t seed, std::vector<int>& durations) {
+                                                     uint64_t seed, std::vector<int>& durations,
+                                                     int max_frames = 3) {
   std::mt19937_64 rng(seed);
   std::uniform_int_distribution<int32_t> id(0, c.symbols - 1);
-  std::uniform_int_distribution<int> duration(1, 3);
+  std::uniform_int_distribution<int> duration(1, max_frames);
   std::normal_distribution<float> normal(-2.0f, 1.5f);
   frontend::AcousticBatch b;
   durations.clear();
