@@ -79,9 +79,7 @@ class AcousticPass {
   const kernels::Matrix& predicted_mel() const { return predicted_; }
   const kernels::Matrix& log_durations() const { return log_durations_; }
 
-  // The flat start of alignment training: each utterance's frames spread evenly over its tokens,
-  // except those that take no time (0 frames) and the edges' silence, which BOS and EOS take
-  // (AcousticLossSettings::edge_silence_threshold).
+  // frontend::flat_start_durations (alignment_targets.h) under this pass's settings.
   std::vector<int> flat_start_durations(const AcousticBatch& batch) const;
 
   // The monotonic alignment of `batch` under the current weights (encoder and prior only).
