@@ -3,10 +3,13 @@
 // carries signal, and the normalised error that compares a GPU result with the CPU's.
 #pragma once
 
+#include <gtest/gtest.h>
+
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
 #include <random>
+#include <vector>
 
 #include "tts/kernels/parameter_set.h"
 
@@ -32,6 +35,27 @@ inline double normalised_error(const float* gpu, const float* cpu, std::size_t n
   }
   *cpu_norm = std::sqrt(norm2);
   return norm2 > 0.0 ? std::sqrt(diff2 / norm2) : INFINITY;
+}
+
+// After the same optimiser steps on both devices: the losses agree step by step (1e-4 relative) and
+// the weights within 1e-3 normalised (Adam divides each gradient by its own running size, so an
+// element whose gradient is near zero can step either way on rounding alone; a wrong gradient
+// tensor moves far more than this); and the steps moved the weights away from `initial`, so the
+// comparison is not between two initialisations.
+inline void expect_steps_follow_cpu(const std::vector<double>& cpu_losses,
+                                    const std::vector<double>& gpu_losses,
+                                    const kernels::ParameterSet& cpu,
+                                    const kernels::ParameterSet& gpu,
+                                    const kernels::ParameterSet& initial) {
+  ASSERT_EQ(gpu_losses.size(), cpu_losses.size());
+  for (std::size_t k = 0; k < cpu_losses.size(); ++k)
+    EXPECT_NEAR(gpu_losses[k], cpu_losses[k], 1e-4 * cpu_losses[k]) << "step " << k + 1;
+  double norm = 0.0;
+  const double error = normalised_error(gpu.data(), cpu.data(), cpu.size(), &norm);
+  ASSERT_GT(norm, 0.0);
+  EXPECT_LT(error, 1e-3) << "weights after " << cpu_losses.size() << " steps";
+  EXPECT_GT(normalised_error(initial.data(), cpu.data(), cpu.size(), &norm), 1e-3)
+      << "the steps did not change the weights";
 }
 
 }  // namespace tts::testing
