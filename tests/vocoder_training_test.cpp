@@ -189,6 +189,10 @@ TEST_F(VocoderTraining, InitFromStartsAtAnExportedModelsWeights) {
     fresh_diff = std::max(fresh_diff, double(std::abs(fresh.parameters().data()[k] -
                                                       base.weights->parameters().data()[k])));
   EXPECT_GT(fresh_diff, 1e-3);
+  // The same command line, with --resume, continues the run in the init model's architecture.
+  tuned.resume = true;
+  tuned.steps = 2;
+  EXPECT_EQ(train::train_vocoder(tuned, log_).last_step, 2);
 
   auto mismatched = options("mismatched", 1);
   mismatched.init_from = root_ / "base";

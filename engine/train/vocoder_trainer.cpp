@@ -77,9 +77,10 @@ float learning_rate_at(const VocoderTrainingOptions& o, int64_t step) {
 
 TrainingSummary train_vocoder(const VocoderTrainingOptions& options, std::ostream& log) {
   VocoderTrainingOptions o = options;
-  // The starting model, read first: it may decide the architecture.
+  // The starting model, read first: it may decide the architecture (also when the run resumes,
+  // so that the same command line continues it; its weights are then not used).
   std::optional<vocoder::VocoderModel> start;
-  if (!o.init_from.empty() && !(o.resume && has_checkpoint(o.out_dir))) {
+  if (!o.init_from.empty()) {
     start = vocoder::load_vocoder(o.init_from);
     if (o.architecture_from_init) {
       o.config = start->weights->config();
