@@ -300,12 +300,14 @@ TEST(CudaAcousticBenchmark, StepThroughput) {
   TTS_SKIP_WITHOUT_GPU();
   if (!std::getenv("TTS_CUDA_BENCH")) GTEST_SKIP() << "set TTS_CUDA_BENCH=1 to run";
   using Clock = std::chrono::steady_clock;
-  AcousticConfig config;  // the default: 128 channels, 3 + 2 + 4 blocks, 80 mels
-  config.symbols = 180;
+  // The bundled voice's architecture (scripts/train-acoustic-asterisk): 4 encoder blocks of 192
+  // channels, the default duration predictor (2 blocks of 128), 6 decoder blocks of 256, 80 mels.
+  AcousticConfig config;
+  config.symbols = 338;
   config.encoder_blocks = 4;
   config.channels = 192;
   config.decoder_channels = 256;
-  config.duration_channels = 192;
+  config.decoder_blocks = 6;
   AcousticWeights weights(config);
   weights.initialise(1);
   // 8 utterances of 60-100 tokens at 1-11 frames (about 6 on average): ~4,000 frames.
