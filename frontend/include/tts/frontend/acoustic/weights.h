@@ -1,15 +1,18 @@
 // The acoustic model's parameters: names, shapes, initialisation, and the layout the model code
 // indexes them by. Matrices are out × in; a convolution's weight is out × (K·in), tap k of K at
 // time offset k - K/2 (see kernels/conv1d.h). With C channels, D decoder channels, H duration
-// channels, M mel channels, S symbols:
-//   embedding                            C × S
-//   encoder.i.{conv, conv_bias, norm_scale, norm_bias}   C × K·C, C, C, C
-//   duration.{0,1}.{conv, conv_bias, norm_scale, norm_bias}  H × K·C (then H × K·H), H, H, H
-//   duration.output, duration.output_bias    1 × H, 1   (log-duration in frames)
-//   prior.weight, prior.bias             MS × C, MS     (per-symbol mel means, S =
-//   alignment_states, for alignment) decoder.input, decoder.input_bias    D × (C + 2), D (expanded
-//   states + position features) decoder.i.{conv, conv_bias, norm_scale, norm_bias}   D × K·D, D, D,
-//   D decoder.output, decoder.output_bias  M × D, M
+// channels, M mel channels, S alignment states per symbol:
+//   embedding                                 C × symbols
+//   encoder.i.{conv, conv_bias, norm_scale, norm_bias}
+//                                             C × K·C, C, C, C
+//   duration.{0,1}.{conv, conv_bias, norm_scale, norm_bias}
+//                                             H × K·C (then H × K·H), H, H, H
+//   duration.output, duration.output_bias     1 × H, 1 (log-duration in frames)
+//   prior.weight, prior.bias                  MS × C, MS (per-state mel means, for alignment)
+//   decoder.input, decoder.input_bias         D × (C + 2), D (expanded states + position)
+//   decoder.i.{conv, conv_bias, norm_scale, norm_bias}
+//                                             D × K·D, D, D, D
+//   decoder.output, decoder.output_bias       M × D, M (normalised log-mel frames)
 #pragma once
 
 #include <cstdint>
