@@ -1,5 +1,6 @@
 // Averaging acoustic models' weights (`tts train acoustic-average`): the element-wise mean of the
-// runs, refused (naming the folder) when the runs are not of one architecture and corpus.
+// runs, refused (naming the folder) when the runs are not of one architecture and corpus; restating
+// a model in other mel statistics; mixing the average with the model the runs started from.
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 #include <unistd.h>
@@ -8,6 +9,8 @@
 #include <filesystem>
 
 #include "tiny_acoustic.h"
+#include "tts/frontend/acoustic/acoustic_model.h"
+#include "tts/frontend/acoustic/mel_statistics.h"
 #include "tts/frontend/acoustic/model_average.h"
 
 namespace fs = std::filesystem;
@@ -115,5 +118,105 @@ TEST_F(AcousticModelAverage, TheCommandWritesTheAverageAndRefusesMismatchedRunsW
                    a.string() + " " + save("c", 3, other).string() + " 2>/dev/null")
                       .c_str());
   EXPECT_EQ(WEXITSTATUS(rc), 3);
+  EXPECT_FALSE(fs::exists(root_ / "bad"));
+}
+
+TEST_F(AcousticModelAverage, RestatingInOtherMelStatisticsPredictsTheSameFramesAndPrior) {
+  const fs::path a = save("a", 7, config_);
+  const auto original = frontend::load_acoustic_files(a);
+  const frontend::AcousticWeights restated = frontend::restated_in_mel_statistics(
+      *original.weights, config_.mel_mean + 1.3f, config_.mel_std * 0.6f);
+  EXPECT_EQ(restated.config().mel_mean, config_.mel_mean + 1.3f);
+  EXPECT_EQ(restated.config().mel_std, config_.mel_std * 0.6f);
+  frontend::save_acoustic_model(root_ / "restated", restated, features_,
+                                frontend::SymbolTable::default_table());
+
+  // Synthesis: the same durations and (denormalised) frames.
+  const std::vector<int32_t> ids = {1, 12, 30, 7, 3, 45, 19, 2};
+  const auto before = frontend::load_acoustic_model(a)->synthesize(ids, {});
+  const auto after = frontend::load_acoustic_model(root_ / "restated")->synthesize(ids, {});
+  EXPECT_EQ(after.durations, before.durations);
+  ASSERT_EQ(after.mel.cols(), before.mel.cols());
+  ASSERT_GT(before.mel.cols(), 0);
+  EXPECT_LT((after.mel - before.mel).cwiseAbs().maxCoeff(), 1e-4f);
+  EXPECT_GT((before.mel.array() - before.mel.mean()).abs().maxCoeff(), 0.1f);  // not constant
+
+  // The prior's mel means, denormalised, are the same for any encoder output.
+  const auto& layout = restated.layout();
+  const kernels::Vector x = kernels::Vector::Random(config_.channels);
+  auto prior_means = [&](const frontend::AcousticWeights& w) -> kernels::Vector {
+    const auto& p = w.parameters();
+    kernels::Vector z = p.matrix(layout.prior.weight) * x + p.vector(layout.prior.bias);
+    return (z.array() * w.config().mel_std + w.config().mel_mean).matrix();
+  };
+  EXPECT_LT((prior_means(restated) - prior_means(*original.weights)).cwiseAbs().maxCoeff(), 1e-5f);
+  EXPECT_THROW(frontend::restated_in_mel_statistics(restated, 0.0f, 0.0f), std::invalid_argument);
+}
+
+TEST_F(AcousticModelAverage, InterpolationTowardTheBaseMixesTheChosenLayersOnly) {
+  auto base_config = config_;
+  base_config.mel_mean -= 0.7f;  // the pre-training corpus's statistics
+  base_config.mel_std *= 1.4f;
+  const fs::path tuned_dir = save("tuned", 1, config_), base_dir = save("base", 2, base_config);
+  const auto base = frontend::load_acoustic_files(base_dir);
+  const auto tuned = values(tuned_dir);
+  const frontend::AcousticWeights restated =
+      frontend::restated_in_mel_statistics(*base.weights, config_.mel_mean, config_.mel_std);
+  const float* b = restated.parameters().data();
+
+  auto mixed = frontend::load_acoustic_files(tuned_dir);
+  frontend::interpolate_toward_base(mixed, base, 0.25, frontend::InterpolatedLayers::text_side);
+  EXPECT_EQ(nlohmann::json(mixed.weights->config()), nlohmann::json(config_));
+  std::size_t mixed_tensors = 0, kept_tensors = 0;
+  for (const auto& entry : mixed.weights->parameters().entries()) {
+    const bool text_side = entry.name.rfind("embedding", 0) == 0 ||
+                           entry.name.rfind("encoder.", 0) == 0 ||
+                           entry.name.rfind("duration.", 0) == 0;
+    (text_side ? mixed_tensors : kept_tensors) += 1;
+    for (std::size_t k = entry.offset; k < entry.offset + entry.size(); ++k) {
+      const float expected = text_side ? 0.75f * tuned[k] + 0.25f * b[k] : tuned[k];
+      ASSERT_NEAR(mixed.weights->parameters().data()[k], expected, 1e-6f) << entry.name;
+    }
+  }
+  EXPECT_EQ(mixed_tensors, 1u + 4u * 2 + 4u * 2 + 2u);  // embedding, encoder, duration predictor
+  EXPECT_GT(kept_tensors, 0u);
+
+  auto all = frontend::load_acoustic_files(tuned_dir);
+  frontend::interpolate_toward_base(all, base, 1.0, frontend::InterpolatedLayers::all);
+  const auto& p = all.weights->parameters();
+  EXPECT_EQ(std::vector<float>(p.data(), p.data() + p.size()),
+            std::vector<float>(b, b + restated.parameters().size()));
+
+  EXPECT_THROW(frontend::interpolate_toward_base(all, base, 1.5, frontend::InterpolatedLayers::all),
+               std::invalid_argument);
+  auto wider = config_;
+  wider.channels = 6;
+  const auto other = frontend::load_acoustic_files(save("wider", 3, wider));
+  EXPECT_THROW(
+      frontend::interpolate_toward_base(all, other, 0.5, frontend::InterpolatedLayers::all),
+      std::runtime_error);
+}
+
+TEST_F(AcousticModelAverage, TheCommandMixesTheAverageWithTheBase) {
+  auto base_config = config_;
+  base_config.mel_mean += 0.4f;
+  const fs::path a = save("a", 1, config_), b = save("b", 2, config_);
+  const fs::path base = save("base", 3, base_config);
+  const std::string tts = std::string(TTS_BINARY_DIR) + "/tools/tts";
+  const fs::path out = root_ / "wise";
+  ASSERT_EQ(std::system((tts + " train acoustic-average --out " + out.string() + " " + a.string() +
+                         " " + b.string() + " --base " + base.string() +
+                         " --base-share 0.2 --base-layers text 2>/dev/null")
+                            .c_str()),
+            0);
+  auto expected = frontend::average_acoustic_models({a, b});
+  frontend::interpolate_toward_base(expected, frontend::load_acoustic_files(base), 0.2,
+                                    frontend::InterpolatedLayers::text_side);
+  const auto& p = expected.weights->parameters();
+  EXPECT_EQ(values(out), std::vector<float>(p.data(), p.data() + p.size()));
+  const int rc = std::system((tts + " train acoustic-average --out " + (root_ / "bad").string() +
+                              " " + a.string() + " --base-share 0.2 2>/dev/null")
+                                 .c_str());
+  EXPECT_EQ(WEXITSTATUS(rc), 2);  // a share without a base is a usage error
   EXPECT_FALSE(fs::exists(root_ / "bad"));
 }

@@ -3,6 +3,8 @@
 #include <stdexcept>
 #include <string>
 
+#include "tts/frontend/acoustic/mel_statistics.h"
+
 namespace tts::frontend {
 
 namespace {
@@ -15,6 +17,13 @@ std::string difference(const AcousticModelFiles& first, const AcousticModelFiles
     return "its mel \"features\"";
   if (model.symbols->to_json() != first.symbols->to_json()) return "its symbol table";
   return {};
+}
+
+// Whether parameter `name` is on the text side: the embedding, encoder and duration predictor.
+bool on_text_side(const std::string& name) {
+  for (const char* prefix : {"embedding", "encoder.", "duration."})
+    if (name.rfind(prefix, 0) == 0) return true;
+  return false;
 }
 
 }  // namespace
@@ -40,6 +49,32 @@ AcousticModelFiles average_acoustic_models(const std::vector<std::filesystem::pa
   for (std::size_t k = 0; k < count; ++k)
     out[k] = static_cast<float>(sum[k] / static_cast<double>(dirs.size()));
   return average;
+}
+
+void interpolate_toward_base(AcousticModelFiles& model, const AcousticModelFiles& base,
+                             double share, InterpolatedLayers layers) {
+  if (!(share >= 0.0 && share <= 1.0))
+    throw std::invalid_argument("interpolate_toward_base: the share must be between 0 and 1");
+  const AcousticConfig& config = model.weights->config();
+  AcousticConfig base_config = base.weights->config();
+  base_config.mel_mean = config.mel_mean;
+  base_config.mel_std = config.mel_std;
+  if (nlohmann::json(base_config) != nlohmann::json(config))
+    throw std::runtime_error("the base model's architecture differs from the fine-tuned model's");
+  if (nlohmann::json(base.features) != nlohmann::json(model.features))
+    throw std::runtime_error(
+        "the base model's mel \"features\" differ from the fine-tuned model's");
+  if (base.symbols->to_json() != model.symbols->to_json())
+    throw std::runtime_error("the base model's symbol table differs from the fine-tuned model's");
+  const AcousticWeights restated =
+      restated_in_mel_statistics(*base.weights, config.mel_mean, config.mel_std);
+  auto& p = model.weights->parameters();
+  const auto& b = restated.parameters();
+  for (const auto& entry : p.entries()) {
+    if (layers == InterpolatedLayers::text_side && !on_text_side(entry.name)) continue;
+    for (std::size_t k = entry.offset; k < entry.offset + entry.size(); ++k)
+      p.data()[k] = static_cast<float>((1.0 - share) * p.data()[k] + share * b.data()[k]);
+  }
 }
 
 }  // namespace tts::frontend

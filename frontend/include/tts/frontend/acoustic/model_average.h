@@ -20,4 +20,20 @@ namespace tts::frontend {
 // first folder's.
 AcousticModelFiles average_acoustic_models(const std::vector<std::filesystem::path>& dirs);
 
+// Which layers interpolate_toward_base mixes.
+enum class InterpolatedLayers {
+  all,        // every layer
+  text_side,  // the embedding, encoder and duration predictor; the decoder stays the model's
+};
+
+// Moves `model`'s weights a share `share` (0 to 1) of the way back toward `base`, the model it was
+// fine-tuned from: (1 − share)·model + share·base, over the chosen layers ("WiSE-FT", Wortsman et
+// al. 2022: a fine-tuned model mixed with its starting point keeps more of what the starting point
+// knew of data the fine-tuning corpus lacks). `base` is first restated in `model`'s mel statistics
+// (mel_statistics.h), so the result keeps `model`'s config. Throws std::invalid_argument for a
+// share outside [0, 1] and std::runtime_error when the architecture, features or symbol table
+// differ.
+void interpolate_toward_base(AcousticModelFiles& model, const AcousticModelFiles& base,
+                             double share, InterpolatedLayers layers);
+
 }  // namespace tts::frontend
