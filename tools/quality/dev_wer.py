@@ -17,8 +17,9 @@ import shutil
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
-from report import Item, find_eval_dir, read_lines, run_parallel, score_item, total, \
-    tts_say  # noqa: E402
+from inputs import find_eval_dir, read_lines  # noqa: E402
+from scoring import Item, run_parallel, score_item, total  # noqa: E402
+from systems import tts_say  # noqa: E402
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 

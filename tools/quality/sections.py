@@ -1,0 +1,163 @@
+"""The report's sections after its header, one function each; each returns the section's lines."""
+
+import os
+import shlex
+import statistics
+
+from markdown_tables import md_escape, wer_table
+
+
+def dev_sentences_section(ctx, dev):
+    seeds = ctx.seeds
+    md = ["## Development sentences\n",
+          f"`{ctx.rel(os.path.join(dev.eval_dir, 'dev-sentences.txt'))}`, "
+          f"{len(dev.sentences)} of {dev.n_all} sentences, each spoken by every system "
+          f"(references: `dev-references.txt`). Sentences 1–30 are Harvard sentences; 31–40 test "
+          f"text normalisation (numbers, abbreviations, times, money).\n"]
+    # WER columns for the two kinds of sentence, when both were scored
+    subsets = []
+    keys = [int(k) for k in dev.keys]
+    if any(k <= 30 for k in keys) and any(k > 30 for k in keys):
+        subsets = [("1–30", lambda k: int(k) <= 30), ("31–40", lambda k: int(k) > 30)]
+    rows = [(label, list(dev.items[s].values())) for s, label, _ in dev.systems]
+    if len(seeds) > 1:   # the pooled row right after the voice's per-seed rows
+        rows.insert(len(seeds), (f"**{ctx.voice_label}, seeds 0–{seeds[-1]} pooled**",
+                                 dev.pooled(ctx.tts_ids)))
+    md.append(wer_table(rows, subsets))
+    md.append("")
+    md.append("`tts say` ran with its defaults (temperature 1, rate 1) and `--seed` 0"
+              + (f" to {seeds[-1]}: the vocoder samples, so each seed is another draw of the same "
+                 f"sentences, and the pooled row is the voice's figure" if len(seeds) > 1 else "")
+              + "; each system's audio lasted in total: " + ", ".join(
+                  f"{label} {sum(i.seconds or 0 for i in dev.items[s].values()):.0f} s"
+                  for s, label, _ in dev.systems) + ".\n")
+    return md
+
+
+def per_seed_rows(ctx, held_out, system_ids, label):
+    """WER table rows: one per seed, then (with several seeds) all of them pooled."""
+    seeds = ctx.seeds
+    rows = [(f"{label}, seed {seed}", [held_out.items[i][p] for p in held_out.ids])
+            for seed, i in zip(seeds, system_ids)]
+    if len(seeds) > 1:
+        rows.append((f"**{label}, seeds 0–{seeds[-1]} pooled**",
+                     [held_out.items[i][p] for i in system_ids for p in held_out.ids]))
+    return rows
+
+
+def log_mel_distance_paragraph(ctx, held_out):
+    copy_items = [held_out.items[c][p] for c in ctx.copy_ids for p in held_out.ids]
+    dist = [i.extra["log_mel_distance"] for i in copy_items
+            if not i.error and "log_mel_distance" in i.extra]
+    floor = [i.extra["log_mel_distance_of_mulaw_input"] for i in copy_items
+             if not i.error and "log_mel_distance_of_mulaw_input" in i.extra]
+    if not dist:
+        return "No copy-synthesis succeeded, so there is no log-mel distance.\n"
+    return (f"Copy-synthesis log-mel distance (`tts vocode --report`: mean absolute difference "
+            f"of natural-log mel magnitudes, over 80 mels and all frames, between recording and "
+            f"re-synthesis), averaged over {len(dist)} renderings: "
+            f"**{statistics.mean(dist):.3f}**; the codec floor (the recording merely quantised by "
+            f"the vocoder's sample codec — pre-emphasis, if the vocoder uses it, and μ-law — what "
+            f"any vocoder with that codec could reach): {statistics.mean(floor):.3f}. Per prompt "
+            f"in the appendix.\n")
+
+
+def held_out_section(ctx, held_out, note):
+    md = ["## Held-out Asterisk prompts\n"]
+    if held_out is None:
+        md.append((note or "Not scored: see the failures below.") + "\n")
+        return md
+    md.append(f"{len(held_out.ids)} of the {held_out.n_all} prompts listed in the voice's "
+              f"`held-out.txt` (not trained on), from `{ctx.rel(ctx.corpus)}` (Allison Smith's "
+              f"Asterisk prompts). References are the normalised transcripts (third column of "
+              f"`metadata.csv`); the TTS row speaks the raw transcript (second column). "
+              f"Copy-synthesis is `tts vocode REC.wav -o OUT.wav --model "
+              f"{ctx.rel(ctx.vocoder_dir)} --report --seed S`: the recording's log-mel frames "
+              f"through the voice's vocoder. Copy-synthesis and TTS sample, so they ran with seeds "
+              f"0 to {ctx.seeds[-1]} and the pooled rows are their figures.\n")
+    recordings = [held_out.items["recording"][p] for p in held_out.ids]
+    md.append(wer_table([("recordings (human)", recordings)]
+                        + per_seed_rows(ctx, held_out, ctx.copy_ids,
+                                        "copy-synthesis (recording → mel → vocoder)")
+                        + per_seed_rows(ctx, held_out, ctx.tts_ids,
+                                        ctx.voice_label + " from the text")))
+    md.append("")
+    md.append(log_mel_distance_paragraph(ctx, held_out))
+    return md
+
+
+def spectrograms_section(ctx, pngs, held_out):
+    md = ["## Spectrograms\n"]
+    if "spectrograms.png" not in pngs:
+        # why there is none: pictures.py left a note
+        md.append(" ".join(n for n in ctx.notes if "spectrogram picture" in n) + "\n")
+        return md
+    s = pngs["spectrograms.png"]
+    md.append(f"Log-mel spectrograms (`tts mel`, the voice's features) of the held-out prompt "
+              f"`{s['prompt']}` (\"{md_escape(held_out.metadata[s['prompt']][0])}\"): the "
+              f"recording, its copy-synthesis and the TTS rendering of its text, on one colour "
+              f"scale ({s['vmin']:.1f} to {s['vmax']:.1f}) and one time scale.\n")
+    md.append("![log-mel spectrograms](quality/spectrograms.png)\n")
+    return md
+
+
+def training_log_line(name, parsed):
+    if parsed is None:
+        return f"- {name}: no log (`training/{name}.log` is missing)."
+    if parsed.empty:
+        return f"- {name}: the log has no step lines."
+    line = (f"- {name}: {len(parsed.train_steps)} logged steps up to step "
+            f"{parsed.train_steps[-1]:,} of {parsed.total_steps:,}; last training loss "
+            f"{parsed.train_loss[-1]:.4f}")
+    if parsed.val_steps:
+        line += (f"; last validation {'mel ' if parsed.train_mel else ''}loss "
+                 f"{parsed.val_loss[-1]:.4f} at step {parsed.val_steps[-1]:,}")
+    return line + "."
+
+
+def training_section(pngs, logs_info):
+    md = ["## Training\n"]
+    if "losses.png" in pngs:
+        md.append("Losses parsed from the logs in the voice's `training/` folder (the vocoder's "
+                  "validation loss is computed with its EMA weights; the acoustic model's "
+                  "validation figure is its mel loss only, so compare it with the green training "
+                  "mel loss, not the total).\n")
+        md.append("![training losses](quality/losses.png)\n")
+    md += [training_log_line(name, parsed) for name, parsed in logs_info]
+    md.append("")
+    return md
+
+
+def speed_section(ctx, speed):
+    md = ["## Speed\n"]
+    if not speed.runs:
+        md.append("Not measured (see the failures below).\n")
+        return md
+    rtf = speed.median_real_time_factor
+    shown = shlex.join(["tts", "bench", "pipeline", "--voice", ctx.rel(ctx.voice_dir),
+                        "--threads", "1"])
+    md.append(f"`{shown}` (its default five-sentence paragraph), {len(speed.runs)} runs one "
+              f"after another, with OMP_NUM_THREADS=OPENBLAS_NUM_THREADS=1: the vocoder on one "
+              f"thread, on the machine above. Real-time factor = compute seconds per second of "
+              f"audio (below 1 is faster than real time).\n")
+    md.append("| run | audio (s) | wall (s) | real-time factor | time to first audio (s) "
+              "| load average before |")
+    md.append("|---:|---:|---:|---:|---:|---:|")
+    for n, b in enumerate(speed.runs, 1):
+        md.append(f"| {n} | {b['audio_seconds']:.2f} | {b['wall_seconds']:.2f} | "
+                  f"{b['real_time_factor']:.3f} | {b['time_to_first_audio_seconds']:.3f} | "
+                  + (f"{b['load_before'][0]:.2f}" if b["load_before"] else "?") + " |")
+    md.append("")
+    md.append(f"Median real-time factor **{rtf:.3f}** ({1 / rtf:.1f}× real time); median time "
+              f"to first audio {speed.median_time_to_first_audio:.3f} s.\n")
+    return md
+
+
+def failures_section(ctx):
+    md = ["## Failures and notes\n"]
+    if not ctx.failures and not ctx.notes:
+        md.append("None: every utterance was synthesised and recognised.\n")
+    md += [f"- **{section}**: {md_escape(message)}" for section, message in ctx.failures]
+    md += [f"- {note}" for note in ctx.notes]
+    md.append("")
+    return md
