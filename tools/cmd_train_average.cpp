@@ -35,9 +35,11 @@ void register_train_acoustic_average(CLI::App& train, int& exit_code) {
   CLI::Option* base_option =
       cmd->add_option("--base", *base, "The model the runs were fine-tuned from")
           ->check(CLI::ExistingDirectory);
-  cmd->add_option("--base-share", *share, "Share of the base in the result (0 to 1)")
-      ->check(CLI::Range(0.0, 1.0))
-      ->needs(base_option);
+  CLI::Option* share_option =
+      cmd->add_option("--base-share", *share, "Share of the base in the result (0 to 1)")
+          ->check(CLI::Range(0.0, 1.0))
+          ->needs(base_option);
+  base_option->needs(share_option);  // a base without a share would silently change nothing
   const std::map<std::string, frontend::InterpolatedLayers> layer_names = {
       {"all", frontend::InterpolatedLayers::all},
       {"text", frontend::InterpolatedLayers::text_side}};
