@@ -9,6 +9,7 @@
 #include <filesystem>
 #include <fstream>
 #include <iterator>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -221,6 +222,54 @@ TEST_F(SayCli, PackedVoiceSynthMelAndVocodeOfTheFrames) {
   ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_EQ(tts::audio::read_audio(root_ / "frames.wav").samples.size(),
             (frames.shape[0] - 1) * static_cast<std::size_t>(voice->features().hop_length));
+}
+
+TEST_F(SayCli, SynthMelTimingsAreTheModelsDurationsTilingTheFrames) {
+  const std::string babble = (root_ / "voices" / "babble").string();
+  Result r = tts("synth-mel \"Hello there. Good bye.\" --voice " + babble +
+                 " -o two.npy --timings two.tsv");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const auto voice = tts::engine::Voice::load(babble);
+  const double seconds_per_frame = static_cast<double>(voice->features().hop_length) /
+                                   static_cast<double>(voice->features().sample_rate);
+  std::ifstream tsv(root_ / "two.tsv");
+  std::string line;
+  ASSERT_TRUE(std::getline(tsv, line));
+  EXPECT_EQ(line, "sentence\tindex\tsymbol\tframes\tstart_s\tend_s");
+  double previous_end = 0.0;
+  int total_frames = 0;
+  const char* sentences[] = {"Hello there.", "Good bye."};
+  for (int s = 0; s < 2; ++s) {
+    const auto sentence = voice->text().process_sentence(sentences[s]);
+    const auto expected = voice->acoustic().synthesize(
+        std::vector<int32_t>(sentence.ids.begin(), sentence.ids.end()), {});
+    for (std::size_t i = 0; i < sentence.ids.size(); ++i) {
+      ASSERT_TRUE(std::getline(tsv, line)) << "sentence " << s + 1 << " row " << i;
+      std::istringstream row(line);
+      int sentence_number = 0, index = -1, frames = -1;
+      std::string symbol;
+      double start = -1.0, end = -1.0;
+      std::getline(row, symbol, '\t');
+      sentence_number = std::stoi(symbol);
+      std::getline(row, symbol, '\t');
+      index = std::stoi(symbol);
+      std::getline(row, symbol, '\t');
+      row >> frames >> start >> end;
+      const std::string& name = voice->symbols().symbol(sentence.ids[i]);
+      EXPECT_EQ(sentence_number, s + 1);
+      EXPECT_EQ(index, static_cast<int>(i));
+      EXPECT_EQ(symbol, name == " " ? "|" : name) << line;
+      EXPECT_EQ(frames, expected.durations[i]) << line;
+      EXPECT_NEAR(start, previous_end, 1e-9) << line;  // the spans tile the output
+      EXPECT_NEAR(end - start, frames * seconds_per_frame, 1e-4) << line;
+      previous_end = end;
+      total_frames += frames;
+    }
+  }
+  EXPECT_FALSE(std::getline(tsv, line)) << "extra row: " << line;
+  EXPECT_EQ(static_cast<std::size_t>(total_frames),
+            tts::kernels::read_npy(root_ / "two.npy").shape[0]);
+  EXPECT_NEAR(previous_end, total_frames * seconds_per_frame, 1e-4);
 }
 
 TEST_F(SayCli, PackAndSynthMelErrorsNameTheProblem) {

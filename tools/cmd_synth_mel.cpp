@@ -1,6 +1,10 @@
 // `tts synth-mel`: text → phonemes → acoustic model → log-mel frames, written as .npy (frames ×
 // n_mels), the array `tts vocode` takes. Sentences follow each other with no frames between them.
+// With --timings it also writes each symbol's predicted duration: what lip-sync and subtitle
+// tools need, and what a listener's complaint ("the" heard as "this") is checked against.
+#include <iomanip>
 #include <iostream>
+#include <sstream>
 
 #include "commands.h"
 #include "tts/engine/voice.h"
@@ -8,6 +12,7 @@
 #include "tts/frontend/acoustic/model_files.h"
 #include "tts/frontend/text_pipeline.h"
 #include "tts/frontend/utf8.h"
+#include "tts/kernels/atomic_file.h"
 #include "tts/kernels/npy.h"
 
 namespace tts::cli {
@@ -16,24 +21,50 @@ namespace {
 struct SynthMelOptions {
   std::vector<std::string> words;
   std::string output;
+  std::string timings;   // optional TSV of every symbol's frames
   std::string voice;     // a voice (name or folder), or
   std::string acoustic;  // the OUT folder of `tts train acoustic`
   std::string language = "en-us";
   float rate = 1.0f;
 };
 
-// Frames of every sentence, one after the other; per-sentence lines on stderr.
+// One TSV row per input id: the sentence (from 1), the id's position in it, the symbol (BOS "^",
+// EOS "$" and the word boundary "|" spelled so a row never holds bare white space), its frames and
+// its span in seconds from the start of the output. Spans tile the output: each starts where the
+// previous ended.
+void append_timings(std::ostringstream& tsv, int sentence, const std::vector<int>& ids,
+                    const std::vector<int>& durations, const frontend::SymbolTable& symbols,
+                    const kernels::MelConfig& features, Eigen::Index first_frame) {
+  const double seconds_per_frame =
+      static_cast<double>(features.hop_length) / static_cast<double>(features.sample_rate);
+  Eigen::Index frame = first_frame;
+  for (std::size_t i = 0; i < ids.size(); ++i) {
+    const std::string& name = symbols.symbol(ids[i]);
+    const std::string shown = name == frontend::SymbolTable::kWordBoundary ? "|" : name;
+    tsv << sentence << '\t' << i << '\t' << shown << '\t' << durations[i] << '\t' << std::fixed
+        << std::setprecision(4) << static_cast<double>(frame) * seconds_per_frame << '\t'
+        << static_cast<double>(frame + durations[i]) * seconds_per_frame << '\n';
+    frame += durations[i];
+  }
+}
+
+// Frames of every sentence, one after the other; per-sentence lines on stderr. `timings`, when
+// given, receives the TSV rows of append_timings.
 kernels::Matrix synthesize_text(const frontend::TextPipeline& text,
+                                const frontend::SymbolTable& symbols,
                                 const frontend::AcousticModel& model, const std::string& input,
-                                float rate) {
+                                float rate, std::ostringstream* timings) {
   std::vector<kernels::Matrix> parts;
   Eigen::Index frames = 0;
   text.process(input, [&](frontend::PhonemizedSentence s) {
     if (s.phonemes.empty()) return;
     frontend::AcousticOutput out =
         model.synthesize(std::vector<int32_t>(s.ids.begin(), s.ids.end()), {rate, 0.0f});
-    std::cerr << "sentence " << parts.size() + 1 << ": " << out.mel.cols() << " frames  "
-              << s.phonemes << "\n";
+    const int sentence = static_cast<int>(parts.size()) + 1;
+    std::cerr << "sentence " << sentence << ": " << out.mel.cols() << " frames  " << s.phonemes
+              << "\n";
+    if (timings)
+      append_timings(*timings, sentence, s.ids, out.durations, symbols, model.features(), frames);
     frames += out.mel.cols();
     parts.push_back(std::move(out.mel));
   });
@@ -56,6 +87,10 @@ void register_synth_mel(CLI::App& app, int& exit_code) {
       "it. Give --voice (a voice name or folder) or --acoustic (a `tts train acoustic` OUT).");
   cmd->add_option("text", o->words, "Text to synthesise")->required();
   cmd->add_option("-o,--output", o->output, "Output .npy file")->required();
+  cmd->add_option("--timings", o->timings,
+                  "Also write each phoneme's frames and span in seconds (TSV: sentence, index, "
+                  "symbol, frames, start_s, end_s; | is a word boundary, ^ and $ the sentence's "
+                  "edges)");
   auto* voice = cmd->add_option("--voice", o->voice, "Voice name or folder");
   cmd->add_option("--acoustic", o->acoustic, "Acoustic model folder")->excludes(voice);
   cmd->add_option("-l,--lang", o->language, "espeak-ng language (with --acoustic)")
@@ -71,14 +106,17 @@ void register_synth_mel(CLI::App& app, int& exit_code) {
     try {
       frontend::require_valid_utf8(text);
       kernels::Matrix mel;
+      std::ostringstream timings;
+      timings << "sentence\tindex\tsymbol\tframes\tstart_s\tend_s\n";
+      std::ostringstream* timings_sink = o->timings.empty() ? nullptr : &timings;
       if (!o->voice.empty()) {
         const auto v = engine::Voice::load(engine::resolve_voice(o->voice));
-        mel = synthesize_text(v->text(), v->acoustic(), text, o->rate);
+        mel = synthesize_text(v->text(), v->symbols(), v->acoustic(), text, o->rate, timings_sink);
       } else {
         const auto files = frontend::load_acoustic_files(o->acoustic);
         const auto model = frontend::load_acoustic_model(o->acoustic);
         const frontend::TextPipeline pipeline(o->language, *files.symbols);
-        mel = synthesize_text(pipeline, *model, text, o->rate);
+        mel = synthesize_text(pipeline, *files.symbols, *model, text, o->rate, timings_sink);
       }
       if (mel.cols() == 0) {
         std::cerr << "tts synth-mel: nothing to pronounce in the text\n";
@@ -89,6 +127,7 @@ void register_synth_mel(CLI::App& app, int& exit_code) {
       kernels::write_npy(
           o->output, mel.data(),
           {static_cast<std::size_t>(mel.cols()), static_cast<std::size_t>(mel.rows())});
+      if (timings_sink) kernels::write_file_atomically(o->timings, timings.str());
       exit_code = kExitOk;
     } catch (const std::exception& e) {
       std::cerr << "tts synth-mel: " << e.what() << "\n";
