@@ -25,9 +25,10 @@ void register_phonemize(CLI::App& app, int& exit_code);
 void register_bench(CLI::App& app, int& exit_code);
 void register_bench_pipeline(CLI::App& bench, int& exit_code);  // under `tts bench`
 void register_train(CLI::App& app, int& exit_code);
-void register_train_acoustic(CLI::App& train, int& exit_code);  // under `train`
-void register_train_aligned_mels(CLI::App& train, int& exit_code);  // under `train`
+void register_train_acoustic(CLI::App& train, int& exit_code);          // under `train`
+void register_train_aligned_mels(CLI::App& train, int& exit_code);      // under `train`
 void register_train_acoustic_average(CLI::App& train, int& exit_code);  // under `train`
+void register_train_score_acoustic(CLI::App& train, int& exit_code);    // under `train`
 void register_vocode(CLI::App& app, int& exit_code);
 void register_mel(CLI::App& app, int& exit_code);
 void register_synth_mel(CLI::App& app, int& exit_code);

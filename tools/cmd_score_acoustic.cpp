@@ -1,0 +1,78 @@
+// `tts train score-acoustic`: how near an acoustic model (a run or a voice's acoustic/) comes to
+// recordings it did not train on; one JSON line, for comparing runs, mixes and voices on likeness.
+#include <fstream>
+#include <iomanip>
+#include <iostream>
+#include <nlohmann/json.hpp>
+
+#include "commands.h"
+#include "tts/train/acoustic_score.h"
+
+namespace tts::cli {
+
+namespace {
+// One id a line; blank lines and lines starting with # are skipped (the voices' held-out.txt).
+std::vector<std::string> read_ids(const std::string& path) {
+  std::ifstream in(path);
+  if (!in) throw std::runtime_error(path + ": cannot read the list of ids");
+  std::vector<std::string> ids;
+  for (std::string line; std::getline(in, line);) {
+    const auto first = line.find_first_not_of(" \t\r");
+    if (first == std::string::npos || line[first] == '#') continue;
+    const auto last = line.find_last_not_of(" \t\r");
+    ids.push_back(line.substr(first, last - first + 1));
+  }
+  if (ids.empty()) throw std::runtime_error(path + ": lists no ids");
+  return ids;
+}
+}  // namespace
+
+void register_train_score_acoustic(CLI::App& train, int& exit_code) {
+  auto o = std::make_shared<train::AcousticScoreOptions>();
+  auto model = std::make_shared<std::string>(), data = std::make_shared<std::string>(),
+       ids = std::make_shared<std::string>();
+  CLI::App* cmd = train.add_subcommand(
+      "score-acoustic", "Score an acoustic model against recordings (held-out likeness, JSON)");
+  cmd->footer(
+      "Prints one JSON line: aligned_mel_l1 (mean |log-mel error| of the model's frames with the\n"
+      "recording's own alignment: the training's validation mel loss), log_duration_l1 (per\n"
+      "sounding phone, predicted against aligned log(1 + frames)) and length_ratio (frames that\n"
+      "synthesis makes for the transcripts over the recordings' frames; 1 = her pace).\n"
+      "Score recordings the model did not train on, e.g. --ids voices/default/held-out.txt.");
+  cmd->add_option("--model", *model, "Acoustic model folder (a run's OUT or a voice's acoustic/)")
+      ->required()
+      ->check(CLI::ExistingDirectory);
+  cmd->add_option("--data", *data, "LJSpeech-style folder: metadata.csv and wavs/")
+      ->required()
+      ->check(CLI::ExistingDirectory);
+  cmd->add_option("--ids", *ids, "File of recording ids to score, one a line (default: all)")
+      ->check(CLI::ExistingFile);
+  cmd->add_option("--lang", o->language, "espeak-ng language of the transcripts")
+      ->capture_default_str();
+  cmd->add_option("--threads", o->loader_threads, "Loader threads")->check(CLI::Range(1, 256));
+  cmd->callback([=, &exit_code] {
+    o->model_dir = *model;
+    o->data_dir = *data;
+    // Everything here only reads: a problem is the model's, the corpus's or the list's.
+    train::AcousticScore s;
+    try {
+      if (!ids->empty()) o->ids = read_ids(*ids);
+      s = train::score_acoustic_model(*o, std::cerr);
+    } catch (const std::exception& e) {
+      std::cerr << "tts train score-acoustic: " << e.what() << "\n";
+      exit_code = kExitBadInput;
+      return;
+    }
+    const nlohmann::json line = {{"model", o->model_dir.string()},
+                                 {"utterances", s.utterances},
+                                 {"frames", s.frames},
+                                 {"aligned_mel_l1", s.aligned_mel_l1},
+                                 {"log_duration_l1", s.log_duration_l1},
+                                 {"synthesized_frames", s.synthesized_frames},
+                                 {"length_ratio", s.length_ratio()}};
+    std::cout << line.dump() << "\n";
+    exit_code = kExitOk;
+  });
+}
+
+}  // namespace tts::cli
