@@ -1,8 +1,10 @@
 #include "tts/train/acoustic_corpus.h"
 
+#include <ostream>
 #include <random>
 #include <stdexcept>
 
+#include "tts/frontend/acoustic/model_files.h"
 #include "tts/frontend/text_pipeline.h"
 #include "tts/train/audio_corpus.h"
 
@@ -114,6 +116,21 @@ kernels::Vector alignment_channel_weights(const std::vector<AcousticUtterance>& 
   const Eigen::ArrayXd mean = sum.array() / count;
   const Eigen::ArrayXd variance = (sum2.array() / count - mean.square()).max(1e-4);
   return variance.rsqrt().cast<float>().matrix();
+}
+
+RecordingsToAlign load_recordings_to_align(const frontend::AcousticModelFiles& model,
+                                           const std::filesystem::path& dir,
+                                           const std::string& language, int threads,
+                                           std::ostream& log) {
+  AcousticCorpus corpus = load_acoustic_corpus(dir, model.features, language, threads);
+  for (const auto& w : corpus.warnings) log << "warning: " << w << "\n";
+  RecordingsToAlign r;
+  r.utterances = std::move(corpus.training);
+  for (auto& u : corpus.validation) r.utterances.push_back(std::move(u));
+  r.settings.symbol_timings = model.symbols->timings();  // stress and length marks take no frames
+  r.settings.alignment_channel_weights =
+      alignment_channel_weights(r.utterances, model.weights->config());
+  return r;
 }
 
 }  // namespace tts::train

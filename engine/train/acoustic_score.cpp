@@ -40,18 +40,13 @@ std::vector<AcousticUtterance> select(std::vector<AcousticUtterance> all,
 AcousticScore score_acoustic_model(const AcousticScoreOptions& o, std::ostream& log) {
   const frontend::AcousticModelFiles model = frontend::load_acoustic_files(o.model_dir);
   const frontend::AcousticConfig& config = model.weights->config();
-  AcousticCorpus corpus =
-      load_acoustic_corpus(o.data_dir, model.features, o.language, o.loader_threads);
-  for (const auto& w : corpus.warnings) log << "warning: " << w << "\n";
-  std::vector<AcousticUtterance> all = std::move(corpus.training);
-  for (auto& u : corpus.validation) all.push_back(std::move(u));
-  // The aligner as `tts train aligned-mels` sets it up (the recipe's settings), with each mel
-  // channel weighed by its spread over the whole corpus, so that a recording scores the same
-  // whichever others are scored with it.
-  frontend::AcousticLossSettings settings;
-  settings.symbol_timings = model.symbols->timings();
-  settings.alignment_channel_weights = alignment_channel_weights(all, config);
-  const std::vector<AcousticUtterance> scored = select(std::move(all), o.ids, o.data_dir);
+  // Channel weights over the whole corpus, so that a recording scores the same whichever others
+  // are scored with it.
+  RecordingsToAlign recordings =
+      load_recordings_to_align(model, o.data_dir, o.language, o.loader_threads, log);
+  const frontend::AcousticLossSettings& settings = recordings.settings;
+  const std::vector<AcousticUtterance> scored =
+      select(std::move(recordings.utterances), o.ids, o.data_dir);
   frontend::AcousticPass pass(*model.weights, settings);
 
   AcousticScore score;

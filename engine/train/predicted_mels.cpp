@@ -15,17 +15,10 @@ namespace tts::train {
 int write_aligned_mels(const AlignedMelOptions& o, std::ostream& log) {
   const frontend::AcousticModelFiles model = frontend::load_acoustic_files(o.model_dir);
   const frontend::AcousticConfig& config = model.weights->config();
-  AcousticCorpus corpus =
-      load_acoustic_corpus(o.data_dir, model.features, o.language, o.loader_threads);
-  for (const auto& w : corpus.warnings) log << "warning: " << w << "\n";
-
-  std::vector<AcousticUtterance> all = std::move(corpus.training);
-  for (auto& u : corpus.validation) all.push_back(std::move(u));
-  // The aligner as training sets it up: stress and length marks take no frames, and each mel
-  // channel is weighed by its spread (measured here on this corpus).
-  frontend::AcousticLossSettings settings;
-  settings.symbol_timings = model.symbols->timings();
-  settings.alignment_channel_weights = alignment_channel_weights(all, config);
+  RecordingsToAlign recordings =
+      load_recordings_to_align(model, o.data_dir, o.language, o.loader_threads, log);
+  const std::vector<AcousticUtterance>& all = recordings.utterances;
+  const frontend::AcousticLossSettings& settings = recordings.settings;
   frontend::AcousticPass pass(*model.weights, settings);
 
   fs::create_directories(o.out_dir);

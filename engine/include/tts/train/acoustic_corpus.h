@@ -4,11 +4,16 @@
 
 #include <cstdint>
 #include <filesystem>
+#include <iosfwd>
 #include <string>
 #include <vector>
 
 #include "tts/frontend/acoustic/network.h"
 #include "tts/kernels/mel.h"
+
+namespace tts::frontend {
+struct AcousticModelFiles;
+}
 
 namespace tts::train {
 
@@ -46,5 +51,19 @@ frontend::AcousticBatch pack_utterances(const std::vector<AcousticUtterance>& ut
 // config's mel_mean and mel_std: AcousticLossSettings::alignment_channel_weights.
 kernels::Vector alignment_channel_weights(const std::vector<AcousticUtterance>& utterances,
                                           const frontend::AcousticConfig& config);
+
+// Every usable recording of a corpus (training and validation split alike, in that order) with
+// the aligner set up to align them under a finished model, as training sets it up: the model's
+// symbol timings, the recipe's other settings, and each mel channel weighed by its spread over
+// these recordings. What `tts train aligned-mels` and `tts train score-acoustic` align with.
+struct RecordingsToAlign {
+  std::vector<AcousticUtterance> utterances;
+  frontend::AcousticLossSettings settings;
+};
+// Skipped rows are reported on `log`, one "warning:" line each; throws as load_acoustic_corpus.
+RecordingsToAlign load_recordings_to_align(const frontend::AcousticModelFiles& model,
+                                           const std::filesystem::path& dir,
+                                           const std::string& language, int threads,
+                                           std::ostream& log);
 
 }  // namespace tts::train
