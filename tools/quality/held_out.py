@@ -1,12 +1,13 @@
 """The held-out Asterisk prompts (listed in the voice's held-out.txt, not trained on): each as
 recorded, copy-synthesised through the voice's vocoder, and spoken by the voice from its text."""
 
+import json
 import os
 import subprocess
 import time
 from dataclasses import dataclass
 
-from commands import describe_failure, log
+from commands import describe_failure, log, run
 from inputs import read_lines
 from scoring import Item, run_parallel, score_item
 from systems import copy_file, tts_say, vocode
@@ -21,6 +22,7 @@ class HeldOut:
     metadata: dict   # prompt id -> (raw transcript, normalised transcript)
     items: dict      # system id ("recording", ctx.copy_ids, ctx.tts_ids) -> {prompt id: Item}
     seconds: float
+    acoustic: dict | None = None  # `tts train score-acoustic`'s JSON for the prompts, if it ran
 
 
 def read_prompt_ids(held_out_file, limit):
@@ -81,6 +83,25 @@ def scoring_tasks(ctx, known, metadata, hdir):
     return tasks
 
 
+def score_acoustic_model(ctx, known, hdir):
+    """The voice's acoustic model against the held-out recordings (`tts train score-acoustic`):
+    its JSON, or None with a failure recorded."""
+    ids_file = os.path.join(hdir, "scored-ids.txt")
+    with open(ids_file, "w", encoding="utf-8") as f:
+        f.write("".join(pid + "\n" for pid in known))
+    acoustic_dir = os.path.join(ctx.voice_dir, ctx.voice_json.get("acoustic", "acoustic"))
+    cmd = [ctx.tts, "train", "score-acoustic", "--model", acoustic_dir, "--data", ctx.corpus,
+           "--ids", ids_file]
+    rc, out, err = run(cmd)
+    try:
+        if rc == 0:
+            return json.loads(out.strip().splitlines()[-1])
+    except (ValueError, IndexError) as e:
+        err = f"unreadable output ({e}): {out[-300:]}"
+    ctx.failures.append((SECTION, describe_failure("scoring the acoustic model", cmd, rc, err)))
+    return None
+
+
 def score(ctx):
     """(HeldOut, None) when prompts were scored; (None, note) when the voice has no held-out.txt;
     (None, None) when none of its prompts could be scored (the failures say why)."""
@@ -107,4 +128,5 @@ def score(ctx):
     for i in items:
         if i.error:
             ctx.failures.append((SECTION, f"{i.system} of '{i.key}': {i.error}"))
-    return HeldOut(known, n_all, metadata, by_system, seconds), None
+    acoustic = score_acoustic_model(ctx, known, hdir)
+    return HeldOut(known, n_all, metadata, by_system, seconds, acoustic), None

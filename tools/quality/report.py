@@ -107,6 +107,10 @@ def print_summary(ctx, dev, held_out, speed):
             pooled_items = [i for s in ids for i in held_out.items[s].values()]
             log(f"WER {label}" + (f", seeds 0-{seeds[-1]} pooled" if len(ids) > 1 else "")
                 + f": {pct(total(pooled_items))}")
+        if held_out.acoustic:
+            log(f"acoustic model vs held-out recordings: aligned log-mel error "
+                f"{held_out.acoustic['aligned_mel_l1']:.3f}, pace "
+                f"{held_out.acoustic['length_ratio']:.3f}x hers")
     if speed.runs:
         log(f"real-time factor (1 thread): {speed.median_real_time_factor:.3f}")
 

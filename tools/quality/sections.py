@@ -62,6 +62,22 @@ def log_mel_distance_paragraph(ctx, held_out):
             f"in the appendix.\n")
 
 
+def acoustic_likeness_paragraph(acoustic):
+    """How near the voice's acoustic model comes to her held-out recordings (a WER cannot show
+    that a voice has drifted from its speaker while staying intelligible)."""
+    if acoustic is None:
+        return "The acoustic model was not scored against the recordings: see the failures below.\n"
+    return (f"Acoustic model against the recordings (`tts train score-acoustic`, "
+            f"{acoustic['utterances']} prompts, {acoustic['frames']} frames): aligned log-mel "
+            f"error **{acoustic['aligned_mel_l1']:.3f}** (mean absolute difference of natural-log "
+            f"mel magnitudes between the model's frames and the recording's, each recording "
+            f"aligned to its phonemes by the model's own aligner: how far the voice's spectra lie "
+            f"from hers, apart from timing and from the vocoder); duration error "
+            f"{acoustic['log_duration_l1']:.3f} in log(1 + frames) per phone; pace: synthesis "
+            f"makes {acoustic['length_ratio']:.3f}× her frames for the same transcripts (1 = her "
+            f"pace, below 1 faster).\n")
+
+
 def held_out_section(ctx, held_out, note):
     md = ["## Held-out Asterisk prompts\n"]
     if held_out is None:
@@ -83,6 +99,7 @@ def held_out_section(ctx, held_out, note):
                                         ctx.voice_label + " from the text")))
     md.append("")
     md.append(log_mel_distance_paragraph(ctx, held_out))
+    md.append(acoustic_likeness_paragraph(held_out.acoustic))
     return md
 
 
