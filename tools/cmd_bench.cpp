@@ -96,7 +96,7 @@ void bench_vocoder(const BenchOptions& o) {
       {"threads", o.threads},
       {"samples", out.size()},
       {"samples_per_second", std::round(samples_per_second)},
-      {"real_time_factor", samples_per_second / config.sample_rate},
+      {"times_real_time", samples_per_second / config.sample_rate},  // above 1: faster
       {"gflops", samples_per_second * flops / 1e9},
       {"mflop_per_sample", flops / 1e6},
       {"peak_gflops_per_thread", peak},

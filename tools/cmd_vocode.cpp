@@ -81,7 +81,7 @@ void register_vocode(CLI::App& app, int& exit_code) {
           {"samples", out.size()},
           {"log_mel_distance", engine::log_mel_distance(mel, out_mel)},
           {"samples_per_second", std::round(static_cast<double>(out.size()) / seconds)},
-          {"real_time_factor",
+          {"times_real_time",
            static_cast<double>(out.size()) / seconds / model.features.sample_rate}};
       if (!frames_given) {
         // The floor any vocoder with this codec can reach: the input itself, quantised.

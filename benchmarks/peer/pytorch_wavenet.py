@@ -122,7 +122,7 @@ def main():
     print(json.dumps({"bench": "pytorch-wavenet", "torch": torch.__version__,
                       "layers": a.layers, "residual": a.residual, "skip": a.skip,
                       "threads": a.threads, "samples_per_second": round(sampling),
-                      "real_time_factor": sampling / a.sample_rate,
+                      "times_real_time": sampling / a.sample_rate,
                       "train_samples_per_second": round(training),
                       "train_batch": f"{a.train_batch}x{a.train_length}"}))
 
