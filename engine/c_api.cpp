@@ -30,6 +30,10 @@ struct tts_stream {
   std::string last_error;
   enum class State { kIdle, kRunning, kFinished } state = State::kIdle;
   AudioChunk chunk;  // what the last tts_chunk points into
+  // The chunk's sentence alignment in C form, rebuilt when the sentence changes. Holding the
+  // sentence keeps its address from being reused by a later one while it is compared.
+  std::vector<tts_phoneme_span> alignment;
+  std::shared_ptr<const tts::engine::SentenceInfo> alignment_of;
   explicit tts_stream(std::shared_ptr<const Voice> v) : voice(v), stream(std::move(v)) {}
 };
 
@@ -126,6 +130,15 @@ void fill_chunk(tts_stream* s, tts_chunk* c) {
   TTS_SET_FIELD(c, tts_chunk, phonemes, info ? info->phonemes.c_str() : empty.c_str());
   TTS_SET_FIELD(c, tts_chunk, phoneme, a.phoneme.c_str());
   TTS_SET_FIELD(c, tts_chunk, sentence_offset, a.sentence_offset);
+  if (info != s->alignment_of) {
+    s->alignment.clear();
+    if (info)
+      for (const auto& span : info->alignment)
+        s->alignment.push_back({span.symbol.c_str(), span.start, span.count});
+    s->alignment_of = info;
+  }
+  TTS_SET_FIELD(c, tts_chunk, alignment, s->alignment.empty() ? nullptr : s->alignment.data());
+  TTS_SET_FIELD(c, tts_chunk, alignment_count, s->alignment.size());
 }
 
 constexpr std::size_t kMinChunkSize = offsetof(tts_chunk, count) + sizeof(std::size_t);

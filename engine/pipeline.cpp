@@ -126,7 +126,6 @@ void SynthesisStream::Run::prepare(const frontend::PhonemizedSentence& s,
   info->index = next_index++;
   info->text = s.text;
   info->phonemes = s.phonemes;
-  item.info = std::move(info);
   item.ids = s.ids;
   int total = 0;
   for (int d : out.durations) item.frame_ends.push_back(total += d);
@@ -136,6 +135,20 @@ void SynthesisStream::Run::prepare(const frontend::PhonemizedSentence& s,
     item.mel.conservativeResize(item.mel.rows(), 2);
     item.mel.rightCols(2 - had).setConstant(std::log(voice->features().log_floor));
   }
+  // The sampler makes (frames − 1) hops of audio from centred frames; symbol k sounds from the
+  // start of its first frame (as a chunk's `phoneme` is found), and the last symbol runs to the
+  // end of the audio, padding included.
+  const auto hop = static_cast<std::size_t>(voice->features().hop_length);
+  const std::size_t audio = static_cast<std::size_t>(item.mel.cols() - 1) * hop;
+  std::size_t start = 0;
+  for (std::size_t k = 0; k < s.ids.size(); ++k) {
+    const std::size_t end =
+        k + 1 == s.ids.size() ? audio
+                              : std::min(audio, static_cast<std::size_t>(item.frame_ends[k]) * hop);
+    info->alignment.push_back({voice->symbols().symbol(s.ids[k]), start, end - start});
+    start = end;
+  }
+  item.info = std::move(info);
   item.volume = options.volume * static_cast<float>(prosody.volume);
   push(std::move(item));
 }

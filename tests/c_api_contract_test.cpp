@@ -3,7 +3,10 @@
 #include <gtest/gtest.h>
 #include <stdlib.h>
 
+#include <algorithm>
 #include <atomic>
+#include <cstddef>
+#include <cstring>
 #include <filesystem>
 #include <string>
 #include <thread>
@@ -178,6 +181,67 @@ TEST_F(CApi, ChunksCarryEverything) {
   EXPECT_EQ(last, 1);
   EXPECT_EQ(max_sentence, 1);
   EXPECT_GT(chunks, 2);
+}
+
+TEST_F(CApi, ChunksCarryTheSentencesAlignmentTilingItsAudio) {
+  tts_synthesis_options o;
+  tts_default_synthesis_options(&o);
+  o.chunk_samples = 300;
+  o.rate = 6.0f;
+  o.sentence_silence = 0.0f;  // so that a sentence's chunks are exactly its aligned audio
+  ASSERT_EQ(tts_synthesize_start(stream_, kText, &o), TTS_OK);
+  tts_chunk c;
+  tts_chunk_init(&c);
+  std::vector<std::size_t> sentence_samples(2, 0);
+  std::vector<std::vector<std::string>> symbols(2);
+  std::vector<std::size_t> aligned_samples(2, 0);
+  int rc, chunks = 0;
+  while ((rc = tts_synthesize_next(stream_, &c)) == TTS_OK) {
+    ++chunks;
+    ASSERT_GE(c.sentence_index, 0);
+    ASSERT_LT(c.sentence_index, 2);
+    const auto sentence = static_cast<std::size_t>(c.sentence_index);
+    ASSERT_NE(c.alignment, nullptr);
+    ASSERT_GT(c.alignment_count, 2u);
+    // The spans tile the sentence from sample 0, and the chunk's `phoneme` is the symbol of the
+    // span its first sample falls in.
+    std::size_t at = 0;
+    std::vector<std::string> names;
+    std::string sounding;
+    for (std::size_t k = 0; k < c.alignment_count; ++k) {
+      EXPECT_EQ(c.alignment[k].start, at) << k;
+      if (c.sentence_offset >= at && c.sentence_offset < at + c.alignment[k].count)
+        sounding = c.alignment[k].symbol;
+      at += c.alignment[k].count;
+      names.emplace_back(c.alignment[k].symbol);
+    }
+    EXPECT_EQ(sounding, c.phoneme) << "at sample " << c.sentence_offset;
+    EXPECT_EQ(names.front(), "^");
+    EXPECT_EQ(names.back(), "$");
+    if (symbols[sentence].empty()) symbols[sentence] = names;
+    EXPECT_EQ(names, symbols[sentence]);  // every chunk of a sentence, the same alignment
+    aligned_samples[sentence] = at;
+    EXPECT_EQ(c.sentence_offset, sentence_samples[sentence]);
+    sentence_samples[sentence] += c.count;
+  }
+  EXPECT_EQ(rc, TTS_DONE);
+  EXPECT_GT(chunks, 4);
+  EXPECT_EQ(aligned_samples, sentence_samples);
+  // "Yes." is j ɛ s between its edges, whatever else the table spells.
+  const std::vector<std::string> yes = symbols[1];
+  EXPECT_NE(std::find(yes.begin(), yes.end(), "ɛ"), yes.end());
+  EXPECT_NE(std::find(yes.begin(), yes.end(), "s"), yes.end());
+
+  // A caller built before the alignment fields has a smaller struct and is not written past it.
+  tts_chunk old;
+  std::memset(&old, 0xAB, sizeof old);
+  old.struct_size = offsetof(tts_chunk, alignment);
+  ASSERT_EQ(tts_synthesize_start(stream_, kText, &o), TTS_OK);
+  ASSERT_EQ(tts_synthesize_next(stream_, &old), TTS_OK);
+  EXPECT_GT(old.count, 0u);
+  const auto* tail = reinterpret_cast<const unsigned char*>(&old.alignment);
+  for (std::size_t i = 0; i < sizeof(tts_chunk) - offsetof(tts_chunk, alignment); ++i)
+    ASSERT_EQ(tail[i], 0xAB) << "byte " << i << " past the old struct was written";
 }
 
 TEST_F(CApi, VoiceInfo) {

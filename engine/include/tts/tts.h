@@ -94,6 +94,14 @@ typedef struct tts_synthesis_options {
   size_t chunk_samples; /* samples per chunk, >= 1; default 2048 (the first is at most 256) */
 } tts_synthesis_options;
 
+/* One symbol of a sentence and where it sounds: samples [start, start + count) of the sentence's
+ * audio, counted from its first sample (as sentence_offset is), from the predicted durations. */
+typedef struct tts_phoneme_span {
+  const char* symbol; /* UTF-8: an IPA symbol, " " a word boundary, "^" and "$" the edges */
+  size_t start;
+  size_t count;
+} tts_phoneme_span;
+
 /* One chunk of audio. Initialise with tts_chunk_init() (sets struct_size). */
 typedef struct tts_chunk {
   size_t struct_size;
@@ -106,6 +114,12 @@ typedef struct tts_chunk {
   const char* phonemes;      /* IPA of the whole sentence ("" for a pause) */
   const char* phoneme;       /* symbol sounding at the chunk's first sample ("" in silence) */
   size_t sentence_offset;    /* offset in samples of this chunk within its sentence */
+  /* The sentence's alignment: every symbol of its phonemes in order, the spans tiling its audio
+   * (the silence after a sentence is not in them). The same array for every chunk of the sentence;
+   * NULL and 0 for a pause. Valid as long as the chunk. (Appended after the fields above: a
+   * caller built against a header without them has a smaller struct_size and is not given them.) */
+  const tts_phoneme_span* alignment;
+  size_t alignment_count;
 } tts_chunk;
 
 typedef struct tts_voice_info {

@@ -61,11 +61,21 @@ struct SynthesisOptions {
   void validate() const;
 };
 
+// One symbol of a sentence and the samples it sounds in, counted from the sentence's first sample:
+// [start, start + count). From the acoustic model's predicted durations.
+struct PhonemeSpan {
+  std::string symbol;  // as in the voice's symbol table: IPA, " " word boundary, "^"/"$" the edges
+  std::size_t start = 0, count = 0;
+};
+
 // What a chunk belongs to. Shared by all the chunks of one sentence.
 struct SentenceInfo {
   int index = -1;        // 0, 1, … in input order; -1 for a pause from an SSML <break>
   std::string text;      // the sentence as split from the input (empty for a pause)
   std::string phonemes;  // its IPA (empty for a pause)
+  // Every symbol of the sentence in order, tiling its audio (without the silence after it): what
+  // lip-sync and word highlighting need. Empty for a pause.
+  std::vector<PhonemeSpan> alignment;
 };
 
 struct AudioChunk {
