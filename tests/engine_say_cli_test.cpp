@@ -272,6 +272,48 @@ TEST_F(SayCli, SynthMelTimingsAreTheModelsDurationsTilingTheFrames) {
   EXPECT_NEAR(previous_end, total_frames * seconds_per_frame, 1e-4);
 }
 
+TEST_F(SayCli, SayTimingsPlaceEverySymbolInTheOutputAudio) {
+  const std::string babble = (root_ / "voices" / "babble").string();
+  Result r = tts("say \"Hello there. Good bye.\" --voice " + babble +
+                 " --sentence-silence 0.5 -o timed.wav --timings timed.tsv");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const auto audio = tts::audio::read_audio(root_ / "timed.wav");
+  const double duration =
+      static_cast<double>(audio.samples.size()) / static_cast<double>(audio.sample_rate);
+  const auto voice = tts::engine::Voice::load(babble);
+  std::ifstream tsv(root_ / "timed.tsv");
+  std::string line;
+  ASSERT_TRUE(std::getline(tsv, line));
+  EXPECT_EQ(line, "sentence\tindex\tsymbol\tstart_s\tend_s");
+  const char* sentences[] = {"Hello there.", "Good bye."};
+  double previous_end = 0.0;
+  for (int s = 0; s < 2; ++s) {
+    const auto ids = voice->text().process_sentence(sentences[s]).ids;
+    for (std::size_t i = 0; i < ids.size(); ++i) {
+      ASSERT_TRUE(std::getline(tsv, line)) << "sentence " << s + 1 << " row " << i;
+      std::istringstream row(line);
+      std::string sentence, index, symbol;
+      double start = -1.0, end = -1.0;
+      std::getline(row, sentence, '\t');
+      std::getline(row, index, '\t');
+      std::getline(row, symbol, '\t');
+      row >> start >> end;
+      EXPECT_EQ(sentence, std::to_string(s + 1));
+      EXPECT_EQ(index, std::to_string(i));
+      const std::string& name = voice->symbols().symbol(ids[i]);
+      EXPECT_EQ(symbol, name == " " ? "|" : name) << line;
+      // Within a sentence the spans tile its audio; the second sentence starts after the first
+      // and the 0.5 s of silence between them.
+      const double expected_start = i == 0 && s == 1 ? previous_end + 0.5 : previous_end;
+      EXPECT_NEAR(start, expected_start, 1e-4) << line;
+      EXPECT_GE(end, start) << line;
+      previous_end = end;
+    }
+  }
+  EXPECT_FALSE(std::getline(tsv, line)) << "extra row: " << line;
+  EXPECT_NEAR(previous_end, duration, 1e-4);  // the last sentence ends the file
+}
+
 TEST_F(SayCli, PackAndSynthMelErrorsNameTheProblem) {
   const std::string babble = (root_ / "voices" / "babble").string();
   const std::string common = " --name x --licence CC0-1.0 --source test";

@@ -3,6 +3,7 @@
 
 #include <cstdio>
 #include <fstream>
+#include <iomanip>
 #include <iostream>
 #include <memory>
 #include <sstream>
@@ -13,6 +14,7 @@
 #include "tts/engine/pipeline.h"
 #include "tts/engine/voice.h"
 #include "tts/engine/voice_search.h"
+#include "tts/kernels/atomic_file.h"
 #include "tts/kernels/device.h"
 
 namespace tts::cli {
@@ -24,6 +26,7 @@ struct SayOptions {
   std::string file;
   std::string voice = "default";
   std::string output;
+  std::string timings;  // TSV of every symbol's span in the output audio
   bool raw = false;
   bool ssml = false;
   std::string device = "cpu";
@@ -70,9 +73,57 @@ class FileSink : public Sink {
   std::vector<float> audio_;
 };
 
+// Passes audio on to another sink, counting it, and keeps a TSV row for every symbol of every
+// sentence at its time in the whole output (sentence silences and the gaps between stdin lines
+// included): the table lip-sync and subtitle tools take. Written, atomically, after the audio.
+class TimingsSink : public Sink {
+ public:
+  TimingsSink(Sink& inner, std::string path, int rate)
+      : inner_(inner), path_(std::move(path)), rate_(rate) {
+    rows_ << "sentence\tindex\tsymbol\tstart_s\tend_s\n";
+  }
+  // Called with each chunk before its samples are written.
+  void note(const engine::AudioChunk& chunk) {
+    if (!chunk.sentence || chunk.sentence == last_ || chunk.sentence->alignment.empty()) return;
+    last_ = chunk.sentence;
+    ++sentences_;
+    const std::size_t sentence_start = written_ - chunk.sentence_offset;
+    const auto& spans = chunk.sentence->alignment;
+    for (std::size_t i = 0; i < spans.size(); ++i) {
+      const std::string& name = spans[i].symbol;
+      rows_ << sentences_ << '\t' << i << '\t' << (name == " " ? "|" : name) << '\t'
+            << seconds(sentence_start + spans[i].start) << '\t'
+            << seconds(sentence_start + spans[i].start + spans[i].count) << '\n';
+    }
+  }
+  void write(const float* s, std::size_t n) override {
+    inner_.write(s, n);
+    written_ += n;
+  }
+  void finish() override {
+    inner_.finish();
+    kernels::write_file_atomically(path_, rows_.str());
+  }
+
+ private:
+  std::string seconds(std::size_t sample) const {
+    std::ostringstream text;
+    text << std::fixed << std::setprecision(4)
+         << static_cast<double>(sample) / static_cast<double>(rate_);
+    return text.str();
+  }
+  Sink& inner_;
+  std::string path_;
+  int rate_;
+  std::size_t written_ = 0;
+  int sentences_ = 0;
+  std::shared_ptr<const engine::SentenceInfo> last_;
+  std::ostringstream rows_;
+};
+
 // Speaks one input; `progress_total` > 0 draws a progress bar on stderr (bytes of text).
 void speak(engine::SynthesisStream& stream, const std::string& text, const SayOptions& o,
-           Sink& sink, std::size_t progress_total) {
+           Sink& sink, TimingsSink* timings, std::size_t progress_total) {
   engine::SynthesisOptions so = o.synthesis;
   so.ssml = o.ssml;
   so.device = o.device == "cuda" ? engine::ComputeDevice::kCuda : engine::ComputeDevice::kCpu;
@@ -81,6 +132,7 @@ void speak(engine::SynthesisStream& stream, const std::string& text, const SayOp
   int last_sentence = -1;
   std::size_t done_bytes = 0;
   while (stream.next(chunk)) {
+    if (timings) timings->note(chunk);
     sink.write(chunk.samples.data(), chunk.samples.size());
     if (progress_total > 0 && chunk.sentence && chunk.sentence->index > last_sentence) {
       last_sentence = chunk.sentence->index;
@@ -146,6 +198,12 @@ int run_say(const SayOptions& o) {
     }
   }
 
+  std::unique_ptr<TimingsSink> timed;
+  if (!o.timings.empty()) {
+    timed = std::make_unique<TimingsSink>(*sink, o.timings, voice->sample_rate());
+  }
+  Sink& out = timed ? static_cast<Sink&>(*timed) : *sink;
+
   engine::SynthesisStream stream(voice);
   try {
     const bool terminal = isatty(STDERR_FILENO) && !o.output.empty();
@@ -163,7 +221,7 @@ int run_say(const SayOptions& o) {
       } else {
         for (const auto& w : o.words) text += (text.empty() ? "" : " ") + w;
       }
-      speak(stream, text, o, *sink, terminal && text.size() > 300 ? text.size() : 0);
+      speak(stream, text, o, out, timed.get(), terminal && text.size() > 300 ? text.size() : 0);
     } else {
       // stdin, one line at a time: each line is spoken as soon as it is read.
       std::string line;
@@ -172,12 +230,12 @@ int run_say(const SayOptions& o) {
           o.synthesis.sentence_silence * static_cast<float>(voice->sample_rate())));
       while (std::getline(std::cin, line)) {
         if (line.find_first_not_of(" \t\r") == std::string::npos) continue;
-        if (!first && !gap.empty()) sink->write(gap.data(), gap.size());
+        if (!first && !gap.empty()) out.write(gap.data(), gap.size());
         first = false;
-        speak(stream, line, o, *sink, 0);
+        speak(stream, line, o, out, timed.get(), 0);
       }
     }
-    sink->finish();
+    out.finish();
   } catch (const engine::SynthesisInputError& e) {
     std::cerr << "tts say: " << e.what() << "\n";
     return kExitBadInput;
@@ -198,6 +256,9 @@ void register_say(CLI::App& app, int& exit_code) {
   cmd->add_option("--voice", o->voice, "Voice name or folder")->capture_default_str();
   cmd->add_option("-o,--output", o->output, "Write audio to FILE (.wav, .flac or .ogg)");
   cmd->add_flag("--raw", o->raw, "Write raw signed 16-bit little-endian mono PCM to stdout");
+  cmd->add_option("--timings", o->timings,
+                  "Also write when each phoneme sounds in the output (TSV: sentence, index, "
+                  "symbol, start_s, end_s; | is a word boundary, ^ and $ a sentence's edges)");
   cmd->add_flag("--ssml", o->ssml, "The text is SSML (<speak>...</speak>)");
   auto& s = o->synthesis;
   cmd->add_option("--rate", s.rate, "Speaking rate (2 = twice as fast)")
