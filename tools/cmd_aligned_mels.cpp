@@ -20,16 +20,8 @@ void register_train_aligned_mels(CLI::App& train, int& exit_code) {
       "own\n"
       "frames. Use a model that did not train on these recordings (scripts/make-aligned-mels\n"
       "trains two on halves of the corpus), or the frames are better than synthesis will give.");
-  cmd->add_option("--model", *model, "Acoustic model folder (a `tts train acoustic` OUT)")
-      ->required()
-      ->check(CLI::ExistingDirectory);
-  cmd->add_option("--data", *data, "LJSpeech-style folder: metadata.csv and wavs/")
-      ->required()
-      ->check(CLI::ExistingDirectory);
+  add_model_and_corpus_options(*cmd, *model, *data, o->language, o->loader_threads);
   cmd->add_option("--out", *out, "Output folder for ID.npy")->required();
-  cmd->add_option("--lang", o->language, "espeak-ng language of the transcripts")
-      ->capture_default_str();
-  cmd->add_option("--threads", o->loader_threads, "Loader threads")->check(CLI::Range(1, 256));
   cmd->callback([=, &exit_code] {
     o->model_dir = *model;
     o->data_dir = *data;

@@ -39,17 +39,9 @@ void register_train_score_acoustic(CLI::App& train, int& exit_code) {
       "sounding phone, predicted against aligned log(1 + frames)) and length_ratio (frames that\n"
       "synthesis makes for the transcripts over the recordings' frames; 1 = her pace).\n"
       "Score recordings the model did not train on, e.g. --ids voices/default/held-out.txt.");
-  cmd->add_option("--model", *model, "Acoustic model folder (a run's OUT or a voice's acoustic/)")
-      ->required()
-      ->check(CLI::ExistingDirectory);
-  cmd->add_option("--data", *data, "LJSpeech-style folder: metadata.csv and wavs/")
-      ->required()
-      ->check(CLI::ExistingDirectory);
+  add_model_and_corpus_options(*cmd, *model, *data, o->language, o->loader_threads);
   cmd->add_option("--ids", *ids, "File of recording ids to score, one a line (default: all)")
       ->check(CLI::ExistingFile);
-  cmd->add_option("--lang", o->language, "espeak-ng language of the transcripts")
-      ->capture_default_str();
-  cmd->add_option("--threads", o->loader_threads, "Loader threads")->check(CLI::Range(1, 256));
   cmd->callback([=, &exit_code] {
     o->model_dir = *model;
     o->data_dir = *data;

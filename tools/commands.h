@@ -19,6 +19,11 @@ enum ExitCode : int {
 // The JSON document of a --config file; CLI::ValidationError (a usage error) naming it otherwise.
 nlohmann::json read_config_file(const std::string& path);
 
+// The options of the commands that run a finished acoustic model over a corpus of recordings
+// (`train aligned-mels`, `train score-acoustic`): --model, --data, --lang and --threads.
+void add_model_and_corpus_options(CLI::App& cmd, std::string& model, std::string& data,
+                                  std::string& language, int& loader_threads);
+
 void register_say(CLI::App& app, int& exit_code);
 void register_voices(CLI::App& app, int& exit_code);
 void register_phonemize(CLI::App& app, int& exit_code);
