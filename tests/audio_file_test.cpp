@@ -8,6 +8,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cmath>
 #include <csignal>
 #include <cstdint>
@@ -323,4 +324,67 @@ TEST(AudioFile, UnknownExtensionIsRejectedBeforeTouchingTheDisk) {
   float x[4] = {};
   expect_throws_naming([&] { tts::audio::write_audio(dir / "out.mp3", x, 4, 16000); }, "out.mp3");
   EXPECT_TRUE(dir.entries().empty());
+}
+
+TEST(AudioFileWriter, ChunkedWritesGiveTheFileOfOneWriteAndNothingShowsUntilFinish) {
+  TempDir dir;
+  const std::vector<float> speech = tts::audio::read_audio(need(kSpeech16k)).samples;
+  for (const char* ext : {".wav", ".flac", ".ogg"}) {
+    const fs::path whole = dir / (std::string("whole") + ext);
+    const fs::path streamed = dir / (std::string("streamed") + ext);
+    tts::audio::write_audio(whole, speech.data(), speech.size(), 16000);
+    {
+      tts::audio::AudioFileWriter writer(streamed, 16000);
+      // Blocks of odd sizes, as synthesis hands them over (the first chunk is short).
+      for (std::size_t at = 0, block = 256; at < speech.size(); at += block, block = 2048 + 7)
+        writer.write(speech.data() + at, std::min(block, speech.size() - at));
+      EXPECT_FALSE(fs::exists(streamed)) << ext << ": visible before finish()";
+      writer.finish();
+    }
+    if (std::string(ext) != ".ogg") {
+      EXPECT_EQ(file_bytes(streamed), file_bytes(whole)) << ext;
+    } else {  // Vorbis pages depend on how the encoder was fed; the audio must not
+      const Audio a = tts::audio::read_audio(whole), b = tts::audio::read_audio(streamed);
+      ASSERT_EQ(a.samples.size(), b.samples.size());
+      double diff = 0.0;
+      for (std::size_t i = 0; i < a.samples.size(); ++i)
+        diff = std::max(diff, static_cast<double>(std::abs(a.samples[i] - b.samples[i])));
+      EXPECT_LT(diff, 1e-3);
+    }
+  }
+  std::vector<std::string> expected = {"streamed.flac", "streamed.ogg", "streamed.wav",
+                                       "whole.flac",    "whole.ogg",    "whole.wav"};
+  std::vector<std::string> entries = dir.entries();
+  std::sort(entries.begin(), entries.end());
+  EXPECT_EQ(entries, expected);  // and no temporaries
+}
+
+TEST(AudioFileWriter, AbandonedOrFailedWritersLeaveTheOldFileAndNoTemporary) {
+  TempDir dir;
+  const fs::path target = dir / "speech.wav";
+  const std::vector<float> speech = tts::audio::read_audio(need(kSpeech16k)).samples;
+  tts::audio::write_audio(target, speech.data(), 1000, 16000);
+  const std::vector<char> before = file_bytes(target);
+  {
+    // A synthesis that fails halfway: the writer is destroyed without finish().
+    tts::audio::AudioFileWriter writer(target, 16000);
+    writer.write(speech.data(), speech.size() / 2);
+  }
+  EXPECT_EQ(file_bytes(target), before);
+  EXPECT_EQ(dir.entries(), std::vector<std::string>{"speech.wav"});
+  // A bad path fails when the writer is made, before any audio exists, naming the path.
+  std::ofstream(dir / "not-a-folder") << "x";
+  const fs::path through_file = dir / "not-a-folder" / "out.wav";
+  expect_throws_naming([&] { tts::audio::AudioFileWriter writer(through_file, 16000); },
+                       through_file.string());
+  expect_throws_naming([&] { tts::audio::AudioFileWriter writer(dir / "out.mp3", 16000); },
+                       "out.mp3");
+  std::vector<std::string> entries = dir.entries();
+  std::sort(entries.begin(), entries.end());
+  EXPECT_EQ(entries, (std::vector<std::string>{"not-a-folder", "speech.wav"}));
+  // Writing after finish() is refused rather than lost.
+  tts::audio::AudioFileWriter done(dir / "done.wav", 16000);
+  done.write(speech.data(), 100);
+  done.finish();
+  expect_throws_naming([&] { done.write(speech.data(), 100); }, "done.wav");
 }

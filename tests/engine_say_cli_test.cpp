@@ -143,6 +143,16 @@ TEST_F(SayCli, DocumentedExitCodes) {
   EXPECT_NE(r.err.find("no voice named \"nobody\""), std::string::npos) << r.err;
   r = tts("say --voice babble --ssml -o x.wav \"<speak><s>unclosed\"");
   EXPECT_EQ(r.exit_code, 3);
+  EXPECT_FALSE(fs::exists(root_ / "x.wav"));  // no half file, and no temporary beside it
+  for (const auto& entry : fs::directory_iterator(root_))
+    EXPECT_EQ(entry.path().filename().string().find("x.wav.tmp"), std::string::npos);
+  // An output that cannot be written fails before synthesis, naming it.
+  r = tts("say --voice babble -o no-such-folder/x.wav Hi.");
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_NE(r.err.find("no-such-folder/x.wav"), std::string::npos) << r.err;
+  r = tts("say --voice babble -o x.mp3 Hi.");
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_NE(r.err.find("use .wav, .flac or .ogg"), std::string::npos) << r.err;
   r = tts("say --voice babble --device cuda -o x.wav Hi.");
   EXPECT_EQ(r.exit_code, 1);
   EXPECT_NE(r.err.find("CUDA"), std::string::npos) << r.err;

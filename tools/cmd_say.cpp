@@ -33,8 +33,9 @@ struct SayOptions {
   engine::SynthesisOptions synthesis;
 };
 
-// Where the audio goes. Speakers and stdout take chunks as they come; a file is written at the end
-// (atomically, so an interrupted run leaves no half file).
+// Where the audio goes. Speakers, stdout and files all take chunks as they come; a file is
+// encoded into a temporary as it grows and renamed into place at the end, so memory stays bounded
+// for any length of text and an interrupted run leaves no half file.
 class Sink {
  public:
   virtual ~Sink() = default;
@@ -63,14 +64,12 @@ class RawSink : public Sink {
 
 class FileSink : public Sink {
  public:
-  FileSink(std::string path, int rate) : path_(std::move(path)), rate_(rate) {}
-  void write(const float* s, std::size_t n) override { audio_.insert(audio_.end(), s, s + n); }
-  void finish() override { audio::write_audio(path_, audio_.data(), audio_.size(), rate_); }
+  FileSink(const std::string& path, int rate) : writer_(path, rate) {}
+  void write(const float* s, std::size_t n) override { writer_.write(s, n); }
+  void finish() override { writer_.finish(); }
 
  private:
-  std::string path_;
-  int rate_;
-  std::vector<float> audio_;
+  audio::AudioFileWriter writer_;
 };
 
 // Passes audio on to another sink, counting it, and keeps a TSV row for every symbol of every
@@ -188,7 +187,12 @@ int run_say(const SayOptions& o) {
   if (o.raw) {
     sink = std::make_unique<RawSink>();
   } else if (!o.output.empty()) {
-    sink = std::make_unique<FileSink>(o.output, voice->sample_rate());
+    try {  // a path that cannot be written fails now, before any audio is made
+      sink = std::make_unique<FileSink>(o.output, voice->sample_rate());
+    } catch (const audio::AudioError& e) {
+      std::cerr << "tts say: " << e.what() << "\n";
+      return kExitFailure;
+    }
   } else {
     try {
       sink = std::make_unique<SpeakerSink>(voice->sample_rate());

@@ -118,37 +118,65 @@ std::vector<float> resample(const std::vector<float>& samples, int from_rate, in
   return out;
 }
 
-void write_audio(const fs::path& path, const float* samples, std::size_t count, int sample_rate) {
-  if (sample_rate <= 0) throw AudioError(path.string() + ": sample rate must be positive");
+AudioFileWriter::AudioFileWriter(fs::path path, int sample_rate) : path_(std::move(path)) {
+  if (sample_rate <= 0) throw AudioError(path_.string() + ": sample rate must be positive");
   SF_INFO info{};
   info.samplerate = sample_rate;
   info.channels = 1;
-  info.format = format_for_extension(path);
-  // Unique per process and per call, so concurrent writers of the same path never share a
+  info.format = format_for_extension(path_);
+  // Unique per process and per writer, so concurrent writers of the same path never share a
   // temporary; the last rename wins, and each rename is atomic.
   static std::atomic<unsigned> serial{0};
-  fs::path temporary = path;
-  temporary += ".tmp-" + std::to_string(::getpid()) + "-" + std::to_string(serial++);
-  auto fail = [&](const std::string& why) {
-    std::error_code ignored;
-    fs::remove(temporary, ignored);
-    throw AudioError(path.string() + ": " + why);
-  };
-  SNDFILE* file = sf_open(temporary.c_str(), SFM_WRITE, &info);
-  if (!file) fail(std::string("cannot open for writing: ") + sf_strerror(nullptr));
+  temporary_ = path_;
+  temporary_ += ".tmp-" + std::to_string(::getpid()) + "-" + std::to_string(serial++);
+  file_ = sf_open(temporary_.c_str(), SFM_WRITE, &info);
+  if (!file_) fail(std::string("cannot open for writing: ") + sf_strerror(nullptr));
   // Clip ourselves: libsndfile's float->int conversion wraps around on overflow otherwise.
-  sf_command(file, SFC_SET_CLIPPING, nullptr, SF_TRUE);
-  sf_count_t written = sf_write_float(file, samples, static_cast<sf_count_t>(count));
-  std::string write_error = written == static_cast<sf_count_t>(count) ? "" : sf_strerror(file);
-  if (write_error.empty()) sf_write_sync(file);  // on disk before the rename makes it visible
+  sf_command(file_, SFC_SET_CLIPPING, nullptr, SF_TRUE);
+}
+
+AudioFileWriter::~AudioFileWriter() {
+  if (file_) sf_close(file_);
+  if (!temporary_.empty()) {
+    std::error_code ignored;
+    fs::remove(temporary_, ignored);
+  }
+}
+
+void AudioFileWriter::fail(const std::string& why) {
+  if (file_) sf_close(file_);
+  file_ = nullptr;
+  std::error_code ignored;
+  fs::remove(temporary_, ignored);
+  temporary_.clear();
+  throw AudioError(path_.string() + ": " + why);
+}
+
+void AudioFileWriter::write(const float* samples, std::size_t count) {
+  if (!file_) throw AudioError(path_.string() + ": write after the file was finished or failed");
+  const sf_count_t written = sf_write_float(file_, samples, static_cast<sf_count_t>(count));
+  if (written != static_cast<sf_count_t>(count))
+    fail(std::string("write failed: ") + sf_strerror(file_));
+}
+
+void AudioFileWriter::finish() {
+  if (!file_) throw AudioError(path_.string() + ": finish after the file was finished or failed");
+  sf_write_sync(file_);  // on disk before the rename makes it visible
   // Encoders (vorbis, flac) flush their last pages on close, so its result matters too.
-  int close_error = sf_close(file);
-  if (!write_error.empty()) fail("write failed: " + write_error);
+  const int close_error = sf_close(file_);
+  file_ = nullptr;
   if (close_error != 0)
     fail(std::string("finishing the file failed: ") + sf_error_number(close_error));
   std::error_code ec;
-  fs::rename(temporary, path, ec);
+  fs::rename(temporary_, path_, ec);
   if (ec) fail("cannot rename temporary file into place: " + ec.message());
+  temporary_.clear();
+}
+
+void write_audio(const fs::path& path, const float* samples, std::size_t count, int sample_rate) {
+  AudioFileWriter writer(path, sample_rate);
+  writer.write(samples, count);
+  writer.finish();
 }
 
 void write_raw_s16le(std::FILE* out, const float* samples, std::size_t count) {

@@ -5,7 +5,10 @@
 #include <cstdio>
 #include <filesystem>
 #include <stdexcept>
+#include <string>
 #include <vector>
+
+struct sf_private_tag;  // libsndfile's SNDFILE, kept out of this header
 
 namespace tts::audio {
 
@@ -31,6 +34,28 @@ std::vector<float> resample(const std::vector<float>& samples, int from_rate, in
 // temporary file beside `path` that is renamed into place, so a failure never leaves half a file.
 void write_audio(const std::filesystem::path& path, const float* samples, std::size_t count,
                  int sample_rate);
+
+// Writes an audio file as its samples arrive, in bounded memory (an hours-long synthesis never
+// holds its audio): libsndfile encodes each block into a temporary file beside `path`, and
+// finish() renames it into place. A writer destroyed before finish(), or one whose write or finish
+// failed, removes its temporary, so `path` is either the old file or the whole new one. The
+// format follows the extension, as write_audio's; the constructor opens the temporary, so a bad
+// path or extension fails before any audio is made.
+class AudioFileWriter {
+ public:
+  AudioFileWriter(std::filesystem::path path, int sample_rate);  // throws AudioError
+  ~AudioFileWriter();
+  AudioFileWriter(const AudioFileWriter&) = delete;
+  AudioFileWriter& operator=(const AudioFileWriter&) = delete;
+
+  void write(const float* samples, std::size_t count);  // throws AudioError naming the file
+  void finish();  // flushes, closes and renames; throws AudioError naming the file
+
+ private:
+  [[noreturn]] void fail(const std::string& why);
+  std::filesystem::path path_, temporary_;
+  ::sf_private_tag* file_ = nullptr;
+};
 
 // Writes raw signed 16-bit little-endian samples (clipped) to `out`, e.g. stdout.
 void write_raw_s16le(std::FILE* out, const float* samples, std::size_t count);
