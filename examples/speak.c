@@ -4,9 +4,10 @@
  *
  * VOICE is a voice name (searched on TTS_VOICE_PATH and the usual folders) or a voice folder.
  * Audio is pulled chunk by chunk (tts_synthesize_start / tts_synthesize_next) and written as a
- * 16-bit mono WAV file. Build it against an installed libtts with either
- *   cc speak.c $(pkg-config --cflags --libs tts) -o speak
- * or CMake: find_package(tts) and target_link_libraries(speak PRIVATE tts::tts)
+ * 16-bit mono WAV file; each sentence's words are listed with the times they are spoken at, from
+ * the chunks' alignment (what a program would use for lip-sync or word highlighting). Build it
+ * against an installed libtts with either cc speak.c $(pkg-config --cflags --libs tts) -o speak or
+ * CMake: find_package(tts) and target_link_libraries(speak PRIVATE tts::tts)
  * (examples/CMakeLists.txt). */
 #include <stdio.h>
 #include <stdlib.h>
@@ -43,6 +44,35 @@ static void put_header(FILE* f, unsigned long samples, unsigned long rate) {
   put_u16(f, 16);
   fwrite("data", 1, 4, f);
   put_u32(f, samples * 2);
+}
+
+/* Prints the words of a sentence (runs of phonemes between word boundaries) with their times in
+ * the output, the sentence starting at sample `first` of it. */
+static void print_words(const tts_chunk* chunk, unsigned long first) {
+  char word[256];
+  size_t i, length = 0, word_start = 0;
+  for (i = 0; i <= chunk->alignment_count; ++i) {
+    const tts_phoneme_span* span = i < chunk->alignment_count ? &chunk->alignment[i] : NULL;
+    const int boundary = !span || strcmp(span->symbol, " ") == 0 ||
+                         strcmp(span->symbol, "^") == 0 || strcmp(span->symbol, "$") == 0 ||
+                         strcmp(span->symbol, ".") == 0 || strcmp(span->symbol, ",") == 0;
+    if (boundary) {
+      if (length > 0) {
+        const size_t end =
+            span ? span->start : chunk->alignment[i - 1].start + chunk->alignment[i - 1].count;
+        fprintf(stderr, "speak:   %.3f to %.3f s  %s\n",
+                (double)(first + word_start) / chunk->sample_rate,
+                (double)(first + end) / chunk->sample_rate, word);
+      }
+      length = 0;
+      continue;
+    }
+    if (length == 0) word_start = span->start;
+    if (length + strlen(span->symbol) < sizeof word) {
+      strcpy(word + length, span->symbol);
+      length += strlen(span->symbol);
+    }
+  }
 }
 
 int main(int argc, char** argv) {
@@ -85,6 +115,7 @@ int main(int argc, char** argv) {
     if (chunk.sentence_index != sentence && chunk.sentence_index >= 0) {
       sentence = chunk.sentence_index;
       fprintf(stderr, "speak: sentence %d: %s\n", sentence, chunk.sentence_text);
+      print_words(&chunk, samples - (unsigned long)chunk.sentence_offset);
     }
     rate = chunk.sample_rate;
     for (i = 0; i < chunk.count; ++i) {
