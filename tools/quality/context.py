@@ -16,6 +16,7 @@ class Context:
     bench_runs: int      # runs of `tts bench pipeline`
     seeds: list          # the voice samples: it speaks everything once per seed
     command: str         # the command line, as shown in the report
+    pitch_sentences: int = 10   # dev sentences of the pitch-shift check (tts say --pitch)
     voice_dir: str = ""
     voice_json: dict = field(default_factory=dict)
     work: str = ""       # temporary folder with every wav

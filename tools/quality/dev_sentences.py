@@ -1,5 +1,5 @@
-"""The development sentences (../shared/eval): each spoken by our voice, flite kal16 and espeak-ng,
-and scored against dev-references.txt."""
+"""The development sentences (../shared/eval): each spoken by our voice, flite (voices kal16, rms
+and slt) and espeak-ng, and scored against dev-references.txt."""
 
 import os
 import time
@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 from commands import Fatal
 from inputs import find_eval_dir, read_lines
 from scoring import Item, run_parallel, score_item
-from systems import espeak_say, flite_say, tts_say
+from systems import FLITE_VOICES, espeak_say, flite_say, tts_say
 
 
 @dataclass
@@ -44,14 +44,16 @@ def load(root, given_eval_dir, limit):
 
 
 def speaking_systems(ctx):
-    """(system id, label, make(text)): the voice once per seed, then flite and espeak-ng.
+    """(system id, label, make(text)): the voice once per seed, then flite's voices and espeak-ng.
     The vocoder samples, so one run of the voice is one draw: with 330 words its WER moves by
     several points with the seed alone. Its WER is pooled over the seeds (each seed's row is
     shown too)."""
     systems = [(sys_id, f"{ctx.voice_label}, seed {seed}",
                 lambda t, seed=seed: tts_say(ctx.tts, ctx.voice_dir, t, seed))
                for sys_id, seed in zip(ctx.tts_ids, ctx.seeds)]
-    systems += [("flite", "flite kal16", flite_say), ("espeak", "espeak-ng en-us", espeak_say)]
+    systems += [(sys_id, f"flite {voice}", lambda t, voice=voice: flite_say(t, voice))
+                for sys_id, voice in FLITE_VOICES]
+    systems += [("espeak", "espeak-ng en-us", espeak_say)]
     return systems
 
 

@@ -8,23 +8,26 @@ import shutil
 
 from commands import Fatal, run, tail
 from scoring import PS_ARGS
+from systems import FLITE_VOICES
 
-PACKAGES = ["pocketsphinx", "pocketsphinx-en-us", "flite", "espeak-ng", "sox"]
+PACKAGES = ["pocketsphinx", "pocketsphinx-en-us", "flite", "espeak-ng", "sox", "praat"]
 
 
 def check_tools(tts):
     """Stops the run (Fatal) when a program or model file it needs is missing."""
     if not (os.path.isfile(tts) and os.access(tts, os.X_OK)):
         raise Fatal(f"tts command {tts} not found or not executable (build it, or pass --tts PATH)")
-    for program in ["pocketsphinx_continuous", "flite", "espeak-ng", "sox"]:
+    for program in ["pocketsphinx_continuous", "flite", "espeak-ng", "sox", "praat"]:
         if shutil.which(program) is None:
             raise Fatal(f"{program} is not installed (scripts/install-deps quality)")
     for path in PS_ARGS[1:6:2]:   # the values of -hmm, -lm and -dict
         if not os.path.exists(path):
             raise Fatal(f"pocketsphinx model file {path} is missing (package pocketsphinx-en-us)")
     rc, out, err = run(["flite", "-lv"])
-    if "kal16" not in out + err:
-        raise Fatal(f"flite has no kal16 voice (flite -lv: {tail(out + err, 1)})")
+    listed = (out + err).split()
+    for _, voice in FLITE_VOICES:
+        if voice not in listed:
+            raise Fatal(f"flite has no {voice} voice (flite -lv: {tail(out + err, 1)})")
 
 
 def package_versions():

@@ -1,5 +1,6 @@
 """The held-out Asterisk prompts (listed in the voice's held-out.txt, not trained on): each as
-recorded, copy-synthesised through the voice's vocoder, and spoken by the voice from its text."""
+recorded, copy-synthesised through the voice's vocoder, spoken by the voice from its text and by
+flite's voices kal16, rms and slt (to calibrate the recogniser and Praat on the same texts)."""
 
 import json
 import os
@@ -10,7 +11,7 @@ from dataclasses import dataclass
 from commands import describe_failure, log, run
 from inputs import read_lines
 from scoring import Item, run_parallel, score_item
-from systems import copy_file, tts_say, vocode
+from systems import FLITE_VOICES, copy_file, flite_say, tts_say, vocode
 
 SECTION = "held-out prompts"   # how failures here are labelled
 
@@ -20,9 +21,13 @@ class HeldOut:
     ids: list        # the prompts scored: those of held-out.txt in the corpus, up to --limit
     n_all: int       # prompts listed in held-out.txt
     metadata: dict   # prompt id -> (raw transcript, normalised transcript)
-    items: dict      # system id ("recording", ctx.copy_ids, ctx.tts_ids) -> {prompt id: Item}
+    items: dict      # system id (held_out_system_ids) -> {prompt id: Item}
     seconds: float
     acoustic: dict | None = None  # `tts train score-acoustic`'s JSON for the prompts, if it ran
+
+
+def held_out_system_ids(ctx):
+    return ["recording"] + ctx.copy_ids + ctx.tts_ids + [sys_id for sys_id, _ in FLITE_VOICES]
 
 
 def read_prompt_ids(held_out_file, limit):
@@ -80,6 +85,9 @@ def scoring_tasks(ctx, known, metadata, hdir):
                          score_item(it, m, hdir))
             tasks.append(lambda it=syn, m=tts_say(ctx.tts, ctx.voice_dir, raw_text, seed):
                          score_item(it, m, hdir))
+        for sys_id, voice in FLITE_VOICES:
+            fl = Item(sys_id, pid, raw_text, ref)
+            tasks.append(lambda it=fl, m=flite_say(raw_text, voice): score_item(it, m, hdir))
     return tasks
 
 
@@ -124,7 +132,7 @@ def score(ctx):
     items = run_parallel(ctx.jobs, tasks, SECTION)
     seconds = time.monotonic() - t0
     by_system = {sys_id: {i.key: i for i in items if i.system == sys_id}
-                 for sys_id in ["recording"] + ctx.copy_ids + ctx.tts_ids}
+                 for sys_id in held_out_system_ids(ctx)}
     for i in items:
         if i.error:
             ctx.failures.append((SECTION, f"{i.system} of '{i.key}': {i.error}"))

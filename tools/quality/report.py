@@ -1,14 +1,16 @@
 """The quality report (tools/quality-report runs this with Debian's /usr/bin/python3).
 
-Scores a voice with an independent recogniser (pocketsphinx, US-English model) beside flite kal16,
-espeak-ng and the human recordings, in one run, and writes OUT/quality.md plus OUT/quality/*.png.
+Scores a voice with an independent recogniser (pocketsphinx, US-English model) and with Praat's
+harmonicity and pitch, beside flite (kal16, rms, slt), espeak-ng and the human recordings, in one
+run, and writes OUT/quality.md plus OUT/quality/*.png and OUT/quality/praat.json.
 See docs/quality.md (generated) and tools/quality-report --help.
 """
 
 # The run, stage by stage (each stage in its own module):
 #   prepare         inputs.py, environment.py: tools, voice, evaluation texts, work folder
 #   measure         dev_sentences.py, held_out.py (through systems.py and scoring.py),
-#                   pictures.py (plots.py), speed.py
+#                   harmonicity_pitch.py (praat.py, praat_voice.praat), pictures.py (plots.py),
+#                   speed.py
 #   write           header.py, sections.py, appendix.py (markdown_tables.py)
 # Failures and notes from every stage collect in the Context (context.py) for the last section.
 
@@ -26,8 +28,9 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import appendix  # noqa: E402
 import dev_sentences  # noqa: E402
 import environment  # noqa: E402
-import held_out as held_out_prompts  # noqa: E402
+import harmonicity_pitch  # noqa: E402
 import header  # noqa: E402
+import held_out as held_out_prompts  # noqa: E402
 import pictures  # noqa: E402
 import sections  # noqa: E402
 import speed as speed_figure  # noqa: E402
@@ -48,6 +51,7 @@ def parse_args():
     ap.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
     ap.add_argument("--bench-runs", type=int, default=3)
     ap.add_argument("--say-seeds", type=int, default=3)
+    ap.add_argument("--pitch-sentences", type=int, default=10)
     ap.add_argument("--eval-dir", default=None)
     ap.add_argument("--corpus", default=None)
     ap.add_argument("--keep-work", action="store_true")
@@ -67,6 +71,7 @@ def prepare(a):
                   jobs=a.jobs,
                   bench_runs=a.bench_runs,
                   seeds=list(range(max(1, a.say_seeds))),
+                  pitch_sentences=max(0, a.pitch_sentences),
                   command=a.command or shlex.join(sys.argv))
     environment.check_tools(ctx.tts)
     ctx.voice_dir = resolve_voice(ctx.tts, a.voice)
@@ -81,10 +86,11 @@ def prepare(a):
     return ctx, dev
 
 
-def render(ctx, facts, dev, held_out, held_out_note, pngs, logs_info, speed, elapsed):
-    md = (header.header(ctx, facts, dev, held_out, speed, elapsed)
+def render(ctx, facts, dev, held_out, held_out_note, voice, pngs, logs_info, speed, elapsed):
+    md = (header.header(ctx, facts, dev, held_out, voice, speed, elapsed)
           + sections.dev_sentences_section(ctx, dev)
           + sections.held_out_section(ctx, held_out, held_out_note)
+          + sections.harmonicity_pitch_section(ctx, voice)
           + sections.spectrograms_section(ctx, pngs, held_out)
           + sections.training_section(pngs, logs_info)
           + sections.speed_section(ctx, speed)
@@ -93,7 +99,7 @@ def render(ctx, facts, dev, held_out, held_out_note, pngs, logs_info, speed, ela
     return "\n".join(md)
 
 
-def print_summary(ctx, dev, held_out, speed):
+def print_summary(ctx, dev, held_out, voice, speed):
     """The headline figures on the terminal (the report has them all)."""
     seeds = ctx.seeds
     for s, label, _ in dev.systems:
@@ -111,6 +117,18 @@ def print_summary(ctx, dev, held_out, speed):
             log(f"acoustic model vs held-out recordings: aligned log-mel error "
                 f"{held_out.acoustic['aligned_mel_l1']:.3f}, pace "
                 f"{held_out.acoustic['length_ratio']:.3f}x hers")
+    for set_name, rows in [("held-out", voice.held_out), ("dev", voice.dev)]:
+        for r in rows:
+            p = r.pool
+            log(f"Praat {set_name} {r.label}: HNR "
+                + ("n/a" if p.hnr is None else f"{p.hnr:.2f} dB")
+                + ", F0 median " + ("n/a" if p.f0_median is None else f"{p.f0_median:.1f} Hz")
+                + ", F0 SD " + ("n/a" if p.f0_sd_semitones is None
+                                else f"{p.f0_sd_semitones:.2f} semitones"))
+    log(harmonicity_pitch.pitch_line(voice.pitch).replace("**", "").replace("`", ""))
+    for t in voice.targets:
+        log(f"target {harmonicity_pitch.verdict(t.passed)}: {t.name.replace('`', '')}: "
+            f"{t.figures}")
     if speed.runs:
         log(f"real-time factor (1 thread): {speed.median_real_time_factor:.3f}")
 
@@ -122,17 +140,20 @@ def main():
     facts = environment.describe(ctx.root, ctx.tts)
     dev_sentences.score(ctx, dev)
     held_out, held_out_note = held_out_prompts.score(ctx)
+    voice = harmonicity_pitch.measure(ctx, dev, held_out)
     pngs, logs_info = pictures.make_pictures(ctx, held_out)
     speed = speed_figure.measure(ctx)
     elapsed = time.monotonic() - started
 
     report_path = os.path.join(ctx.out_dir, "quality.md")
-    atomic_write(report_path, render(ctx, facts, dev, held_out, held_out_note, pngs, logs_info,
-                                     speed, elapsed))
+    json_path = harmonicity_pitch.write_json(ctx, facts, voice)
+    atomic_write(report_path, render(ctx, facts, dev, held_out, held_out_note, voice, pngs,
+                                     logs_info, speed, elapsed))
     if a.keep_work:
         log(f"work folder kept: {ctx.work}")
-    print_summary(ctx, dev, held_out, speed)
-    log(f"wrote {ctx.rel(report_path)} and {len(pngs)} picture(s) in {elapsed / 60:.1f} minutes")
+    print_summary(ctx, dev, held_out, voice, speed)
+    log(f"wrote {ctx.rel(report_path)}, {ctx.rel(json_path)} and {len(pngs)} picture(s) in "
+        f"{elapsed / 60:.1f} minutes")
     if ctx.failures:
         log(f"{len(ctx.failures)} failure(s), listed in the report:")
         for section, message in ctx.failures:

@@ -5,6 +5,7 @@ import shlex
 import statistics
 
 from markdown_tables import md_escape, wer_table
+from systems import FLITE_VOICES
 
 
 def dev_sentences_section(ctx, dev):
@@ -86,7 +87,7 @@ def held_out_section(ctx, held_out, note):
     md.append(f"{len(held_out.ids)} of the {held_out.n_all} prompts listed in the voice's "
               f"`held-out.txt` (not trained on), from `{ctx.rel(ctx.corpus)}` (Allison Smith's "
               f"Asterisk prompts). References are the normalised transcripts (third column of "
-              f"`metadata.csv`); the TTS row speaks the raw transcript (second column). "
+              f"`metadata.csv`); the TTS and flite rows speak the raw transcript (second column). "
               f"Copy-synthesis is `tts vocode REC.wav -o OUT.wav --model "
               f"{ctx.rel(ctx.vocoder_dir)} --report --seed S`: the recording's log-mel frames "
               f"through the voice's vocoder. Copy-synthesis and TTS sample, so they ran with seeds "
@@ -96,10 +97,70 @@ def held_out_section(ctx, held_out, note):
                         + per_seed_rows(ctx, held_out, ctx.copy_ids,
                                         "copy-synthesis (recording → mel → vocoder)")
                         + per_seed_rows(ctx, held_out, ctx.tts_ids,
-                                        ctx.voice_label + " from the text")))
+                                        ctx.voice_label + " from the text")
+                        + [(f"flite {voice} from the text",
+                            [held_out.items[sys_id][p] for p in held_out.ids])
+                           for sys_id, voice in FLITE_VOICES]))
     md.append("")
     md.append(log_mel_distance_paragraph(ctx, held_out))
     md.append(acoustic_likeness_paragraph(held_out.acoustic))
+    return md
+
+
+def praat_table(rows):
+    """Harmonicity and pitch rows (harmonicity_pitch.Row) as a table."""
+    def num(x, fmt):
+        return "n/a" if x is None else format(x, fmt)
+    lines = ["| System | utterances | voiced frames, HNR | **HNR (dB)** | voiced frames, F0 "
+             "| F0 mean (Hz) | **F0 median (Hz)** | **F0 SD (semitones, pooled)** "
+             "| F0 SD (semitones, median per utterance) |",
+             "|---|---:|---:|---:|---:|---:|---:|---:|---:|"]
+    for r in rows:
+        p = r.pool
+        utterances = f"{p.utterances}" + (f" ({r.unmeasured} not measured)" if r.unmeasured else "")
+        lines.append(f"| {r.label} | {utterances} | {p.hnr_voiced} | **{num(p.hnr, '.2f')}** | "
+                     f"{p.f0_frames} | {num(p.f0_mean, '.1f')} | **{num(p.f0_median, '.1f')}** | "
+                     f"**{num(p.f0_sd_semitones, '.2f')}** | "
+                     f"{num(p.f0_sd_semitones_median_per_utterance, '.2f')} |")
+    return "\n".join(lines)
+
+
+def harmonicity_pitch_section(ctx, vm):
+    """Praat's figures (harmonicity_pitch.VoiceMeasures), the pitch-shift check and the targets."""
+    from harmonicity_pitch import pitch_line, verdict
+    from praat import HNR_ARGS, PITCH_ARGS
+    md = ["## Harmonicity and pitch (Praat)\n",
+          f"A second, independent judge: {md_escape(vm.version or 'Praat')}, run headless "
+          f"(`praat --run tools/quality/praat_voice.praat LIST`), on the same 16 kHz mono files "
+          f"the recogniser heard. HNR: `{HNR_ARGS}`, the mean dB over the frames Praat found "
+          f"periodic (above −200 dB, its mark for none), pooled over a system's utterances "
+          f"weighted by those frames: how much of the voiced sound is harmonic rather than noise "
+          f"(hoarseness, breath and a vocoder's hiss lower it; higher is clearer). F0: "
+          f"`{PITCH_ARGS}`, over voiced frames; the SD is in semitones (12·log2(F0/100 Hz)) over "
+          f"all of a system's voiced frames pooled, so it counts both the melody within "
+          f"utterances and the differences between them (a flat voice has a small one; ours "
+          f"should come near her recordings'); the median of the utterances' own SDs is beside "
+          f"it. "
+          + (f"TTS and copy-synthesis pool their seeds 0–{ctx.seeds[-1]}. " if len(ctx.seeds) > 1
+             else f"TTS and copy-synthesis: seed {ctx.seeds[0]} only. ")
+          + f"Praat measured {vm.files} files in {vm.praat_seconds:.0f} s.\n"]
+    if vm.held_out:
+        md.append("Held-out prompts (the same texts as above):\n")
+        md.append(praat_table(vm.held_out))
+        md.append("")
+    else:
+        md.append("Held-out prompts: not scored in this run.\n")
+    md.append("Development sentences:\n")
+    md.append(praat_table(vm.dev))
+    md.append("")
+    md.append(pitch_line(vm.pitch) + "\n")
+    md.append("Targets the project set, against this run's figures:\n")
+    md.append("| target | this run | verdict |")
+    md.append("|---|---|---|")
+    for t in vm.targets:
+        md.append(f"| {t.name} | {md_escape(t.figures)} | **{verdict(t.passed)}** |")
+    md.append("")
+    md.append("Figures per system, per seed and per utterance: `quality/praat.json`.\n")
     return md
 
 

@@ -18,9 +18,14 @@ def tts_say(tts, voice_dir, text, seed=0, extra=()):
     return make
 
 
-def flite_say(text):
+# flite's voices that speak beside ours: (system id, voice). kal16 (diphone, male) was the only one
+# until the Praat judge came; rms (male) and slt (female, as ours) are its clustergen voices.
+FLITE_VOICES = [("flite-kal16", "kal16"), ("flite-rms", "rms"), ("flite-slt", "slt")]
+
+
+def flite_say(text, voice="kal16"):
     def make(out):
-        cmd = ["flite", "-voice", "kal16", "-t", text, "-o", out]
+        cmd = ["flite", "-voice", voice, "-t", text, "-o", out]
         rc, _, err = run(cmd)
         return None if rc == 0 else describe_failure("flite", cmd, rc, err)
     return make
