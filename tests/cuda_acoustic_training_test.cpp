@@ -1,10 +1,12 @@
 // The acoustic model's training pass on the GPU (tts/frontend/acoustic/cuda_acoustic_pass.h)
 // against the CPU pass (network.h, itself checked against finite differences in
 // acoustic_gradient_test.cpp): the same weights and batch must give the same losses, predicted
-// frames, log-durations and gradients, tensor by tensor, within fp32 rounding — with given
-// durations, with durations from alignment search (run on the host under the GPU's prior means),
-// with dropout, and with both mel losses; within bf16 rounding with bf16 GEMMs; bit for bit from
-// one GPU run to the next; and several optimiser steps must follow the CPU's. Errors are normalised
+// frames, log-durations, predicted token pitch and energy and gradients, tensor by tensor, within
+// fp32 rounding — with given durations, with durations from alignment search (run on the host
+// under the GPU's prior means), with dropout, and with both mel losses; with the variance adaptor
+// (pitch and energy predictors, bucket embeddings) at two sizes and without it; within bf16
+// rounding with bf16 GEMMs; bit for bit from one GPU run to the next; and several optimiser steps
+// must follow the CPU's. Errors are normalised
 // (‖gpu − cpu‖ / ‖cpu‖, after asserting ‖cpu‖ > 0), so a zero or sign-flipped gradient fails.
 // Built only with the CUDA backend; the tests skip, saying why, without a GPU.
 // CudaAcousticBenchmark.* times a training step (TTS_CUDA_BENCH=1).
@@ -14,10 +16,12 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <limits>
 #include <random>
 #include <stdexcept>
 #include <string>
 #include <thread>
+#include <utility>
 #include <vector>
 
 #include "gpu_parity.h"
@@ -47,7 +51,10 @@ namespace {
 using tts::testing::normalised_error;
 
 // Every feature of the real shape at a small size: residual and non-residual blocks (the duration
-// predictor's first block changes width), kernels of 3 and 5, three alignment states.
+// and variance predictors' first blocks change width), kernels of 3 and 5, three alignment states,
+// and the variance adaptor, whose corpus statistics spread random_acoustic_batch's contours (log F0
+// about N(5.3, 0.4²), log energy about N(-1, 3²)) over the embeddings' buckets: the normalised
+// energy is about N(0, 2²), so some frames clamp to the end buckets (weight 0 or 1).
 AcousticConfig test_config() {
   AcousticConfig c;
   c.symbols = 12;
@@ -63,6 +70,19 @@ AcousticConfig test_config() {
   c.alignment_states = 3;
   c.mel_mean = -2.0f;
   c.mel_std = 1.5f;
+  c.pitch_energy = true;
+  c.variance_channels = 20;
+  c.variance_kernel = 3;
+  c.variance_bins = 16;
+  c.pitch_mean = 5.3f;
+  c.pitch_std = 0.4f;
+  c.energy_mean = -1.0f;
+  c.energy_std = 1.5f;
+  return c;
+}
+
+AcousticConfig without_variance(AcousticConfig c) {
+  c.pitch_energy = false;
   return c;
 }
 
@@ -76,6 +96,8 @@ std::vector<SymbolTiming> test_timings(int symbols) {
 }
 
 struct Case {
+  AcousticConfig config = test_config();
+  std::vector<int> token_counts = {40, 9, 57, 23};
   bool l1 = true;
   float dropout = 0.0f;
   bool searched = false;  // durations from alignment search instead of given
@@ -83,28 +105,46 @@ struct Case {
   double loss_bound = 1e-5, bound = 1e-4;
 };
 
-Case fp32_case(bool l1, float dropout, bool searched) {
+Case fp32_case(bool l1, float dropout, bool searched,
+               const AcousticConfig& config = test_config()) {
   Case k;
+  k.config = config;
   k.l1 = l1;
   k.dropout = dropout;
   k.searched = searched;
   return k;
 }
 
+// The tiny config of the CPU's gradient tests, its variance adaptor included.
+AcousticConfig tiny_config() { return tts::testing::tiny_acoustic_config(); }
+
 // Runs both passes on one batch and compares losses, outputs and every gradient tensor.
 void expect_pass_matches_cpu(const Case& k) {
-  const AcousticConfig config = test_config();
+  const AcousticConfig& config = k.config;
+  const bool variance = config.pitch_energy;
   AcousticWeights weights(config);
+  ASSERT_EQ(weights.layout().has_variance, variance);
   weights.initialise(5);
+  // Also gives the variance embeddings, which start at zero, values to carry.
   tts::testing::perturb(weights.parameters(), 6);
   std::vector<int> durations;
-  const AcousticBatch batch =
-      tts::testing::random_acoustic_batch(config, {40, 9, 57, 23}, 7, durations);
+  AcousticBatch batch = tts::testing::random_acoustic_batch(config, k.token_counts, 7, durations);
+  if (!variance) {  // a model without the adaptor needs no contours
+    batch.log_f0.resize(0, 0);
+    batch.log_energy.resize(0, 0);
+  } else if (k.token_counts.size() > 1) {
+    // The second utterance has no voiced frame: its log F0 is NaN throughout (frame_variances
+    // reads it as pitch_mean).
+    batch.log_f0.middleCols(batch.frame_lengths[0], batch.frame_lengths[1])
+        .setConstant(std::numeric_limits<float>::quiet_NaN());
+  }
   AcousticLossSettings settings;
   settings.l1_mel = k.l1;
   settings.dropout = k.dropout;
   settings.prior_weight = 0.7f;
   settings.duration_weight = 1.3f;
+  settings.pitch_weight = 0.3f;
+  settings.energy_weight = 0.2f;
   if (k.searched) {
     settings.symbol_timings = test_timings(config.symbols);
     durations.clear();
@@ -129,12 +169,22 @@ void expect_pass_matches_cpu(const Case& k) {
       }
     }
   }
-  const std::pair<const char*, std::pair<double, double>> losses[] = {
+  std::vector<std::pair<const char*, std::pair<double, double>>> losses = {
       {"mel", {gpu_losses.mel, cpu_losses.mel}},
       {"prior", {gpu_losses.prior, cpu_losses.prior}},
       {"duration", {gpu_losses.duration, cpu_losses.duration}},
       {"total", {gpu_losses.total, cpu_losses.total}}};
+  if (variance) {
+    losses.push_back({"pitch", {gpu_losses.pitch, cpu_losses.pitch}});
+    losses.push_back({"energy", {gpu_losses.energy, cpu_losses.energy}});
+  } else {
+    EXPECT_EQ(cpu_losses.pitch, 0.0);
+    EXPECT_EQ(cpu_losses.energy, 0.0);
+    EXPECT_EQ(gpu_losses.pitch, 0.0);
+    EXPECT_EQ(gpu_losses.energy, 0.0);
+  }
   for (const auto& [name, values] : losses) {
+    ASSERT_TRUE(std::isfinite(values.first)) << name;
     ASSERT_TRUE(std::isfinite(values.second)) << name;
     ASSERT_GT(values.second, 0.0) << name;
     EXPECT_LT(std::abs(values.first - values.second) / values.second, k.loss_bound)
@@ -153,21 +203,45 @@ void expect_pass_matches_cpu(const Case& k) {
                                                  log_durations.size(), &norm);
   ASSERT_GT(norm, 0.0);
   EXPECT_LT(duration_error, k.bound) << "log-durations";
+  const std::pair<const char*, std::pair<const Matrix*, const Matrix*>> variances[] = {
+      {"pitch", {&gpu.predicted_pitch(), &cpu.predicted_pitch()}},
+      {"energy", {&gpu.predicted_energy(), &cpu.predicted_energy()}}};
+  for (const auto& [name, values] : variances) {
+    const Matrix& g = *values.first;
+    const Matrix& c = *values.second;
+    if (!variance) {
+      EXPECT_EQ(g.size(), 0) << name;
+      EXPECT_EQ(c.size(), 0) << name;
+      continue;
+    }
+    ASSERT_EQ(g.rows(), 1) << name;
+    ASSERT_EQ(g.cols(), static_cast<Eigen::Index>(batch.ids.size())) << name;
+    ASSERT_EQ(c.cols(), g.cols()) << name;
+    const double error = normalised_error(g.data(), c.data(), g.size(), &norm);
+    ASSERT_GT(norm, 0.0) << name;
+    EXPECT_LT(error, k.bound) << "predicted token " << name;
+  }
   double worst = 0.0;
   std::string worst_name;
+  int variance_tensors = 0;
   for (const auto& e : weights.parameters().entries()) {
+    variance_tensors += e.name.rfind("pitch.", 0) == 0 || e.name.rfind("energy.", 0) == 0;
     const double error =
         normalised_error(gpu_grads.data() + e.offset, cpu_grads.data() + e.offset, e.size(), &norm);
     ASSERT_GT(norm, 0.0) << e.name << ": the CPU gradient is zero";
     EXPECT_LT(error, k.bound) << e.name;
     if (error > worst) worst = error, worst_name = e.name;
   }
+  // Each predictor's two blocks (4 tensors each), output and bias, and embedding.
+  EXPECT_EQ(variance_tensors, variance ? 22 : 0);
   std::printf(
-      "%s pass (%s, dropout %.1f, %s durations): total loss %.6f (cpu %.6f), frames error %.2e, "
-      "worst gradient error %.2e (%s)\n",
-      tts::kernels::cuda::to_string(k.precision), k.l1 ? "L1" : "L2", k.dropout,
-      k.searched ? "searched" : "given", gpu_losses.total, cpu_losses.total, mel_error, worst,
-      worst_name.c_str());
+      "%s pass (%d channels, %s, %s, dropout %.1f, %s durations): total loss %.6f (cpu %.6f), "
+      "pitch %.6f (cpu %.6f), energy %.6f (cpu %.6f), frames error %.2e, worst gradient error "
+      "%.2e (%s)\n",
+      tts::kernels::cuda::to_string(k.precision), config.channels,
+      variance ? "variance adaptor" : "no variance adaptor", k.l1 ? "L1" : "L2", k.dropout,
+      k.searched ? "searched" : "given", gpu_losses.total, cpu_losses.total, gpu_losses.pitch,
+      cpu_losses.pitch, gpu_losses.energy, cpu_losses.energy, mel_error, worst, worst_name.c_str());
 }
 
 }  // namespace
@@ -186,6 +260,30 @@ TEST(CudaAcousticTraining, Fp32PassMatchesCpuWithDropout) {
 TEST(CudaAcousticTraining, Fp32PassMatchesCpuWithSearchedDurations) {
   TTS_SKIP_WITHOUT_GPU();
   expect_pass_matches_cpu(fp32_case(true, 0.0f, true));
+}
+
+// A model of acoustic format_version 2 (config.pitch_energy false): no predictors, no embeddings,
+// no contours in the batch.
+TEST(CudaAcousticTraining, Fp32PassMatchesCpuWithoutVarianceAdaptor) {
+  TTS_SKIP_WITHOUT_GPU();
+  const AcousticConfig config = without_variance(test_config());
+  expect_pass_matches_cpu(fp32_case(true, 0.0f, false, config));
+  expect_pass_matches_cpu(fp32_case(false, 0.3f, false, config));
+  expect_pass_matches_cpu(fp32_case(true, 0.0f, true, config));
+}
+
+// The variance adaptor at the CPU gradient tests' tiny size (tests/support/tiny_acoustic.h: 6
+// buckets, predictors 5 wide over 4 channels), with and without dropout and alignment search.
+TEST(CudaAcousticTraining, Fp32PassMatchesCpuAtTinySize) {
+  TTS_SKIP_WITHOUT_GPU();
+  const std::vector<int> token_counts = {7, 3, 11, 5};
+  for (const Case& base :
+       {fp32_case(true, 0.0f, false, tiny_config()), fp32_case(false, 0.0f, false, tiny_config()),
+        fp32_case(true, 0.3f, false, tiny_config()), fp32_case(true, 0.0f, true, tiny_config())}) {
+    Case k = base;
+    k.token_counts = token_counts;
+    expect_pass_matches_cpu(k);
+  }
 }
 
 // bf16 keeps 8 bits of mantissa; as for the vocoder (cuda_vocoder_training_test.cpp), a gradient
@@ -286,6 +384,9 @@ TEST(CudaAcousticTraining, MisuseIsAnException) {
   std::vector<int> wrong = durations;
   wrong[0] += 1;  // no longer sums to the frames
   EXPECT_THROW(pass.forward(batch, wrong), std::invalid_argument);
+  AcousticBatch no_contours = batch;  // the variance adaptor needs them
+  no_contours.log_energy.resize(0, 0);
+  EXPECT_THROW(pass.forward(no_contours, durations), std::invalid_argument);
   pass.forward(batch, durations);
   ParameterSet other;
   other.add("x", 3);
@@ -301,7 +402,9 @@ TEST(CudaAcousticBenchmark, StepThroughput) {
   if (!std::getenv("TTS_CUDA_BENCH")) GTEST_SKIP() << "set TTS_CUDA_BENCH=1 to run";
   using Clock = std::chrono::steady_clock;
   // The bundled voice's architecture (scripts/train-acoustic-asterisk): 4 encoder blocks of 192
-  // channels, the default duration predictor (2 blocks of 128), 6 decoder blocks of 256, 80 mels.
+  // channels, the default duration predictor (2 blocks of 128), 6 decoder blocks of 256, 80 mels;
+  // and the default variance adaptor (predictors of 2 blocks of 128, 128 buckets), which the
+  // bundled voice predates.
   AcousticConfig config;
   config.symbols = 338;
   config.encoder_blocks = 4;

@@ -1,10 +1,12 @@
 #include "tts/frontend/acoustic/cuda_acoustic_pass.h"
 
+#include <cmath>
 #include <stdexcept>
 #include <utility>
 #include <vector>
 
 #include "tts/frontend/acoustic/alignment_targets.h"
+#include "tts/frontend/acoustic/variance_adaptor.h"
 #include "tts/kernels/alignment.h"
 #include "tts/kernels/cuda/acoustic_ops.h"
 #include "tts/kernels/cuda/device_ops.h"
@@ -29,6 +31,18 @@ struct BlockActivations {
   bool dropped = false;
 };
 
+// One predictor of the variance adaptor (VariancePredictorActivations) and the embedding of its
+// variance: the frames' bucket coordinates and the adjoint's plan over the table's columns.
+struct PredictorActivations {
+  std::vector<BlockActivations> blocks;
+  std::vector<DeviceMatrix> outs;  // per block, V × P
+  DeviceMatrix predicted;          // 1 × P
+  DeviceMatrix d_predicted;        // 1 × P, from the host's masked MSE
+  DeviceArray<std::int32_t> bucket;
+  DeviceArray<float> bucket_weight;
+  ScatterPlan to_buckets;
+};
+
 std::vector<std::int32_t> column_owners(const std::vector<int>& counts) {
   std::vector<std::int32_t> owner;
   for (std::size_t k = 0; k < counts.size(); ++k) owner.insert(owner.end(), counts[k], int(k));
@@ -46,9 +60,10 @@ struct CudaAcousticPass::Device {
   DeviceMatrix decoder_in, predicted, prior_frames, d_predicted, d_prior_frames, d_log_durations;
   std::vector<BlockActivations> encoder_acts, duration_acts, decoder_acts;
   std::vector<DeviceMatrix> encoder_outs, duration_outs, decoder_outs;
+  PredictorActivations pitch, energy;  // the variance adaptor's, when the model has one
   // Backward scratch.
   DeviceMatrix d_sum, unfold_scratch, d_hidden, d_in, d_decoder_in, d_encoded, d_means, d_embedded,
-      d_duration;
+      d_duration, d_variance;
 
   const kernels::ParameterSet* layout = nullptr;
   kernels::cuda::GemmPrecision precision = kernels::cuda::GemmPrecision::kFp32;
@@ -125,7 +140,70 @@ struct CudaAcousticPass::Device {
              1.0f, 0.0f, precision);
     cu::conv1d_unfold_backward(unfold_scratch.view(), block.kernel, columns, dx);
   }
+
+  // variance_predictor_forward: predicted = output(blocks(encoded)) over the tokens; block i drops
+  // as dropouts[i].
+  void predictor_forward(const VarianceLayout& layer, DeviceView encoded,
+                         const std::vector<Dropout>& dropouts, PredictorActivations& a) {
+    a.blocks.resize(layer.blocks.size());
+    a.outs.resize(layer.blocks.size());
+    DeviceView x = encoded;
+    for (std::size_t i = 0; i < layer.blocks.size(); ++i) {
+      block_forward(layer.blocks[i], x, tokens, a.blocks[i], a.outs[i],
+                    i < dropouts.size() ? dropouts[i] : Dropout{});
+      x = a.outs[i].view();
+    }
+    linear_forward(layer.output, x, a.predicted);
+  }
+
+  // variance_predictor_backward from a.d_predicted: parameter gradients, and d_encoded += the
+  // input's gradient.
+  void predictor_backward(const VarianceLayout& layer, PredictorActivations& a,
+                          DeviceView d_encoded) {
+    const int n = a.predicted.cols();
+    d_variance.resize(a.outs.back().rows(), n);
+    d_variance.set_zero();
+    linear_backward(layer.output, a.outs.back().view(), a.d_predicted.view(), d_variance.view());
+    for (std::size_t i = layer.blocks.size(); i-- > 0;) {
+      if (i == 0) {
+        block_backward(layer.blocks[0], tokens, a.blocks[0], d_variance.view(), d_encoded);
+      } else {
+        d_in.resize(a.outs[i - 1].rows(), n);
+        d_in.set_zero();
+        block_backward(layer.blocks[i], tokens, a.blocks[i], d_variance.view(), d_in.view());
+        std::swap(d_variance, d_in);
+      }
+    }
+  }
 };
+
+namespace {
+// The bucket coordinates of a frame contour (AcousticPass::decode), uploaded with the plan of
+// their adjoint over the table's `bins` columns.
+void upload_buckets(const kernels::Matrix& values, float low, float high, int bins,
+                    PredictorActivations& a) {
+  std::vector<std::int32_t> index;
+  std::vector<float> weight;
+  bucket_coordinates(values, low, high, bins, index, weight);
+  a.bucket.upload(index);
+  a.bucket_weight.upload(weight);
+  a.to_buckets = ScatterPlan::for_interpolation(index, weight, bins);
+}
+
+// masked_mse of the device's 1 × P predictions against the host's targets. There is no device op
+// for it, and it is over one value per token, so the predictions come down, the CPU pass's own
+// masked_mse gives the loss and the gradient, and the gradient goes up: exactly the CPU's numbers
+// for the same predictions.
+double host_masked_mse(PredictorActivations& a, const kernels::Matrix& target,
+                       const std::vector<float>& mask, float scale, kernels::Matrix& predicted) {
+  predicted.resize(a.predicted.rows(), a.predicted.cols());
+  a.predicted.download(predicted);
+  kernels::Matrix d_predicted;
+  const double loss = masked_mse(predicted, target, mask, d_predicted, scale);
+  a.d_predicted.upload(d_predicted);
+  return loss;
+}
+}  // namespace
 
 CudaAcousticPass::CudaAcousticPass(const AcousticWeights& weights, AcousticLossSettings settings,
                                    kernels::cuda::GemmPrecision precision)
@@ -209,6 +287,32 @@ AcousticLosses CudaAcousticPass::forward(const AcousticBatch& batch,
   }
   d.linear_forward(layout.duration_output, x, d.log_durations);
 
+  // Variance adaptor (AcousticPass::predict_variances, then forward's targets and decode's
+  // buckets, on the host from the batch's contours).
+  std::vector<float> variance_mask;
+  kernels::Matrix pitch_target, energy_target;
+  if (layout.has_variance) {
+    // Their blocks are numbered after the decoder's for dropout.
+    const int first =
+        static_cast<int>(encoder_blocks + layout.duration.size() + layout.decoder.size());
+    auto dropouts = [&](int offset, const VarianceLayout& v) {
+      std::vector<Dropout> drop;
+      for (std::size_t i = 0; i < v.blocks.size(); ++i)
+        drop.push_back(dropout_for(first + offset + static_cast<int>(i)));
+      return drop;
+    };
+    d.predictor_forward(layout.pitch, encoded, dropouts(0, layout.pitch), d.pitch);
+    d.predictor_forward(layout.energy, encoded,
+                        dropouts(static_cast<int>(layout.pitch.blocks.size()), layout.energy),
+                        d.energy);
+    const FrameVariances v = frame_variances(batch.log_f0, batch.log_energy, c);
+    token_means(v.pitch_z, durations_, pitch_target, variance_mask);
+    token_means(v.energy_z, durations_, energy_target, variance_mask);
+    upload_buckets(v.log_f0, std::log(kPitchBucketLowHz), std::log(kPitchBucketHighHz),
+                   c.variance_bins, d.pitch);
+    upload_buckets(v.energy_z, -kEnergyBucketRange, kEnergyBucketRange, c.variance_bins, d.energy);
+  }
+
   // Decoder (AcousticPass::decode): the encoder states repeated over their frames, with each
   // frame's place in its token.
   const std::vector<std::int32_t> frame_token = column_owners(durations_);
@@ -227,6 +331,12 @@ AcousticLosses CudaAcousticPass::forward(const AcousticBatch& batch,
   d.decoder_acts.resize(decoder_blocks);
   d.decoder_outs.resize(decoder_blocks + 1);
   d.linear_forward(layout.decoder_input, d.decoder_in.view(), d.decoder_outs[0]);
+  if (layout.has_variance) {
+    cu::add_interpolated_columns(d.p(layout.pitch.embedding), d.pitch.bucket, d.pitch.bucket_weight,
+                                 d.decoder_outs[0].view());
+    cu::add_interpolated_columns(d.p(layout.energy.embedding), d.energy.bucket,
+                                 d.energy.bucket_weight, d.decoder_outs[0].view());
+  }
   for (std::size_t i = 0; i < decoder_blocks; ++i)
     d.block_forward(layout.decoder[i], d.decoder_outs[i].view(), d.frames, d.decoder_acts[i],
                     d.decoder_outs[i + 1],
@@ -250,6 +360,16 @@ AcousticLosses CudaAcousticPass::forward(const AcousticBatch& batch,
                                  d.d_log_durations.view(), settings_.duration_weight);
   losses.total = losses.mel + settings_.prior_weight * losses.prior +
                  settings_.duration_weight * losses.duration;
+  if (layout.has_variance) {
+    losses.pitch = host_masked_mse(d.pitch, pitch_target, variance_mask, settings_.pitch_weight,
+                                   predicted_pitch_);
+    losses.energy = host_masked_mse(d.energy, energy_target, variance_mask, settings_.energy_weight,
+                                    predicted_energy_);
+    losses.total += settings_.pitch_weight * losses.pitch + settings_.energy_weight * losses.energy;
+  } else {
+    predicted_pitch_.resize(0, 0);
+    predicted_energy_.resize(0, 0);
+  }
   have_forward_ = true;
   return losses;
 }
@@ -277,6 +397,11 @@ void CudaAcousticPass::backward(kernels::ParameterSet& gradients) {
     d.block_backward(layout.decoder[i], d.frames, d.decoder_acts[i], d.d_hidden.view(),
                      d.d_in.view());
     std::swap(d.d_hidden, d.d_in);
+  }
+  if (layout.has_variance) {
+    // The embeddings' tables get the gradient of decoder_outs[0]; the buckets are constants.
+    cu::scatter_add(d.d_hidden.view(), d.pitch.to_buckets, d.g(layout.pitch.embedding));
+    cu::scatter_add(d.d_hidden.view(), d.energy.to_buckets, d.g(layout.energy.embedding));
   }
   d.d_decoder_in.resize(channels + 2, frames);
   d.d_decoder_in.set_zero();
@@ -312,6 +437,12 @@ void CudaAcousticPass::backward(kernels::ParameterSet& gradients) {
                        d.d_in.view());
       std::swap(d.d_duration, d.d_in);
     }
+  }
+
+  // Variance predictors; their input gradients join d_encoded too.
+  if (layout.has_variance) {
+    d.predictor_backward(layout.pitch, d.pitch, d.d_encoded.view());
+    d.predictor_backward(layout.energy, d.energy, d.d_encoded.view());
   }
 
   // Encoder and embedding.

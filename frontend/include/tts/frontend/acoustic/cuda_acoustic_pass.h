@@ -4,6 +4,11 @@
 // losses and the gradients come down, so the optimiser, clipping, EMA and checkpoints stay the
 // CPU's and a run can change device on --resume (as the vocoder's CudaTeacherForcedPass).
 //
+// With a variance adaptor (config.pitch_energy, variance_adaptor.h) the predictors and the bucket
+// embeddings run on the device; what is per token or per frame and small (the contours, the
+// per-token targets, the bucket coordinates and the masked MSE of the 1 × tokens predictions)
+// is computed on the host by the CPU pass's own functions and goes up or comes down.
+//
 // Monotonic alignment search stays on the host (alignment_targets.h): a dynamic programme over one
 // utterance at a time, on the prior's means, which come down from the GPU for it (a few hundred
 // kilobytes a step). Dropout draws the CPU's masks on the device from the same hash, so both
@@ -46,6 +51,10 @@ class CudaAcousticPass {
   const std::vector<int>& durations() const { return durations_; }
   kernels::Matrix predicted_mel() const;
   kernels::Matrix log_durations() const;
+  // The last forward()'s normalised token pitch and energy (1 × ids; empty without a variance
+  // adaptor), as AcousticPass::predicted_pitch() and predicted_energy().
+  const kernels::Matrix& predicted_pitch() const { return predicted_pitch_; }
+  const kernels::Matrix& predicted_energy() const { return predicted_energy_; }
 
   struct Device;  // internal: the device buffers
 
@@ -55,6 +64,7 @@ class CudaAcousticPass {
   kernels::cuda::GemmPrecision precision_;
   std::unique_ptr<Device> device_;
   std::vector<int> durations_;
+  kernels::Matrix predicted_pitch_, predicted_energy_;  // downloaded for the host's masked MSE
   bool have_forward_ = false;
 };
 
