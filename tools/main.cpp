@@ -27,6 +27,7 @@ int main(int argc, char** argv) {
   register_train(app, exit_code);
   register_vocode(app, exit_code);
   register_mel(app, exit_code);
+  register_pitch(app, exit_code);
   register_synth_mel(app, exit_code);
 
   // CLI11 would call an unknown first word a missing subcommand; name it instead.

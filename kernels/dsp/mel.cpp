@@ -159,8 +159,14 @@ MelExtractor::MelExtractor(const MelConfig& config)
       filterbank_(slaney_mel_filterbank(config)) {}
 
 Eigen::MatrixXf MelExtractor::compute(const float* samples, std::size_t n) const {
+  return compute(samples, n, nullptr);
+}
+
+Eigen::MatrixXf MelExtractor::compute(const float* samples, std::size_t n,
+                                      Eigen::VectorXf* log_energy) const {
   const auto frames = static_cast<Eigen::Index>(stft_.frame_count(n));
   Eigen::MatrixXf mel(config_.n_mels, frames);
+  if (log_energy != nullptr) log_energy->resize(frames);
   // Blocks of frames: one GEMM per block, without holding the whole (bins x frames) spectrogram of
   // a long recording in memory.
   constexpr Eigen::Index kBlock = 64;
@@ -170,11 +176,21 @@ Eigen::MatrixXf MelExtractor::compute(const float* samples, std::size_t n) const
     auto block = magnitude.leftCols(count);
     stft_.compute_frames(samples, n, static_cast<std::size_t>(first), block);
     mel.middleCols(first, count).noalias() = filterbank_ * block;
+    if (log_energy != nullptr) {
+      for (Eigen::Index c = 0; c < count; ++c) {
+        // Summed in double: the norm does not depend on Eigen's SIMD reduction order.
+        double sum = 0.0;
+        for (Eigen::Index b = 0; b < block.rows(); ++b) sum += double{block(b, c)} * block(b, c);
+        (*log_energy)[first + c] = static_cast<float>(std::sqrt(sum));
+      }
+    }
   }
   // Scalar std::log rather than Eigen's vectorised log: silence then gives exactly
   // std::log(log_floor), and results do not depend on which SIMD path Eigen compiled.
   const float floor = config_.log_floor;
   mel = mel.unaryExpr([floor](float v) { return std::log(std::max(v, floor)); });
+  if (log_energy != nullptr)
+    *log_energy = log_energy->unaryExpr([floor](float v) { return std::log(std::max(v, floor)); });
   return mel;
 }
 

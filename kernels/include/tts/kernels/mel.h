@@ -49,6 +49,12 @@ class MelExtractor {
   // (frames, n_mels) array, as written to .npy.
   Eigen::MatrixXf compute(const float* samples, std::size_t n) const;
 
+  // The same log-mel (bit-identical), and when log_energy is not null it is resized to the frame
+  // count and filled with each frame's energy from the same STFT pass: the natural log of the L2
+  // norm of the frame's STFT magnitude (FastSpeech 2's energy), floored like the mels:
+  // log(max(norm, log_floor)).
+  Eigen::MatrixXf compute(const float* samples, std::size_t n, Eigen::VectorXf* log_energy) const;
+
   std::size_t frame_count(std::size_t n) const { return stft_.frame_count(n); }
 
   const Eigen::MatrixXf& filterbank() const { return filterbank_; }
