@@ -117,8 +117,13 @@ void SynthesisStream::Run::prepare(const frontend::PhonemizedSentence& s,
   if (s.phonemes.empty()) return;  // nothing to pronounce
   frontend::AcousticControls controls;
   controls.rate = options.rate * static_cast<float>(prosody.rate);
-  controls.pitch_semitones =
-      options.pitch_semitones + 12.0f * static_cast<float>(std::log2(prosody.pitch));
+  // SSML's <prosody pitch> adds to the stream's shift, within the model's ±24 semitones; a model
+  // that does not predict pitch ignores it (prosody is a hint in SSML; --pitch is refused in
+  // start() instead).
+  if (voice->acoustic().predicts_pitch())
+    controls.pitch_semitones =
+        std::clamp(options.pitch_semitones + 12.0f * static_cast<float>(std::log2(prosody.pitch)),
+                   -24.0f, 24.0f);
   frontend::AcousticOutput out =
       voice->acoustic().synthesize(std::vector<int32_t>(s.ids.begin(), s.ids.end()), controls);
   Prepared item;
@@ -289,6 +294,11 @@ void SynthesisStream::stop() {
 
 void SynthesisStream::start(std::string text, const SynthesisOptions& options) {
   options.validate();
+  if (options.pitch_semitones != 0.0f && !voice_->acoustic().predicts_pitch())
+    throw std::invalid_argument(
+        "pitch: this voice's acoustic model does not predict pitch (acoustic format_version 2, "
+        "from before tts had pitch and energy), so it cannot shift it; use a voice trained with "
+        "this version of tts");
   stop();
   auto run = std::make_shared<Run>(voice_, std::move(text), options);
   run->frontend = std::thread([r = run.get()] { r->frontend_main(); });

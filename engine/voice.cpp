@@ -119,10 +119,12 @@ VoiceInfo read_voice_info(const fs::path& folder) {
     if (j.value("format", std::string()) != kVoiceFormat)
       throw std::invalid_argument(std::string("\"format\" is not \"") + kVoiceFormat + "\"");
     const int version = required<int>(j, "format_version", "an integer");
-    if (version != kVoiceFormatVersion)
-      throw std::invalid_argument("format_version " + std::to_string(version) +
-                                  " is not supported (this build reads version " +
-                                  std::to_string(kVoiceFormatVersion) + ")");
+    if (version != kVoiceFormatVersion && version != kVoiceFormatVersionWithoutPitch)
+      throw std::invalid_argument(
+          "format_version " + std::to_string(version) + " is not supported (this build reads " +
+          std::to_string(kVoiceFormatVersionWithoutPitch) + " and " +
+          std::to_string(kVoiceFormatVersion) +
+          (version > kVoiceFormatVersion ? "; a newer tts made this voice: upgrade tts)" : ")"));
     info.name = required<std::string>(j, "name", "a string");
     info.language = required<std::string>(j, "language", "a string");
     info.sample_rate = required<int>(j, "sample_rate", "an integer");

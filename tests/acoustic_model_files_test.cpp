@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 #include <unistd.h>
 
+#include <cmath>
 #include <filesystem>
 #include <fstream>
 
@@ -133,4 +134,51 @@ TEST_F(AcousticModelFiles, AlignmentStatesRoundTripAndOldFilesHaveOne) {
   EXPECT_THAT(load_error(), HasSubstr("prior.weight"));
   edit_json([](nlohmann::json& j) { j["acoustic"]["alignment_states"] = 9; });
   EXPECT_THAT(load_error(), HasSubstr("alignment_states must be in 1..4"));
+}
+
+TEST_F(AcousticModelFiles, ModelsWithoutPitchAreVersion2AndStillRead) {
+  // Today's model has the variance adaptor and is written as version 3 with its statistics.
+  nlohmann::json j = nlohmann::json::parse(std::ifstream(dir_ / "acoustic.json"));
+  EXPECT_EQ(j["format_version"], frontend::kAcousticFormatVersion);
+  EXPECT_EQ(j["acoustic"]["pitch_energy"], true);
+  EXPECT_FLOAT_EQ(j["acoustic"]["pitch_std"].get<float>(), config_.pitch_std);
+  EXPECT_TRUE(frontend::load_acoustic_model(dir_)->predicts_pitch());
+  // A model without it is written as version 2, as tts wrote models before the adaptor, and reads
+  // back as one that cannot shift its pitch.
+  frontend::AcousticConfig plain = config_;
+  plain.pitch_energy = false;
+  frontend::AcousticWeights weights(plain);
+  weights.initialise(4);
+  frontend::save_acoustic_model(dir_, weights, features_, frontend::SymbolTable::default_table());
+  j = nlohmann::json::parse(std::ifstream(dir_ / "acoustic.json"));
+  EXPECT_EQ(j["format_version"], frontend::kAcousticFormatVersionWithoutPitch);
+  EXPECT_FALSE(j["acoustic"].contains("pitch_energy"));
+  const auto model = frontend::load_acoustic_model(dir_);
+  EXPECT_FALSE(model->predicts_pitch());
+  const std::vector<int32_t> ids = {1, 12, 20, 2};
+  EXPECT_NO_THROW(model->synthesize(ids, {}));
+  EXPECT_EQ(model->synthesize(ids, {}).f0_hz, std::vector<float>(4, 0.0f));
+  try {
+    model->synthesize(ids, {1.0f, 2.0f});
+    ADD_FAILURE() << "a pitch shift was accepted by a model without pitch";
+  } catch (const std::invalid_argument& e) {
+    EXPECT_THAT(e.what(), HasSubstr("no pitch predictor"));
+  }
+  // Version 2 never carried the adaptor; such a file is refused rather than guessed at.
+  edit_json([](nlohmann::json& j) { j["acoustic"]["pitch_energy"] = true; });
+  EXPECT_THAT(load_error(), HasSubstr("predates \"pitch_energy\""));
+}
+
+TEST_F(AcousticModelFiles, PitchShiftMovesEveryPhonesF0) {
+  const auto model = frontend::load_acoustic_model(dir_);
+  const std::vector<int32_t> ids = {1, 12, 20, 31, 2};
+  const auto plain = model->synthesize(ids, {});
+  const auto raised = model->synthesize(ids, {1.0f, 5.0f});
+  ASSERT_EQ(plain.f0_hz.size(), ids.size());
+  for (std::size_t i = 0; i < ids.size(); ++i) {
+    ASSERT_GT(plain.f0_hz[i], 0.0f);
+    EXPECT_NEAR(12.0 * std::log2(raised.f0_hz[i] / plain.f0_hz[i]), 5.0, 1e-3);
+  }
+  EXPECT_EQ(plain.durations, raised.durations);
+  EXPECT_THROW(model->synthesize(ids, {1.0f, 30.0f}), std::invalid_argument);
 }

@@ -245,9 +245,10 @@ TEST_F(SayCli, SynthMelTimingsAreTheModelsDurationsTilingTheFrames) {
   std::ifstream tsv(root_ / "two.tsv");
   std::string line;
   ASSERT_TRUE(std::getline(tsv, line));
-  EXPECT_EQ(line, "sentence\tindex\tsymbol\tframes\tstart_s\tend_s");
+  EXPECT_EQ(line, "sentence\tindex\tsymbol\tframes\tstart_s\tend_s\tf0_hz");
+  ASSERT_TRUE(voice->acoustic().predicts_pitch());
   double previous_end = 0.0;
-  int total_frames = 0;
+  int total_frames = 0, pitched = 0;
   const char* sentences[] = {"Hello there.", "Good bye."};
   for (int s = 0; s < 2; ++s) {
     const auto sentence = voice->text().process_sentence(sentences[s]);
@@ -258,13 +259,13 @@ TEST_F(SayCli, SynthMelTimingsAreTheModelsDurationsTilingTheFrames) {
       std::istringstream row(line);
       int sentence_number = 0, index = -1, frames = -1;
       std::string symbol;
-      double start = -1.0, end = -1.0;
+      double start = -1.0, end = -1.0, f0 = -1.0;
       std::getline(row, symbol, '\t');
       sentence_number = std::stoi(symbol);
       std::getline(row, symbol, '\t');
       index = std::stoi(symbol);
       std::getline(row, symbol, '\t');
-      row >> frames >> start >> end;
+      row >> frames >> start >> end >> f0;
       const std::string& name = voice->symbols().symbol(sentence.ids[i]);
       EXPECT_EQ(sentence_number, s + 1);
       EXPECT_EQ(index, static_cast<int>(i));
@@ -272,14 +273,43 @@ TEST_F(SayCli, SynthMelTimingsAreTheModelsDurationsTilingTheFrames) {
       EXPECT_EQ(frames, expected.durations[i]) << line;
       EXPECT_NEAR(start, previous_end, 1e-9) << line;  // the spans tile the output
       EXPECT_NEAR(end - start, frames * seconds_per_frame, 1e-4) << line;
+      // The model's F0 for the phone, to the TSV's 0.1 Hz; none for a phone that is not heard.
+      if (frames > 0) {
+        EXPECT_NEAR(f0, expected.f0_hz[i], 0.051) << line;
+        EXPECT_GT(f0, 40.0) << line;
+        ++pitched;
+      } else {
+        EXPECT_EQ(f0, 0.0) << line;
+      }
       previous_end = end;
       total_frames += frames;
     }
   }
   EXPECT_FALSE(std::getline(tsv, line)) << "extra row: " << line;
+  EXPECT_GT(pitched, 5);
   EXPECT_EQ(static_cast<std::size_t>(total_frames),
             tts::kernels::read_npy(root_ / "two.npy").shape[0]);
   EXPECT_NEAR(previous_end, total_frames * seconds_per_frame, 1e-4);
+
+  // --pitch raises every phone's F0 by that many semitones.
+  r = tts("synth-mel \"Hello there. Good bye.\" --voice " + babble +
+          " -o up.npy --timings up.tsv --pitch 4");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  std::ifstream plain_tsv(root_ / "two.tsv"), up_tsv(root_ / "up.tsv");
+  std::string plain_line, up_line;
+  std::getline(plain_tsv, plain_line);
+  std::getline(up_tsv, up_line);
+  int compared = 0;
+  while (std::getline(plain_tsv, plain_line) && std::getline(up_tsv, up_line)) {
+    const double f0 = std::stod(plain_line.substr(plain_line.rfind('\t') + 1));
+    const double raised = std::stod(up_line.substr(up_line.rfind('\t') + 1));
+    if (f0 == 0.0) continue;
+    EXPECT_NEAR(12.0 * std::log2(raised / f0), 4.0, 0.01) << plain_line << " / " << up_line;
+    ++compared;
+  }
+  EXPECT_GT(compared, 5);
+  // (The random voice's pitch embedding starts at zero, so its frames do not change; that the
+  // bundled voice's audio follows --pitch is checked in engine_voice_pitch_test.)
 }
 
 TEST_F(SayCli, SayTimingsPlaceEverySymbolInTheOutputAudio) {

@@ -26,15 +26,18 @@ struct SynthMelOptions {
   std::string acoustic;  // the OUT folder of `tts train acoustic`
   std::string language = "en-us";
   float rate = 1.0f;
+  float pitch = 0.0f;  // semitones
 };
 
 // One TSV row per input id: the sentence (from 1), the id's position in it, the symbol (BOS "^",
-// EOS "$" and the word boundary "|" spelled so a row never holds bare white space), its frames and
-// its span in seconds from the start of the output. Spans tile the output: each starts where the
-// previous ended.
+// EOS "$" and the word boundary "|" spelled so a row never holds bare white space), its frames,
+// its span in seconds from the start of the output, and the F0 the model gives it in Hz (the
+// shift included; 0 for a model that does not predict pitch, and for a symbol without frames, which
+// is not heard). Spans tile the output: each starts where the previous ended.
 void append_timings(std::ostringstream& tsv, int sentence, const std::vector<int>& ids,
-                    const std::vector<int>& durations, const frontend::SymbolTable& symbols,
+                    const frontend::AcousticOutput& out, const frontend::SymbolTable& symbols,
                     const kernels::MelConfig& features, Eigen::Index first_frame) {
+  const std::vector<int>& durations = out.durations;
   const double seconds_per_frame =
       static_cast<double>(features.hop_length) / static_cast<double>(features.sample_rate);
   Eigen::Index frame = first_frame;
@@ -43,7 +46,9 @@ void append_timings(std::ostringstream& tsv, int sentence, const std::vector<int
     const std::string shown = name == frontend::SymbolTable::kWordBoundary ? "|" : name;
     tsv << sentence << '\t' << i << '\t' << shown << '\t' << durations[i] << '\t' << std::fixed
         << std::setprecision(4) << static_cast<double>(frame) * seconds_per_frame << '\t'
-        << static_cast<double>(frame + durations[i]) * seconds_per_frame << '\n';
+        << static_cast<double>(frame + durations[i]) * seconds_per_frame << '\t'
+        << std::setprecision(1) << (durations[i] > 0 && i < out.f0_hz.size() ? out.f0_hz[i] : 0.0f)
+        << '\n';
     frame += durations[i];
   }
 }
@@ -53,18 +58,17 @@ void append_timings(std::ostringstream& tsv, int sentence, const std::vector<int
 kernels::Matrix synthesize_text(const frontend::TextPipeline& text,
                                 const frontend::SymbolTable& symbols,
                                 const frontend::AcousticModel& model, const std::string& input,
-                                float rate, std::ostringstream* timings) {
+                                float rate, float pitch, std::ostringstream* timings) {
   std::vector<kernels::Matrix> parts;
   Eigen::Index frames = 0;
   text.process(input, [&](frontend::PhonemizedSentence s) {
     if (s.phonemes.empty()) return;
     frontend::AcousticOutput out =
-        model.synthesize(std::vector<int32_t>(s.ids.begin(), s.ids.end()), {rate, 0.0f});
+        model.synthesize(std::vector<int32_t>(s.ids.begin(), s.ids.end()), {rate, pitch});
     const int sentence = static_cast<int>(parts.size()) + 1;
     std::cerr << "sentence " << sentence << ": " << out.mel.cols() << " frames  " << s.phonemes
               << "\n";
-    if (timings)
-      append_timings(*timings, sentence, s.ids, out.durations, symbols, model.features(), frames);
+    if (timings) append_timings(*timings, sentence, s.ids, out, symbols, model.features(), frames);
     frames += out.mel.cols();
     parts.push_back(std::move(out.mel));
   });
@@ -88,15 +92,19 @@ void register_synth_mel(CLI::App& app, int& exit_code) {
   cmd->add_option("text", o->words, "Text to synthesise")->required();
   cmd->add_option("-o,--output", o->output, "Output .npy file")->required();
   cmd->add_option("--timings", o->timings,
-                  "Also write each phoneme's frames and span in seconds (TSV: sentence, index, "
-                  "symbol, frames, start_s, end_s; | is a word boundary, ^ and $ the sentence's "
-                  "edges)");
+                  "Also write each phoneme's frames, span in seconds and F0 (TSV: sentence, index, "
+                  "symbol, frames, start_s, end_s, f0_hz; | is a word boundary, ^ and $ the "
+                  "sentence's edges; f0_hz 0 where the model has no pitch or the symbol no "
+                  "frames)");
   auto* voice = cmd->add_option("--voice", o->voice, "Voice name or folder");
   cmd->add_option("--acoustic", o->acoustic, "Acoustic model folder")->excludes(voice);
   cmd->add_option("-l,--lang", o->language, "espeak-ng language (with --acoustic)")
       ->capture_default_str();
   cmd->add_option("--rate", o->rate, "Speaking rate (2 = twice as fast)")
       ->check(CLI::Range(0.25f, 4.0f))
+      ->capture_default_str();
+  cmd->add_option("--pitch", o->pitch, "Pitch shift in semitones (a model that predicts pitch)")
+      ->check(CLI::Range(-24.0f, 24.0f))
       ->capture_default_str();
   cmd->callback([o, &exit_code] {
     if (o->voice.empty() == o->acoustic.empty())
@@ -107,16 +115,18 @@ void register_synth_mel(CLI::App& app, int& exit_code) {
       frontend::require_valid_utf8(text);
       kernels::Matrix mel;
       std::ostringstream timings;
-      timings << "sentence\tindex\tsymbol\tframes\tstart_s\tend_s\n";
+      timings << "sentence\tindex\tsymbol\tframes\tstart_s\tend_s\tf0_hz\n";
       std::ostringstream* timings_sink = o->timings.empty() ? nullptr : &timings;
       if (!o->voice.empty()) {
         const auto v = engine::Voice::load(engine::resolve_voice(o->voice));
-        mel = synthesize_text(v->text(), v->symbols(), v->acoustic(), text, o->rate, timings_sink);
+        mel = synthesize_text(v->text(), v->symbols(), v->acoustic(), text, o->rate, o->pitch,
+                              timings_sink);
       } else {
         const auto files = frontend::load_acoustic_files(o->acoustic);
         const auto model = frontend::load_acoustic_model(o->acoustic);
         const frontend::TextPipeline pipeline(o->language, *files.symbols);
-        mel = synthesize_text(pipeline, *files.symbols, *model, text, o->rate, timings_sink);
+        mel = synthesize_text(pipeline, *files.symbols, *model, text, o->rate, o->pitch,
+                              timings_sink);
       }
       if (mel.cols() == 0) {
         std::cerr << "tts synth-mel: nothing to pronounce in the text\n";

@@ -5,6 +5,7 @@
 #include <stdexcept>
 
 #include "tts/frontend/acoustic/model_files.h"
+#include "tts/frontend/acoustic/variance_adaptor.h"
 #include "tts/frontend/text_pipeline.h"
 #include "tts/train/audio_corpus.h"
 
@@ -29,9 +30,13 @@ frontend::AcousticBatch pack(const std::vector<const AcousticUtterance*>& chosen
   }
   if (chosen.empty()) return batch;
   batch.mel.resize(chosen.front()->mel.rows(), frames);
+  batch.log_f0.resize(1, frames);
+  batch.log_energy.resize(1, frames);
   Eigen::Index at = 0;
   for (const AcousticUtterance* u : chosen) {
     batch.mel.middleCols(at, u->mel.cols()) = u->mel;
+    batch.log_f0.middleCols(at, u->mel.cols()) = u->log_f0;
+    batch.log_energy.middleCols(at, u->mel.cols()) = u->log_energy;
     at += u->mel.cols();
   }
   return batch;
@@ -44,6 +49,7 @@ AcousticCorpus load_acoustic_corpus(const fs::path& dir, const kernels::MelConfi
   CorpusOptions options;
   options.features = features;
   options.threads = threads;
+  options.pitch_energy = true;
   Corpus audio = load_corpus(dir, options);
   const frontend::TextPipeline pipeline(language);
   AcousticCorpus corpus;
@@ -71,6 +77,9 @@ AcousticCorpus load_acoustic_corpus(const fs::path& dir, const kernels::MelConfi
       a.id = std::move(u.id);
       a.text = std::move(u.text);
       a.mel = std::move(u.mel);
+      a.log_f0 = frontend::continuous_log_f0(u.f0_hz);
+      a.log_energy = u.log_energy.transpose();
+      a.f0_hz = std::move(u.f0_hz);
       to.push_back(std::move(a));
     }
   };

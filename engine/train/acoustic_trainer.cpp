@@ -40,6 +40,34 @@ void measure_mel_statistics(const std::vector<AcousticUtterance>& utterances,
   config.mel_std = static_cast<float>(std::sqrt(std::max(1e-6, sum2 / count - mean * mean)));
 }
 
+// The variance adaptor's corpus statistics: log F0 over the voiced frames, log energy over all.
+void measure_variance_statistics(const std::vector<AcousticUtterance>& utterances,
+                                 frontend::AcousticConfig& config) {
+  double pitch_sum = 0.0, pitch_sum2 = 0.0, voiced = 0.0;
+  double energy_sum = 0.0, energy_sum2 = 0.0, frames = 0.0;
+  for (const auto& u : utterances) {
+    for (float f0 : u.f0_hz)
+      if (f0 > 0.0f) {
+        const double v = std::log(static_cast<double>(f0));
+        pitch_sum += v, pitch_sum2 += v * v, voiced += 1.0;
+      }
+    energy_sum += u.log_energy.cast<double>().sum();
+    energy_sum2 += u.log_energy.cast<double>().squaredNorm();
+    frames += static_cast<double>(u.log_energy.size());
+  }
+  if (voiced < 1.0)
+    throw std::runtime_error(
+        "no voiced frame in the training corpus: the pitch tracker found no "
+        "speech (is it silence or noise?)");
+  const double pitch_mean = pitch_sum / voiced, energy_mean = energy_sum / frames;
+  config.pitch_mean = static_cast<float>(pitch_mean);
+  config.pitch_std =
+      static_cast<float>(std::sqrt(std::max(1e-6, pitch_sum2 / voiced - pitch_mean * pitch_mean)));
+  config.energy_mean = static_cast<float>(energy_mean);
+  config.energy_std = static_cast<float>(
+      std::sqrt(std::max(1e-6, energy_sum2 / frames - energy_mean * energy_mean)));
+}
+
 // The losses per frame over the first `count` utterances (all of them by default), each aligned
 // by MAS, in batches of 8.
 frontend::AcousticLosses mean_losses(const frontend::AcousticWeights& weights,
@@ -84,6 +112,19 @@ double alignment_fit(const frontend::AcousticWeights& weights,
 
 // The seed of alignment restart k: the run's own seed first, then well-mixed others (splitmix64),
 // so that runs with neighbouring seeds do not share candidates.
+// Copies every tensor of `from` into the tensor of the same name in `to` (same shape); tensors of
+// `to` that `from` lacks are left as they are.
+void copy_shared_parameters(const kernels::ParameterSet& from, kernels::ParameterSet& to) {
+  for (std::size_t i = 0; i < from.entries().size(); ++i) {
+    const auto& e = from.entries()[i];
+    const int j = to.index_of(e.name);
+    const auto& t = to.entries().at(static_cast<std::size_t>(j));
+    if (t.rows != e.rows || t.cols != e.cols)
+      throw std::runtime_error("tensor " + e.name + " has another shape in the starting model");
+    to.matrix(j) = from.matrix(static_cast<int>(i));
+  }
+}
+
 uint64_t restart_seed(uint64_t seed, int k) {
   if (k == 0) return seed;
   uint64_t z = seed + static_cast<uint64_t>(k) * 0x9E3779B97F4A7C15ULL;
@@ -137,6 +178,13 @@ AcousticTrainingSummary train_acoustic(const AcousticTrainingOptions& options, s
   if (start && o.architecture_from_init) {
     o.config = start->weights->config();
     o.features = start->features;
+    if (!o.config.pitch_energy) {
+      // A model from before the variance adaptor gets one, as this run's config asks (by default).
+      o.config.pitch_energy = options.config.pitch_energy;
+      o.config.variance_channels = options.config.variance_channels;
+      o.config.variance_kernel = options.config.variance_kernel;
+      o.config.variance_bins = options.config.variance_bins;
+    }
   }
   const frontend::SymbolTable& symbols = frontend::SymbolTable::default_table();
   AcousticCorpus corpus =
@@ -150,6 +198,7 @@ AcousticTrainingSummary train_acoustic(const AcousticTrainingOptions& options, s
   state.config.symbols = static_cast<int>(symbols.size());
   state.config.n_mels = o.features.n_mels;
   measure_mel_statistics(corpus.training, state.config);
+  if (state.config.pitch_energy) measure_variance_statistics(corpus.training, state.config);
   state.features = o.features;
   state.seed = o.seed;
   frontend::AcousticWeights model(state.config);
@@ -168,18 +217,39 @@ AcousticTrainingSummary train_acoustic(const AcousticTrainingOptions& options, s
     model.initialise(o.seed);
     state.weights = state.ema = model.parameters();
     if (start) {
+      // A model without the variance adaptor (format_version 2) may start one with it: its
+      // tensors are taken over, the adaptor's keep their initialisation (embeddings at zero).
+      const bool adds_variance =
+          state.config.pitch_energy && !start->weights->config().pitch_energy;
       nlohmann::json theirs = start->weights->config(), ours = state.config;
-      for (const char* corpus_statistic : {"mel_mean", "mel_std"}) {
+      for (const char* corpus_statistic :
+           {"mel_mean", "mel_std", "pitch_mean", "pitch_std", "energy_mean", "energy_std"}) {
         theirs.erase(corpus_statistic);
         ours.erase(corpus_statistic);
       }
+      if (adds_variance)
+        for (const char* field :
+             {"pitch_energy", "variance_channels", "variance_kernel", "variance_bins"})
+          ours.erase(field);
+      theirs.erase("pitch_energy");
+      ours.erase("pitch_energy");
       if (theirs != ours)
         throw std::runtime_error(o.init_from.string() + ": its acoustic config " + theirs.dump() +
                                  " differs from this run's " + ours.dump());
       if (nlohmann::json(start->features) != nlohmann::json(o.features))
         throw std::runtime_error(o.init_from.string() + ": its features differ from this run's");
-      state.weights = state.ema = start->weights->parameters();
-      log << "starting from the weights of " << o.init_from.string() << "\n";
+      if (!state.config.pitch_energy && start->weights->config().pitch_energy)
+        throw std::runtime_error(o.init_from.string() +
+                                 ": it has pitch and energy predictors, this run's config not");
+      if (adds_variance) {
+        copy_shared_parameters(start->weights->parameters(), state.weights);
+        state.ema = state.weights;
+        log << "starting from the weights of " << o.init_from.string()
+            << " (a model without pitch and energy: the variance adaptor starts fresh)\n";
+      } else {
+        state.weights = state.ema = start->weights->parameters();
+        log << "starting from the weights of " << o.init_from.string() << "\n";
+      }
     }
   }
   log << "model: " << state.config.encoder_blocks << " encoder and " << state.config.decoder_blocks
@@ -196,6 +266,11 @@ AcousticTrainingSummary train_acoustic(const AcousticTrainingOptions& options, s
   log << "training pass: " << pass->describe() << "\n";
   frontend::AcousticLossSettings held_out_settings = settings;  // measured as synthesis runs
   held_out_settings.dropout = 0.0f;
+  if (state.config.pitch_energy)
+    log << "variance statistics: log F0 mean " << state.config.pitch_mean << " ("
+        << std::exp(state.config.pitch_mean) << " Hz) std " << state.config.pitch_std
+        << ", log energy mean " << state.config.energy_mean << " std " << state.config.energy_std
+        << "\n";
   AcousticTrainingSummary summary;
   summary.first_step = summary.last_step = state.step;
   const auto started = Clock::now();
@@ -275,7 +350,10 @@ AcousticTrainingSummary train_acoustic(const AcousticTrainingOptions& options, s
       line.setf(std::ios::fixed);
       line.precision(4);
       line << "step " << state.step << "/" << o.steps << "  loss " << losses.total << " (mel "
-           << losses.mel << " prior " << losses.prior << " dur " << losses.duration << ")";
+           << losses.mel << " prior " << losses.prior << " dur " << losses.duration;
+      if (state.config.pitch_energy)
+        line << " pitch " << losses.pitch << " energy " << losses.energy;
+      line << ")";
       if (validate) line << "  val mel " << *summary.last_validation_mel;
       line.precision(0);
       line << "  " << summary.frames_per_second << " frames/s  ETA "

@@ -9,6 +9,7 @@
 #include <thread>
 
 #include "tts/audio/audio_file.h"
+#include "tts/kernels/pitch.h"
 #include "tts/vocoder/sample_codec.h"
 
 namespace fs = std::filesystem;
@@ -100,7 +101,12 @@ Corpus load_corpus(const fs::path& dir, const CorpusOptions& options) {
         u.id = e.id;
         u.path = e.path;
         u.text = e.text;
-        u.mel = mel.compute(a.samples.data(), a.samples.size());
+        if (options.pitch_energy) {
+          u.mel = mel.compute(a.samples.data(), a.samples.size(), &u.log_energy);
+          u.f0_hz = kernels::track_pitch(a.samples.data(), a.samples.size(), options.features);
+        } else {
+          u.mel = mel.compute(a.samples.data(), a.samples.size());
+        }
         u.classes = vocoder::encode_samples(a.samples, options.classes, options.preemphasis);
         loaded[i] = std::move(u);
       } catch (const std::exception& ex) {

@@ -29,9 +29,12 @@ class LoadedAcousticModel final : public AcousticModel {
     AcousticLossSettings settings;
     settings.symbol_timings = files_.symbols->timings();
     AcousticPass pass(*files_.weights, settings);
-    pass.synthesize(ids, controls.rate, out.durations, out.mel);
+    pass.synthesize(ids, controls.rate, out.durations, out.mel, controls.pitch_semitones,
+                    &out.f0_hz);
     return out;
   }
+
+  bool predicts_pitch() const override { return files_.weights->config().pitch_energy; }
 
   const kernels::MelConfig& features() const override { return files_.features; }
 

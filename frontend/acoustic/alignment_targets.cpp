@@ -27,6 +27,12 @@ void check_acoustic_batch(const AcousticBatch& batch, const AcousticConfig& conf
       sum(batch.token_lengths) != static_cast<int>(batch.ids.size()) ||
       sum(batch.frame_lengths) != batch.mel.cols() || batch.mel.rows() != config.n_mels)
     throw std::invalid_argument("acoustic batch: ids, lengths and mel frames do not agree");
+  if (config.pitch_energy &&
+      (batch.log_f0.rows() != 1 || batch.log_f0.cols() != batch.mel.cols() ||
+       batch.log_energy.rows() != 1 || batch.log_energy.cols() != batch.mel.cols()))
+    throw std::invalid_argument(
+        "acoustic batch: a model with pitch and energy needs one log F0 and one log energy per "
+        "mel frame");
   for (int32_t id : batch.ids)
     if (id < 0 || id >= config.symbols)
       throw std::invalid_argument("acoustic model: id " + std::to_string(id) +

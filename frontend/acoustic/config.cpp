@@ -25,6 +25,15 @@ void AcousticConfig::validate() const {
   require(odd_kernel(decoder_kernel), "decoder_kernel", "must be odd and in 1..31");
   require(n_mels >= 1 && n_mels <= 512, "n_mels", "must be in 1..512");
   require(alignment_states >= 1 && alignment_states <= 4, "alignment_states", "must be in 1..4");
+  require(variance_channels >= 1 && variance_channels <= 2048, "variance_channels",
+          "must be in 1..2048");
+  require(odd_kernel(variance_kernel), "variance_kernel", "must be odd and in 1..31");
+  require(variance_bins >= 2 && variance_bins <= 4096, "variance_bins", "must be in 2..4096");
+  require(std::isfinite(pitch_mean), "pitch_mean", "must be finite");
+  require(std::isfinite(pitch_std) && pitch_std > 0.0f, "pitch_std", "must be finite and positive");
+  require(std::isfinite(energy_mean), "energy_mean", "must be finite");
+  require(std::isfinite(energy_std) && energy_std > 0.0f, "energy_std",
+          "must be finite and positive");
   require(std::isfinite(mel_mean), "mel_mean", "must be finite");
   require(std::isfinite(mel_std) && mel_std > 0.0f, "mel_std", "must be finite and positive");
 }
@@ -42,16 +51,28 @@ void to_json(nlohmann::json& j, const AcousticConfig& c) {
        {"n_mels", c.n_mels},
        {"alignment_states", c.alignment_states},
        {"mel_mean", c.mel_mean},
-       {"mel_std", c.mel_std}};
+       {"mel_std", c.mel_std},
+       {"pitch_energy", c.pitch_energy}};
+  if (c.pitch_energy) {
+    j["variance_channels"] = c.variance_channels;
+    j["variance_kernel"] = c.variance_kernel;
+    j["variance_bins"] = c.variance_bins;
+    j["pitch_mean"] = c.pitch_mean;
+    j["pitch_std"] = c.pitch_std;
+    j["energy_mean"] = c.energy_mean;
+    j["energy_std"] = c.energy_std;
+  }
 }
 
 void from_json(const nlohmann::json& j, AcousticConfig& c) {
   if (!j.is_object()) throw std::invalid_argument("acoustic config: expected a JSON object");
   static const std::set<std::string> known = {
-      "symbols",           "channels",        "encoder_blocks",   "encoder_kernel",
-      "duration_channels", "duration_kernel", "decoder_channels", "decoder_blocks",
-      "decoder_kernel",    "n_mels",          "mel_mean",         "mel_std",
-      "alignment_states"};
+      "symbols",           "channels",        "encoder_blocks",    "encoder_kernel",
+      "duration_channels", "duration_kernel", "decoder_channels",  "decoder_blocks",
+      "decoder_kernel",    "n_mels",          "mel_mean",          "mel_std",
+      "alignment_states",  "pitch_energy",    "variance_channels", "variance_kernel",
+      "variance_bins",     "pitch_mean",      "pitch_std",         "energy_mean",
+      "energy_std"};
   for (const auto& [key, value] : j.items())
     if (!known.count(key))
       throw std::invalid_argument("acoustic config: unknown field \"" + key + "\"");
@@ -81,6 +102,18 @@ void from_json(const nlohmann::json& j, AcousticConfig& c) {
   read_int("alignment_states", c.alignment_states);
   read_float("mel_mean", c.mel_mean);
   read_float("mel_std", c.mel_std);
+  if (j.contains("pitch_energy")) {
+    if (!j.at("pitch_energy").is_boolean())
+      throw std::invalid_argument("acoustic config: pitch_energy must be true or false");
+    c.pitch_energy = j.at("pitch_energy").get<bool>();
+  }
+  read_int("variance_channels", c.variance_channels);
+  read_int("variance_kernel", c.variance_kernel);
+  read_int("variance_bins", c.variance_bins);
+  read_float("pitch_mean", c.pitch_mean);
+  read_float("pitch_std", c.pitch_std);
+  read_float("energy_mean", c.energy_mean);
+  read_float("energy_std", c.energy_std);
 }
 
 }  // namespace tts::frontend

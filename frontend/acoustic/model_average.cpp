@@ -26,6 +26,11 @@ bool on_text_side(const std::string& name) {
   return false;
 }
 
+// Whether parameter `name` belongs to the variance adaptor (weights.h).
+bool is_variance_adaptor(const std::string& name) {
+  return name.rfind("pitch.", 0) == 0 || name.rfind("energy.", 0) == 0;
+}
+
 }  // namespace
 
 AcousticModelFiles average_acoustic_models(const std::vector<std::filesystem::path>& dirs) {
@@ -59,6 +64,19 @@ void interpolate_toward_base(AcousticModelFiles& model, const AcousticModelFiles
   AcousticConfig base_config = base.weights->config();
   base_config.mel_mean = config.mel_mean;
   base_config.mel_std = config.mel_std;
+  // A base from before the variance adaptor (the model was started from it with one added):
+  // the adaptor's tensors, which it lacks, stay the model's.
+  const bool base_lacks_variance = config.pitch_energy && !base_config.pitch_energy;
+  if (config.pitch_energy) {
+    base_config.pitch_energy = true;
+    base_config.variance_channels = config.variance_channels;
+    base_config.variance_kernel = config.variance_kernel;
+    base_config.variance_bins = config.variance_bins;
+    base_config.pitch_mean = config.pitch_mean;
+    base_config.pitch_std = config.pitch_std;
+    base_config.energy_mean = config.energy_mean;
+    base_config.energy_std = config.energy_std;
+  }
   if (nlohmann::json(base_config) != nlohmann::json(config))
     throw std::runtime_error("the base model's architecture differs from the fine-tuned model's");
   if (nlohmann::json(base.features) != nlohmann::json(model.features))
@@ -72,8 +90,12 @@ void interpolate_toward_base(AcousticModelFiles& model, const AcousticModelFiles
   const auto& b = restated.parameters();
   for (const auto& entry : p.entries()) {
     if (layers == InterpolatedLayers::text_side && !on_text_side(entry.name)) continue;
-    for (std::size_t k = entry.offset; k < entry.offset + entry.size(); ++k)
-      p.data()[k] = static_cast<float>((1.0 - share) * p.data()[k] + share * b.data()[k]);
+    if (base_lacks_variance && is_variance_adaptor(entry.name)) continue;
+    const std::size_t from =
+        b.entries().at(static_cast<std::size_t>(b.index_of(entry.name))).offset;
+    for (std::size_t k = 0; k < entry.size(); ++k)
+      p.data()[entry.offset + k] = static_cast<float>((1.0 - share) * p.data()[entry.offset + k] +
+                                                      share * b.data()[from + k]);
   }
 }
 

@@ -33,9 +33,12 @@ void check_acoustic_consistency(const AcousticConfig& config, const kernels::Mel
 
 nlohmann::json acoustic_json(const AcousticConfig& config, const kernels::MelConfig& features,
                              const SymbolTable& symbols) {
-  return {{"format", kFormat},       {"format_version", kAcousticFormatVersion},
-          {"weights", kWeightsName}, {"acoustic", config},
-          {"features", features},    {"symbol_table", symbols.to_json()}};
+  nlohmann::json acoustic = config;
+  if (!config.pitch_energy) acoustic.erase("pitch_energy");
+  const int version =
+      config.pitch_energy ? kAcousticFormatVersion : kAcousticFormatVersionWithoutPitch;
+  return {{"format", kFormat},    {"format_version", version}, {"weights", kWeightsName},
+          {"acoustic", acoustic}, {"features", features},      {"symbol_table", symbols.to_json()}};
 }
 
 void save_acoustic_model(const fs::path& dir, const AcousticWeights& weights,
@@ -69,11 +72,19 @@ AcousticModelFiles load_acoustic_files(const fs::path& dir) {
     if (!j.is_object() || j.value("format", "") != kFormat)
       throw std::invalid_argument(std::string("\"format\" is not \"") + kFormat + "\"");
     const int version = j.at("format_version").get<int>();
-    if (version != kAcousticFormatVersion)
-      throw std::invalid_argument("format_version " + std::to_string(version) +
-                                  " is not supported (this build reads " +
-                                  std::to_string(kAcousticFormatVersion) + ")");
-    config = j.at("acoustic").get<AcousticConfig>();
+    if (version != kAcousticFormatVersion && version != kAcousticFormatVersionWithoutPitch)
+      throw std::invalid_argument(
+          "format_version " + std::to_string(version) + " is not supported (this build reads " +
+          std::to_string(kAcousticFormatVersionWithoutPitch) + " and " +
+          std::to_string(kAcousticFormatVersion) +
+          (version > kAcousticFormatVersion ? "; a newer tts wrote it: upgrade tts)" : ")"));
+    const nlohmann::json& acoustic = j.at("acoustic");
+    if (version == kAcousticFormatVersionWithoutPitch && acoustic.is_object() &&
+        acoustic.contains("pitch_energy"))
+      throw std::invalid_argument("format_version 2 predates \"pitch_energy\"");
+    config = acoustic.get<AcousticConfig>();
+    // Version 2 models have no variance adaptor: they still speak, but cannot shift the pitch.
+    if (version == kAcousticFormatVersionWithoutPitch) config.pitch_energy = false;
     model.features = j.at("features").get<kernels::MelConfig>();
     model.symbols = std::make_unique<SymbolTable>(SymbolTable::from_json(j.at("symbol_table")));
     check_acoustic_consistency(config, model.features, *model.symbols);

@@ -7,6 +7,7 @@
 #include <string>
 
 #include "tts/frontend/acoustic/alignment_targets.h"
+#include "tts/frontend/acoustic/variance_adaptor.h"
 #include "tts/kernels/alignment.h"
 #include "tts/kernels/losses.h"
 #include "tts/kernels/sequence.h"
@@ -22,6 +23,10 @@ int sum(const std::vector<int>& values) { return std::accumulate(values.begin(),
 // The longest a single token may last at synthesis (frames), so a wild prediction cannot ask for
 // unbounded memory.
 constexpr int kMaxTokenFrames = 1000;
+
+// The largest pitch shift synthesis accepts: two octaves either way, beyond which the embedding's
+// buckets (50-800 Hz) clamp anyway.
+constexpr float kMaxPitchShiftSemitones = 24.0f;
 
 }  // namespace
 
@@ -79,12 +84,46 @@ void AcousticPass::decode(const std::vector<int>& frame_lengths) {
   decoder_acts_.resize(layout.decoder.size());
   decoder_outs_.resize(layout.decoder.size() + 1);
   linear_forward(p, layout.decoder_input, decoder_in_, decoder_outs_[0]);
+  if (layout.has_variance) {
+    const int bins = weights_.config().variance_bins;
+    bucket_coordinates(frame_log_f0_, std::log(kPitchBucketLowHz), std::log(kPitchBucketHighHz),
+                       bins, pitch_bucket_, pitch_bucket_weight_);
+    bucket_coordinates(frame_energy_z_, -kEnergyBucketRange, kEnergyBucketRange, bins,
+                       energy_bucket_, energy_bucket_weight_);
+    kernels::add_interpolated_columns(p.matrix(layout.pitch.embedding), pitch_bucket_,
+                                      pitch_bucket_weight_, decoder_outs_[0]);
+    kernels::add_interpolated_columns(p.matrix(layout.energy.embedding), energy_bucket_,
+                                      energy_bucket_weight_, decoder_outs_[0]);
+  }
   for (std::size_t i = 0; i < layout.decoder.size(); ++i)
     conv_block_forward(
         p, layout.decoder[i], decoder_outs_[i], frame_lengths, decoder_acts_[i],
         decoder_outs_[i + 1],
         dropout_for(static_cast<int>(layout.encoder.size() + layout.duration.size() + i)));
   linear_forward(p, layout.decoder_output, decoder_outs_.back(), predicted_);
+}
+
+void AcousticPass::predict_variances(const std::vector<int>& lengths) {
+  const auto& layout = weights_.layout();
+  if (!layout.has_variance) {
+    pitch_.predicted.resize(0, 0);
+    energy_.predicted.resize(0, 0);
+    return;
+  }
+  const auto& p = weights_.parameters();
+  const Matrix& encoded = encoder_outs_.empty() ? embedded_ : encoder_outs_.back();
+  // Their blocks are numbered after the decoder's for dropout.
+  const int first =
+      static_cast<int>(layout.encoder.size() + layout.duration.size() + layout.decoder.size());
+  auto dropouts = [&](int offset, const VarianceLayout& v) {
+    std::vector<Dropout> d;
+    for (std::size_t i = 0; i < v.blocks.size(); ++i)
+      d.push_back(dropout_for(first + offset + static_cast<int>(i)));
+    return d;
+  };
+  variance_predictor_forward(p, layout.pitch, encoded, lengths, pitch_, dropouts(0, layout.pitch));
+  variance_predictor_forward(p, layout.energy, encoded, lengths, energy_,
+                             dropouts(static_cast<int>(layout.pitch.blocks.size()), layout.energy));
 }
 
 Dropout AcousticPass::dropout_for(int block) const {
@@ -141,6 +180,14 @@ AcousticLosses AcousticPass::forward(const AcousticBatch& batch, const std::vect
     state_durations_ = even_state_durations(durations, c.alignment_states);
   }
   predict_durations(batch.token_lengths);
+  predict_variances(batch.token_lengths);
+  if (weights_.layout().has_variance) {
+    FrameVariances v = frame_variances(batch.log_f0, batch.log_energy, c);
+    token_means(v.pitch_z, durations_, pitch_target_, variance_mask_);
+    token_means(v.energy_z, durations_, energy_target_, variance_mask_);
+    frame_log_f0_ = std::move(v.log_f0);
+    frame_energy_z_ = std::move(v.energy_z);
+  }
   decode(batch.frame_lengths);
 
   AcousticLosses losses;
@@ -158,6 +205,13 @@ AcousticLosses AcousticPass::forward(const AcousticBatch& batch, const std::vect
       kernels::mse_loss(log_durations_, log_target, d_log_durations_, settings_.duration_weight);
   losses.total = losses.mel + settings_.prior_weight * losses.prior +
                  settings_.duration_weight * losses.duration;
+  if (weights_.layout().has_variance) {
+    losses.pitch = masked_mse(pitch_.predicted, pitch_target_, variance_mask_, d_pitch_,
+                              settings_.pitch_weight);
+    losses.energy = masked_mse(energy_.predicted, energy_target_, variance_mask_, d_energy_,
+                               settings_.energy_weight);
+    losses.total += settings_.pitch_weight * losses.pitch + settings_.energy_weight * losses.energy;
+  }
   return losses;
 }
 
@@ -177,6 +231,14 @@ void AcousticPass::backward(kernels::ParameterSet& grads) {
     conv_block_backward(p, layout.decoder[i], batch.frame_lengths, decoder_acts_[i], d_hidden,
                         grads, d_in);
     d_hidden.swap(d_in);
+  }
+  if (layout.has_variance) {
+    // The embeddings' buckets are read, not learned through: the contours are data (training) or
+    // the predictors' output (synthesis), and the predictors learn from their own losses.
+    kernels::add_interpolated_columns_backward(d_hidden, pitch_bucket_, pitch_bucket_weight_,
+                                               grads.matrix(layout.pitch.embedding));
+    kernels::add_interpolated_columns_backward(d_hidden, energy_bucket_, energy_bucket_weight_,
+                                               grads.matrix(layout.energy.embedding));
   }
   Matrix d_decoder_in = Matrix::Zero(decoder_in_.rows(), decoder_in_.cols());
   linear_backward(p, layout.decoder_input, decoder_in_, d_hidden, grads, d_decoder_in);
@@ -207,6 +269,14 @@ void AcousticPass::backward(kernels::ParameterSet& grads) {
     }
   }
 
+  // Variance predictors.
+  if (layout.has_variance) {
+    variance_predictor_backward(p, layout.pitch, batch.token_lengths, pitch_, d_pitch_, grads,
+                                d_encoded);
+    variance_predictor_backward(p, layout.energy, batch.token_lengths, energy_, d_energy_, grads,
+                                d_encoded);
+  }
+
   // Encoder and embedding.
   for (std::size_t i = layout.encoder.size(); i-- > 0;) {
     Matrix d_in = Matrix::Zero(channels, tokens);
@@ -219,10 +289,20 @@ void AcousticPass::backward(kernels::ParameterSet& grads) {
 }
 
 void AcousticPass::synthesize(const std::vector<int32_t>& ids, float rate,
-                              std::vector<int>& durations, Matrix& mel) {
+                              std::vector<int>& durations, Matrix& mel, float pitch_semitones,
+                              std::vector<float>* token_f0_hz) {
   if (ids.empty()) throw std::invalid_argument("acoustic model: no ids to synthesise");
   if (!(rate > 0.0f) || !std::isfinite(rate))
     throw std::invalid_argument("acoustic model: rate must be positive and finite");
+  const bool has_variance = weights_.layout().has_variance;
+  if (!std::isfinite(pitch_semitones) || std::abs(pitch_semitones) > kMaxPitchShiftSemitones)
+    throw std::invalid_argument("acoustic model: pitch shift must be within ±" +
+                                std::to_string(static_cast<int>(kMaxPitchShiftSemitones)) +
+                                " semitones");
+  if (pitch_semitones != 0.0f && !has_variance)
+    throw std::invalid_argument(
+        "acoustic model: this model has no pitch predictor (acoustic format_version 2), so it "
+        "cannot shift the pitch; retrain it with this version of tts");
   const std::vector<int> lengths = {static_cast<int>(ids.size())};
   encode(ids, lengths);
   predict_durations(lengths);
@@ -235,8 +315,20 @@ void AcousticPass::synthesize(const std::vector<int32_t>& ids, float rate,
     const double most = t == SymbolTiming::kNoTime ? 0.0 : double{kMaxTokenFrames};
     durations_[i] = static_cast<int>(std::clamp(std::round(frames), least, most));
   }
-  decode({sum(durations_)});
   const auto& c = weights_.config();
+  predict_variances(lengths);
+  if (token_f0_hz) token_f0_hz->assign(ids.size(), 0.0f);
+  if (has_variance) {
+    // The shift moves every frame's log F0, so the embedding reads the raised contour.
+    const float shift = pitch_semitones * std::log(2.0f) / 12.0f;
+    Matrix token_log_f0 = (pitch_.predicted.array() * c.pitch_std + c.pitch_mean + shift).matrix();
+    tokens_to_frames(token_log_f0, durations_, frame_log_f0_);
+    tokens_to_frames(energy_.predicted, durations_, frame_energy_z_);
+    if (token_f0_hz)
+      for (std::size_t k = 0; k < ids.size(); ++k)
+        (*token_f0_hz)[k] = std::exp(token_log_f0(0, static_cast<Eigen::Index>(k)));
+  }
+  decode({sum(durations_)});
   mel = (predicted_.array() * c.mel_std + c.mel_mean).matrix();
   durations = durations_;
 }

@@ -2,6 +2,7 @@
 
 #include <cmath>
 #include <random>
+#include <utility>
 
 namespace tts::frontend {
 
@@ -45,6 +46,18 @@ AcousticWeights::AcousticWeights(const AcousticConfig& config) : config_(config)
     layout_.decoder.push_back(
         add_block(p, "decoder." + std::to_string(i) + ".", D, D, config.decoder_kernel, true));
   layout_.decoder_output = add_linear(p, "decoder.output", D, M);
+  layout_.has_variance = config.pitch_energy;
+  if (config.pitch_energy) {
+    const int V = config.variance_channels, K = config.variance_kernel;
+    for (auto [name, v] :
+         {std::pair{"pitch", &layout_.pitch}, std::pair{"energy", &layout_.energy}}) {
+      const std::string prefix(name);
+      v->blocks.push_back(add_block(p, prefix + ".0.", C, V, K, false));
+      v->blocks.push_back(add_block(p, prefix + ".1.", V, V, K, false));
+      v->output = add_linear(p, prefix + ".output", V, 1);
+      v->embedding = p.add(prefix + ".embedding", D, config.variance_bins);
+    }
+  }
 }
 
 void AcousticWeights::initialise(uint64_t seed) {
@@ -76,6 +89,14 @@ void AcousticWeights::initialise(uint64_t seed) {
   fill_linear(layout_.prior);
   fill_linear(layout_.decoder_input);
   fill_linear(layout_.decoder_output);
+  if (layout_.has_variance) {
+    // The embeddings start at zero, so a model whose other weights come from one trained without
+    // them (--init-from a version 2 model) starts out speaking exactly as that one did.
+    for (const VarianceLayout* v : {&layout_.pitch, &layout_.energy}) {
+      fill_blocks(v->blocks);
+      fill_linear(v->output);
+    }
+  }
 }
 
 }  // namespace tts::frontend

@@ -22,6 +22,12 @@ inline frontend::AcousticConfig tiny_acoustic_config() {
   c.mel_mean = -2.0f;
   c.mel_std = 1.5f;
   c.alignment_states = 1;  // tests of more states set it themselves
+  c.variance_channels = 5;
+  c.variance_bins = 6;
+  c.pitch_mean = 5.3f;
+  c.pitch_std = 0.25f;
+  c.energy_mean = -1.0f;
+  c.energy_std = 2.0f;
   return c;
 }
 
@@ -51,6 +57,14 @@ inline frontend::AcousticBatch random_acoustic_batch(const frontend::AcousticCon
   for (int f : b.frame_lengths) total += f;
   b.mel.resize(c.n_mels, total);
   for (Eigen::Index k = 0; k < b.mel.size(); ++k) b.mel.data()[k] = normal(rng);
+  // Contours spread over the embeddings' buckets: log F0 around 200 Hz, log energy around -1.
+  std::normal_distribution<float> pitch(5.3f, 0.4f), energy(-1.0f, 3.0f);
+  b.log_f0.resize(1, total);
+  b.log_energy.resize(1, total);
+  for (Eigen::Index f = 0; f < total; ++f) {
+    b.log_f0(0, f) = pitch(rng);
+    b.log_energy(0, f) = energy(rng);
+  }
   return b;
 }
 

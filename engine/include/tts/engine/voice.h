@@ -34,7 +34,10 @@
 
 namespace tts::engine {
 
-inline constexpr int kVoiceFormatVersion = 1;
+// Version 2: the acoustic model may predict pitch and energy (acoustic format_version 3). Version
+// 1 voices (acoustic format_version 2, no pitch) are still read; they cannot shift their pitch.
+inline constexpr int kVoiceFormatVersion = 2;
+inline constexpr int kVoiceFormatVersionWithoutPitch = 1;
 inline constexpr const char* kVoiceFormat = "tts-voice";
 
 // A voice that is missing, malformed, truncated, corrupted or inconsistent; or a name that is not

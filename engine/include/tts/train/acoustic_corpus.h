@@ -22,6 +22,10 @@ struct AcousticUtterance {
   std::string text;
   std::vector<int32_t> ids;  // BOS, phoneme ids, EOS
   kernels::Matrix mel;       // n_mels × frames
+  // 1 × frames each: log F0 carried across unvoiced frames (frontend::continuous_log_f0) and log
+  // energy, for the variance adaptor.
+  kernels::Matrix log_f0, log_energy;
+  std::vector<float> f0_hz;  // per frame as tracked, 0 where unvoiced
 };
 
 struct AcousticCorpus {
@@ -29,10 +33,10 @@ struct AcousticCorpus {
   std::vector<std::string> warnings;  // one per skipped file or row, naming it and why
 };
 
-// Loads `dir` like load_corpus (LJSpeech layout: metadata.csv + wavs/) and phonemises each
-// transcript in `language` as one sentence. Files without text, with text that does not phonemise,
-// or with more ids than frames are skipped with a warning; throws std::runtime_error when nothing
-// usable is left.
+// Loads `dir` like load_corpus (LJSpeech layout: metadata.csv + wavs/), tracks each recording's
+// pitch and energy, and phonemises each transcript in `language` as one sentence. Files without
+// text, with text that does not phonemise, or with more ids than frames are skipped with a warning;
+// throws std::runtime_error when nothing usable is left.
 AcousticCorpus load_acoustic_corpus(const std::filesystem::path& dir,
                                     const kernels::MelConfig& features, const std::string& language,
                                     int threads = 2);

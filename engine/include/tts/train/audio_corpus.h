@@ -22,6 +22,10 @@ struct Utterance {
   // fine-tuning the vocoder on what it will hear at synthesis; empty when there are none
   // (tts/train/predicted_mels.h).
   kernels::Matrix predicted_mel;
+  // With CorpusOptions::pitch_energy: per mel frame, F0 in Hz (0 where unvoiced; kernels/pitch.h)
+  // and log energy (kernels/mel.h); empty otherwise.
+  std::vector<float> f0_hz;
+  kernels::Vector log_energy;
 };
 
 struct CorpusOptions {
@@ -33,6 +37,7 @@ struct CorpusOptions {
   int min_validation = 1;
   double min_seconds = 0.1;   // shorter files are skipped with a warning
   double max_seconds = 60.0;  // longer files are skipped with a warning
+  bool pitch_energy = false;  // also track F0 and measure energy per frame (acoustic models)
 };
 
 struct Corpus {

@@ -13,13 +13,18 @@
 namespace tts::frontend {
 
 struct AcousticControls {
-  float rate = 1.0f;             // speaking rate: durations are divided by this (2 = twice as fast)
-  float pitch_semitones = 0.0f;  // pitch shift, where the model predicts pitch (else ignored)
+  float rate = 1.0f;  // speaking rate: durations are divided by this (2 = twice as fast)
+  // Pitch shift in semitones (within ±24), for a model that predicts pitch (predicts_pitch());
+  // any other value than 0 is an error for one that does not.
+  float pitch_semitones = 0.0f;
 };
 
 struct AcousticOutput {
   kernels::Matrix mel;         // n_mels × frames, log-mel with the voice's MelConfig
   std::vector<int> durations;  // frames per input id (sums to mel.cols())
+  // Per input id, the F0 (Hz) it is spoken at, the shift included; 0 where the model does not
+  // predict pitch.
+  std::vector<float> f0_hz;
 };
 
 // A loaded acoustic model: immutable after load, so synthesize() may be called from many threads
@@ -32,6 +37,9 @@ class AcousticModel {
   // naming the problem for an empty sequence or an id outside the model's table.
   virtual AcousticOutput synthesize(const std::vector<int32_t>& ids,
                                     const AcousticControls& controls) const = 0;
+
+  // Whether the model predicts pitch (a variance adaptor), so that pitch_semitones can move it.
+  virtual bool predicts_pitch() const = 0;
 
   // The features the model produces (must equal the vocoder's).
   virtual const kernels::MelConfig& features() const = 0;

@@ -22,10 +22,28 @@ struct AcousticConfig {
   // 3 states put 65% of flite's word boundaries within 2 frames, 1 state 47%
   // (docs/acoustic-model.md). A file without the field has 1 (it predates the field).
   int alignment_states = 3;
+  // The variance adaptor (FastSpeech 2 / FastPitch): predictors of each token's pitch and energy
+  // from the encoder, and embeddings of the frame-level pitch and energy added to the decoder's
+  // input. Without it (acoustic files of format_version 2 predate it) the decoder sees the text
+  // alone and synthesis cannot shift the pitch.
+  bool pitch_energy = true;
+  int variance_channels = 128;  // each predictor: 2 conv blocks of this width, then a linear to 1
+  int variance_kernel = 3;
+  // Buckets of each embedding table: pitch over log F0 from 50 to 800 Hz (4 octaves: 128 buckets
+  // are 37.5 cents apart), energy over -4..4 standard deviations; a value between two bucket
+  // centres mixes their columns linearly.
+  int variance_bins = 128;
   // The model works on normalised log-mels (mel - mel_mean) / mel_std; the trainer measures them
   // on the training corpus and synthesis undoes them.
   float mel_mean = 0.0f;
   float mel_std = 1.0f;
+  // Corpus statistics for the variance adaptor, measured by the trainer like mel_mean: natural
+  // log of F0 in Hz over the voiced frames, and log energy (kernels/mel.h) over every frame. The
+  // predictors work on (value - mean) / std.
+  float pitch_mean = 5.3f;  // about 200 Hz
+  float pitch_std = 0.2f;
+  float energy_mean = 0.0f;
+  float energy_std = 1.0f;
 
   // Throws std::invalid_argument naming the field when a value is out of range.
   void validate() const;
@@ -33,7 +51,8 @@ struct AcousticConfig {
 
 void to_json(nlohmann::json& j, const AcousticConfig& c);
 // Missing fields keep their defaults, except alignment_states, which is 1 when missing (files
-// written before it existed); unknown fields and wrong types are rejected (naming them).
+// written before it existed; pitch_energy's readers of older files clear it: model_files.cpp);
+// unknown fields and wrong types are rejected (naming them).
 void from_json(const nlohmann::json& j, AcousticConfig& c);
 
 }  // namespace tts::frontend

@@ -13,7 +13,10 @@
 namespace tts::frontend {
 
 // Version 2: the duration predictor outputs log(1 + frames), and tokens may last zero frames.
-inline constexpr int kAcousticFormatVersion = 2;
+// Version 3: the variance adaptor (config.pitch_energy; its tensors in weights.h). Version 2 files
+// are still read, as models without it, and a model without it is written as version 2.
+inline constexpr int kAcousticFormatVersion = 3;
+inline constexpr int kAcousticFormatVersionWithoutPitch = 2;
 
 struct AcousticModelFiles {
   kernels::MelConfig features;

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "tts/frontend/acoustic/layers.h"
+#include "tts/frontend/acoustic/variance_adaptor.h"
 #include "tts/frontend/acoustic/weights.h"
 #include "tts/frontend/symbol_table.h"
 
@@ -20,12 +21,20 @@ struct AcousticBatch {
   std::vector<int> token_lengths;
   kernels::Matrix mel;  // n_mels × Σ frame_lengths, log-mel as the features compute it
   std::vector<int> frame_lengths;
+  // The frame contours that a model with a variance adaptor is trained on (1 × Σ frame_lengths
+  // each; empty for a model without one): natural log of F0 in Hz, carried across unvoiced frames
+  // (NaN throughout an utterance with no voiced frame), and log energy (kernels/mel.h).
+  kernels::Matrix log_f0, log_energy;
 };
 
 struct AcousticLossSettings {
   bool l1_mel = true;         // mean |error| of the normalised frames, else mean squared error
   float prior_weight = 1.0f;  // ½·mean squared error between prior means and frames (alignment)
   float duration_weight = 1.0f;  // mean squared error of log(1 + frames) per token
+  // Mean squared errors of the predicted normalised pitch and energy per token (tokens with
+  // frames). FastPitch weighs its pitch loss 0.1 against an L2 mel loss.
+  float pitch_weight = 0.1f;
+  float energy_weight = 0.1f;
   // Indexed by symbol id (SymbolTable::timings()): how many frames alignment and synthesis give
   // each token. Empty: every token sounds (at least one frame), as in Glow-TTS.
   std::vector<SymbolTiming> symbol_timings;
@@ -54,7 +63,14 @@ struct AcousticLossSettings {
 };
 
 struct AcousticLosses {
-  double mel = 0.0, prior = 0.0, duration = 0.0, total = 0.0;
+  double mel = 0.0, prior = 0.0, duration = 0.0, pitch = 0.0, energy = 0.0, total = 0.0;
+};
+
+// What synthesis gives besides the frames: per token, the frames it lasts and (with a variance
+// adaptor) the F0 it is spoken at in Hz, the pitch shift included (0 without one).
+struct AcousticSynthesis {
+  std::vector<int> durations;
+  std::vector<float> f0_hz;
 };
 
 class AcousticPass {
@@ -78,6 +94,10 @@ class AcousticPass {
   const std::vector<int>& durations() const { return durations_; }
   const kernels::Matrix& predicted_mel() const { return predicted_; }
   const kernels::Matrix& log_durations() const { return log_durations_; }
+  // The last forward()'s or synthesize()'s normalised token pitch and energy (1 × ids; empty
+  // without a variance adaptor).
+  const kernels::Matrix& predicted_pitch() const { return pitch_.predicted; }
+  const kernels::Matrix& predicted_energy() const { return energy_.predicted; }
 
   // frontend::flat_start_durations (alignment_targets.h) under this pass's settings.
   std::vector<int> flat_start_durations(const AcousticBatch& batch) const;
@@ -87,9 +107,11 @@ class AcousticPass {
 
   // Synthesis of one utterance: predicted durations ((exp(predicted) - 1) / rate, rounded, at most
   // kMaxTokenFrames; at least 1 where the symbol sounds, 0 where it takes no time) and the log-mel
-  // frames, denormalised.
+  // frames, denormalised. With a variance adaptor the predicted pitch is raised by
+  // `pitch_semitones` (which must be 0 without one).
   void synthesize(const std::vector<int32_t>& ids, float rate, std::vector<int>& durations,
-                  kernels::Matrix& mel);
+                  kernels::Matrix& mel, float pitch_semitones = 0.0f,
+                  std::vector<float>* token_f0_hz = nullptr);
 
  private:
   void encode(const std::vector<int32_t>& ids, const std::vector<int>& lengths);
@@ -97,6 +119,10 @@ class AcousticPass {
   // none outside forward().
   Dropout dropout_for(int block) const;
   void predict_durations(const std::vector<int>& lengths);
+  // The variance adaptor's predictors on the encoder's output (nothing without one).
+  void predict_variances(const std::vector<int>& lengths);
+  // Runs the decoder on the expanded encoder states; with a variance adaptor, frame_log_f0_ and
+  // frame_energy_z_ must hold the frame contours its embeddings read.
   void decode(const std::vector<int>& frame_lengths);
   // Monotonic alignment search of target_ under the current prior (alignment_targets.h); sets
   // state_durations_.
@@ -124,6 +150,14 @@ class AcousticPass {
   std::vector<kernels::Matrix> decoder_outs_;    // D × F, [0] = after the input projection
   kernels::Matrix predicted_, target_;           // M × F, normalised
   kernels::Matrix d_predicted_, d_prior_frames_, d_log_durations_;
+  // Variance adaptor.
+  VariancePredictorActivations pitch_, energy_;
+  kernels::Matrix frame_log_f0_, frame_energy_z_;  // 1 × F, the contours the decoder embeds
+  std::vector<int32_t> pitch_bucket_, energy_bucket_;
+  std::vector<float> pitch_bucket_weight_, energy_bucket_weight_;
+  kernels::Matrix pitch_target_, energy_target_;  // 1 × P
+  std::vector<float> variance_mask_;
+  kernels::Matrix d_pitch_, d_energy_;
 };
 
 }  // namespace tts::frontend

@@ -13,6 +13,12 @@
 //   decoder.i.{conv, conv_bias, norm_scale, norm_bias}
 //                                             D × K·D, D, D, D
 //   decoder.output, decoder.output_bias       M × D, M (normalised log-mel frames)
+// and with the variance adaptor (config.pitch_energy; V variance channels, B bins), for X in
+// pitch and energy:
+//   X.{0,1}.{conv, conv_bias, norm_scale, norm_bias}
+//                                             V × K·C (then V × K·V), V, V, V
+//   X.output, X.output_bias                   1 × V, 1 (the token's normalised value)
+//   X.embedding                               D × B (added to decoder.input's output per frame)
 #pragma once
 
 #include <cstdint>
@@ -35,10 +41,19 @@ struct LinearLayout {
   int weight = -1, bias = -1;
 };
 
+// One predictor of the variance adaptor and the embedding of the value it predicts.
+struct VarianceLayout {
+  std::vector<ConvBlockLayout> blocks;
+  LinearLayout output;
+  int embedding = -1;
+};
+
 struct AcousticLayout {
   int embedding = -1;
   std::vector<ConvBlockLayout> encoder, duration, decoder;
   LinearLayout duration_output, prior, decoder_input, decoder_output;
+  bool has_variance = false;  // config.pitch_energy
+  VarianceLayout pitch, energy;
 };
 
 class AcousticWeights {
