@@ -16,6 +16,7 @@ void register_train(CLI::App& app, int& exit_code) {
   register_train_aligned_mels(*train, exit_code);
   register_train_acoustic_average(*train, exit_code);
   register_train_score_acoustic(*train, exit_code);
+  register_train_calibrate_pitch(*train, exit_code);
   CLI::App* voc = train->add_subcommand("vocoder", "Train the WaveNet vocoder");
   voc->add_option("--data", *data,
                   "LJSpeech-style folder (metadata.csv + wavs/) or any folder "

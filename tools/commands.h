@@ -34,6 +34,7 @@ void register_train_acoustic(CLI::App& train, int& exit_code);          // under
 void register_train_aligned_mels(CLI::App& train, int& exit_code);      // under `train`
 void register_train_acoustic_average(CLI::App& train, int& exit_code);  // under `train`
 void register_train_score_acoustic(CLI::App& train, int& exit_code);    // under `train`
+void register_train_calibrate_pitch(CLI::App& train, int& exit_code);   // under `train`
 void register_vocode(CLI::App& app, int& exit_code);
 void register_mel(CLI::App& app, int& exit_code);
 void register_pitch(CLI::App& app, int& exit_code);

@@ -34,6 +34,8 @@ void AcousticConfig::validate() const {
   require(std::isfinite(energy_mean), "energy_mean", "must be finite");
   require(std::isfinite(energy_std) && energy_std > 0.0f, "energy_std",
           "must be finite and positive");
+  require(std::isfinite(pitch_spread) && pitch_spread > 0.0f && pitch_spread <= 4.0f,
+          "pitch_spread", "must be in (0, 4]");
   require(std::isfinite(mel_mean), "mel_mean", "must be finite");
   require(std::isfinite(mel_std) && mel_std > 0.0f, "mel_std", "must be finite and positive");
 }
@@ -61,6 +63,7 @@ void to_json(nlohmann::json& j, const AcousticConfig& c) {
     j["pitch_std"] = c.pitch_std;
     j["energy_mean"] = c.energy_mean;
     j["energy_std"] = c.energy_std;
+    j["pitch_spread"] = c.pitch_spread;
   }
 }
 
@@ -72,7 +75,7 @@ void from_json(const nlohmann::json& j, AcousticConfig& c) {
       "decoder_kernel",    "n_mels",          "mel_mean",          "mel_std",
       "alignment_states",  "pitch_energy",    "variance_channels", "variance_kernel",
       "variance_bins",     "pitch_mean",      "pitch_std",         "energy_mean",
-      "energy_std"};
+      "energy_std",        "pitch_spread"};
   for (const auto& [key, value] : j.items())
     if (!known.count(key))
       throw std::invalid_argument("acoustic config: unknown field \"" + key + "\"");
@@ -114,6 +117,7 @@ void from_json(const nlohmann::json& j, AcousticConfig& c) {
   read_float("pitch_std", c.pitch_std);
   read_float("energy_mean", c.energy_mean);
   read_float("energy_std", c.energy_std);
+  read_float("pitch_spread", c.pitch_spread);
 }
 
 }  // namespace tts::frontend

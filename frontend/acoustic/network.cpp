@@ -321,7 +321,10 @@ void AcousticPass::synthesize(const std::vector<int32_t>& ids, float rate,
   if (has_variance) {
     // The shift moves every frame's log F0, so the embedding reads the raised contour.
     const float shift = pitch_semitones * std::log(2.0f) / 12.0f;
-    Matrix token_log_f0 = (pitch_.predicted.array() * c.pitch_std + c.pitch_mean + shift).matrix();
+    Matrix token_log_f0 =
+        (spread_pitch(pitch_.predicted, durations_, c.pitch_spread).array() * c.pitch_std +
+         c.pitch_mean + shift)
+            .matrix();
     tokens_to_frames(token_log_f0, durations_, frame_log_f0_);
     tokens_to_frames(energy_.predicted, durations_, frame_energy_z_);
     if (token_f0_hz)

@@ -134,6 +134,23 @@ void tokens_to_frames(const Matrix& token_values, const std::vector<int>& durati
   }
 }
 
+Matrix spread_pitch(const Matrix& token_values, const std::vector<int>& durations, float spread) {
+  Matrix out = token_values;
+  if (spread == 1.0f) return out;
+  double sum = 0.0;
+  int count = 0;
+  for (std::size_t k = 0; k < durations.size(); ++k)
+    if (durations[k] > 0) sum += token_values(0, static_cast<Eigen::Index>(k)), ++count;
+  if (count == 0) return out;
+  const auto mean = static_cast<float>(sum / count);
+  for (std::size_t k = 0; k < durations.size(); ++k)
+    if (durations[k] > 0) {
+      const auto i = static_cast<Eigen::Index>(k);
+      out(0, i) = mean + spread * (token_values(0, i) - mean);
+    }
+  return out;
+}
+
 void bucket_coordinates(const Matrix& values, float low, float high, int bins,
                         std::vector<int32_t>& index, std::vector<float>& weight) {
   const Eigen::Index n = values.size();

@@ -44,6 +44,11 @@ struct AcousticConfig {
   float pitch_std = 0.2f;
   float energy_mean = 0.0f;
   float energy_std = 1.0f;
+  // Synthesis stretches each utterance's predicted token pitch away from its mean by this factor:
+  // a predictor trained on squared error regresses toward the mean, and this restores the spread
+  // the recordings' token targets have (measured on the training corpus by `tts train
+  // calibrate-pitch`; 1 leaves the predictions as they are).
+  float pitch_spread = 1.0f;
 
   // Throws std::invalid_argument naming the field when a value is out of range.
   void validate() const;

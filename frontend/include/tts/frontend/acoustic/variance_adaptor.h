@@ -74,6 +74,11 @@ void token_means(const kernels::Matrix& frames, const std::vector<int>& duration
 void tokens_to_frames(const kernels::Matrix& token_values, const std::vector<int>& durations,
                       kernels::Matrix& frames);
 
+// Synthesis: each token's value moved `spread` times as far from the mean of the tokens that have
+// frames (tokens without frames keep their value).
+kernels::Matrix spread_pitch(const kernels::Matrix& token_values, const std::vector<int>& durations,
+                             float spread);
+
 // Bucket coordinates of values for kernels::add_interpolated_columns over a table of `bins`
 // columns spanning [low, high]: value v sits at (v - low) / (high - low) · (bins - 1), clamped to
 // the table; index is the bucket below it and weight the share of the one above.
