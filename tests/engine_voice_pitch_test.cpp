@@ -4,15 +4,24 @@
 // predates pitch refuses a shift instead of ignoring it.
 #include <gtest/gtest.h>
 
+#include <unistd.h>
+
 #include <algorithm>
 #include <cmath>
+#include <filesystem>
+#include <fstream>
 #include <memory>
+#include <nlohmann/json.hpp>
+#include <string>
 #include <vector>
 
 #include "tts/engine/pipeline.h"
 #include "tts/engine/voice.h"
+#include "tts/engine/voice_random.h"
 #include "tts/engine/voice_search.h"
+#include "tts/frontend/acoustic/model_files.h"
 #include "tts/kernels/pitch.h"
+#include "tts/tts.h"
 
 namespace {
 
@@ -54,4 +63,94 @@ TEST(VoicePitch, ShiftMovesTheMeasuredF0OfTheBundledVoice) {
               down, up);
   EXPECT_NEAR(down, -3.0, 1.0);
   EXPECT_NEAR(up, 4.0, 1.0);
+}
+
+// The C API's pitch_semitones reaches the same model: +4 semitones through tts_synthesize_start
+// moves the measured F0 as SynthesisOptions does.
+TEST(VoicePitch, CApiPitchSemitonesIsHonoured) {
+  const auto path = tts::engine::find_voice("default");
+  if (!path) GTEST_SKIP() << "no default voice is installed";
+  tts_voice* voice = nullptr;
+  ASSERT_EQ(tts_voice_load(path->c_str(), nullptr, &voice), TTS_OK) << tts_last_error();
+  tts_stream* stream = nullptr;
+  ASSERT_EQ(tts_stream_create(voice, &stream), TTS_OK);
+  const auto loaded = tts::engine::Voice::load(*path);
+  if (!loaded->acoustic().predicts_pitch()) {
+    tts_stream_free(stream);
+    tts_voice_free(voice);
+    GTEST_SKIP() << "the bundled voice's acoustic model does not predict pitch";
+  }
+  auto speak = [&](float semitones) {
+    tts_synthesis_options o;
+    tts_default_synthesis_options(&o);
+    o.pitch_semitones = semitones;
+    o.seed = 4;
+    std::vector<float> audio;
+    EXPECT_EQ(tts_synthesize_start(stream, "Please leave a message after the tone.", &o), TTS_OK)
+        << tts_stream_last_error(stream);
+    tts_chunk chunk;
+    tts_chunk_init(&chunk);
+    int status;
+    while ((status = tts_synthesize_next(stream, &chunk)) == TTS_OK)
+      audio.insert(audio.end(), chunk.samples, chunk.samples + chunk.count);
+    EXPECT_EQ(status, TTS_DONE) << tts_stream_last_error(stream);
+    int voiced = 0;
+    const double f0 = median_f0(audio, loaded->features(), voiced);
+    EXPECT_GT(voiced, 30);
+    return f0;
+  };
+  const double plain = speak(0.0f), raised = speak(4.0f);
+  EXPECT_NEAR(12.0 * std::log2(raised / plain), 4.0, 1.0) << plain << " Hz, " << raised << " Hz";
+  tts_stream_free(stream);
+  tts_voice_free(voice);
+}
+
+// A voice from before pitch and energy (acoustic format_version 2) still speaks, ignores SSML's
+// <prosody pitch> (a hint), and refuses an explicit pitch shift with a message saying why.
+TEST(VoicePitch, VoiceWithoutPitchRefusesAShift) {
+  namespace fs = std::filesystem;
+  const fs::path dir = fs::temp_directory_path() / ("tts-pitchless-" + std::to_string(::getpid()));
+  fs::remove_all(dir);
+  tts::engine::create_random_voice(dir, {});
+  {
+    const auto files = tts::frontend::load_acoustic_files(dir / "acoustic");
+    tts::frontend::AcousticConfig config = files.weights->config();
+    config.pitch_energy = false;
+    tts::frontend::AcousticWeights old(config);
+    for (const auto& e : old.parameters().entries())
+      old.parameters().matrix(old.parameters().index_of(e.name)) =
+          files.weights->parameters().matrix(files.weights->parameters().index_of(e.name));
+    tts::frontend::save_acoustic_model(dir / "acoustic", old, files.features, *files.symbols);
+    tts::engine::write_voice_manifest(dir, {"pitchless"}, *files.symbols);
+  }
+  ASSERT_EQ(nlohmann::json::parse(std::ifstream(dir / "acoustic" / "acoustic.json"))
+                .at("format_version"),
+            tts::frontend::kAcousticFormatVersionWithoutPitch);
+  tts_voice* voice = nullptr;
+  ASSERT_EQ(tts_voice_load(dir.c_str(), nullptr, &voice), TTS_OK) << tts_last_error();
+  tts_stream* stream = nullptr;
+  ASSERT_EQ(tts_stream_create(voice, &stream), TTS_OK);
+  tts_synthesis_options o;
+  tts_default_synthesis_options(&o);
+  o.pitch_semitones = 2.0f;
+  EXPECT_EQ(tts_synthesize_start(stream, "Hello.", &o), TTS_ERR_INVALID_ARGUMENT);
+  EXPECT_NE(std::string(tts_stream_last_error(stream)).find("does not predict pitch"),
+            std::string::npos)
+      << tts_stream_last_error(stream);
+  o.pitch_semitones = 0.0f;
+  o.ssml = 1;
+  ASSERT_EQ(tts_synthesize_start(stream, "<speak><prosody pitch=\"+20%\">Hello.</prosody></speak>",
+                                 &o),
+            TTS_OK)
+      << tts_stream_last_error(stream);
+  tts_chunk chunk;
+  tts_chunk_init(&chunk);
+  std::size_t samples = 0;
+  int status;
+  while ((status = tts_synthesize_next(stream, &chunk)) == TTS_OK) samples += chunk.count;
+  EXPECT_EQ(status, TTS_DONE) << tts_stream_last_error(stream);
+  EXPECT_GT(samples, 0u);
+  tts_stream_free(stream);
+  tts_voice_free(voice);
+  fs::remove_all(dir);
 }
