@@ -302,3 +302,27 @@ TEST_F(AcousticTraining, PredictedMelsOfTheWrongShapeAreRefusedAndMissingOnesNam
   EXPECT_THAT(warnings[0], ::testing::HasSubstr(corpus.training[1].id));
   EXPECT_TRUE(corpus.training[1].predicted_mel.size() == 0);
 }
+
+TEST_F(AcousticTraining, InitFromAModelWithoutPitchAddsAFreshVarianceAdaptor) {
+  // A model of acoustic format_version 2 (no variance adaptor), as the voices before it.
+  auto old = options("old", 40);
+  old.config.pitch_energy = false;
+  old.ema_decay = 0.0f;
+  const auto trained = train::train_acoustic(old, log_);
+  // Its architecture taken over (as `tts train acoustic --init-from` without --config), with the
+  // adaptor added: the shared tensors start as its own, so the first loss is near where it ended.
+  auto grown = options("grown", 1);
+  grown.init_from = root_ / "old";
+  grown.architecture_from_init = true;
+  grown.warmup_steps = 1000;
+  grown.uniform_alignment_steps = 0;
+  std::ostringstream log;
+  const double continued = train::train_acoustic(grown, log).last_losses.mel;
+  EXPECT_THAT(log.str(), ::testing::HasSubstr("the variance adaptor starts fresh"));
+  EXPECT_LT(continued, 1.2 * trained.last_losses.mel + 0.05);
+  const auto files = frontend::load_acoustic_files(root_ / "grown");
+  EXPECT_TRUE(files.weights->config().pitch_energy);
+  EXPECT_EQ(files.weights->config().pitch_spread, 1.0f);
+  EXPECT_GT(files.weights->config().pitch_std, 0.0f);
+  EXPECT_NO_THROW(files.weights->parameters().index_of("pitch.embedding"));
+}

@@ -199,6 +199,9 @@ AcousticTrainingSummary train_acoustic(const AcousticTrainingOptions& options, s
   state.config.n_mels = o.features.n_mels;
   measure_mel_statistics(corpus.training, state.config);
   if (state.config.pitch_energy) measure_variance_statistics(corpus.training, state.config);
+  // A calibration belongs to the predictor it was measured on; training changes the predictor
+  // (`tts train calibrate-pitch` measures the finished model again).
+  state.config.pitch_spread = 1.0f;
   state.features = o.features;
   state.seed = o.seed;
   frontend::AcousticWeights model(state.config);
@@ -222,8 +225,8 @@ AcousticTrainingSummary train_acoustic(const AcousticTrainingOptions& options, s
       const bool adds_variance =
           state.config.pitch_energy && !start->weights->config().pitch_energy;
       nlohmann::json theirs = start->weights->config(), ours = state.config;
-      for (const char* corpus_statistic :
-           {"mel_mean", "mel_std", "pitch_mean", "pitch_std", "energy_mean", "energy_std"}) {
+      for (const char* corpus_statistic : {"mel_mean", "mel_std", "pitch_mean", "pitch_std",
+                                           "energy_mean", "energy_std", "pitch_spread"}) {
         theirs.erase(corpus_statistic);
         ours.erase(corpus_statistic);
       }

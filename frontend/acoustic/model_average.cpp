@@ -76,6 +76,7 @@ void interpolate_toward_base(AcousticModelFiles& model, const AcousticModelFiles
     base_config.pitch_std = config.pitch_std;
     base_config.energy_mean = config.energy_mean;
     base_config.energy_std = config.energy_std;
+    base_config.pitch_spread = config.pitch_spread;
   }
   if (nlohmann::json(base_config) != nlohmann::json(config))
     throw std::runtime_error("the base model's architecture differs from the fine-tuned model's");
