@@ -224,26 +224,16 @@ AcousticTrainingSummary train_acoustic(const AcousticTrainingOptions& options, s
       // tensors are taken over, the adaptor's keep their initialisation (embeddings at zero).
       const bool adds_variance =
           state.config.pitch_energy && !start->weights->config().pitch_energy;
-      nlohmann::json theirs = start->weights->config(), ours = state.config;
-      for (const char* corpus_statistic : {"mel_mean", "mel_std", "pitch_mean", "pitch_std",
-                                           "energy_mean", "energy_std", "pitch_spread"}) {
-        theirs.erase(corpus_statistic);
-        ours.erase(corpus_statistic);
-      }
-      if (adds_variance)
-        for (const char* field :
-             {"pitch_energy", "variance_channels", "variance_kernel", "variance_bins"})
-          ours.erase(field);
-      theirs.erase("pitch_energy");
-      ours.erase("pitch_energy");
+      if (!state.config.pitch_energy && start->weights->config().pitch_energy)
+        throw std::runtime_error(o.init_from.string() +
+                                 ": it has pitch and energy predictors, this run's config not");
+      const nlohmann::json theirs = architecture_json(start->weights->config()),
+                           ours = architecture_json(state.config, adds_variance);
       if (theirs != ours)
         throw std::runtime_error(o.init_from.string() + ": its acoustic config " + theirs.dump() +
                                  " differs from this run's " + ours.dump());
       if (nlohmann::json(start->features) != nlohmann::json(o.features))
         throw std::runtime_error(o.init_from.string() + ": its features differ from this run's");
-      if (!state.config.pitch_energy && start->weights->config().pitch_energy)
-        throw std::runtime_error(o.init_from.string() +
-                                 ": it has pitch and energy predictors, this run's config not");
       if (adds_variance) {
         copy_shared_parameters(start->weights->parameters(), state.weights);
         state.ema = state.weights;

@@ -67,6 +67,18 @@ void to_json(nlohmann::json& j, const AcousticConfig& c) {
   }
 }
 
+nlohmann::json architecture_json(const AcousticConfig& c, bool without_variance) {
+  nlohmann::json j = c;
+  for (const char* field : {"mel_mean", "mel_std", "pitch_mean", "pitch_std", "energy_mean",
+                            "energy_std", "pitch_spread"})
+    j.erase(field);
+  if (without_variance || !c.pitch_energy)
+    for (const char* field :
+         {"pitch_energy", "variance_channels", "variance_kernel", "variance_bins"})
+      j.erase(field);
+  return j;
+}
+
 void from_json(const nlohmann::json& j, AcousticConfig& c) {
   if (!j.is_object()) throw std::invalid_argument("acoustic config: expected a JSON object");
   static const std::set<std::string> known = {

@@ -61,24 +61,10 @@ void interpolate_toward_base(AcousticModelFiles& model, const AcousticModelFiles
   if (!(share >= 0.0 && share <= 1.0))
     throw std::invalid_argument("interpolate_toward_base: the share must be between 0 and 1");
   const AcousticConfig& config = model.weights->config();
-  AcousticConfig base_config = base.weights->config();
-  base_config.mel_mean = config.mel_mean;
-  base_config.mel_std = config.mel_std;
   // A base from before the variance adaptor (the model was started from it with one added):
   // the adaptor's tensors, which it lacks, stay the model's.
-  const bool base_lacks_variance = config.pitch_energy && !base_config.pitch_energy;
-  if (config.pitch_energy) {
-    base_config.pitch_energy = true;
-    base_config.variance_channels = config.variance_channels;
-    base_config.variance_kernel = config.variance_kernel;
-    base_config.variance_bins = config.variance_bins;
-    base_config.pitch_mean = config.pitch_mean;
-    base_config.pitch_std = config.pitch_std;
-    base_config.energy_mean = config.energy_mean;
-    base_config.energy_std = config.energy_std;
-    base_config.pitch_spread = config.pitch_spread;
-  }
-  if (nlohmann::json(base_config) != nlohmann::json(config))
+  const bool base_lacks_variance = config.pitch_energy && !base.weights->config().pitch_energy;
+  if (architecture_json(base.weights->config()) != architecture_json(config, base_lacks_variance))
     throw std::runtime_error("the base model's architecture differs from the fine-tuned model's");
   if (nlohmann::json(base.features) != nlohmann::json(model.features))
     throw std::runtime_error(

@@ -55,6 +55,10 @@ struct AcousticConfig {
 };
 
 void to_json(nlohmann::json& j, const AcousticConfig& c);
+// The architecture alone, for comparing a model with the one it started from or is mixed with:
+// the config's JSON without the corpus statistics and the pitch calibration, and without the
+// variance adaptor's fields when the config has no adaptor or `without_variance` is set.
+nlohmann::json architecture_json(const AcousticConfig& c, bool without_variance = false);
 // Missing fields keep their defaults, except alignment_states, which is 1 when missing (files
 // written before it existed; pitch_energy's readers of older files clear it: model_files.cpp);
 // unknown fields and wrong types are rejected (naming them).
