@@ -147,6 +147,20 @@ TEST(AudioFile, WavAndFlacRoundTripWithin16BitQuantisation) {
   EXPECT_EQ(dir.entries().size(), 2u);  // no temporaries left behind
 }
 
+TEST(AudioFile, AShortOggVorbisFileIsNotTakenForATruncatedOne) {
+  // One audio page after the headers: libsndfile's log then says the file "ended unexpectedly"
+  // although its last page carries the end-of-stream flag.
+  TempDir dir;
+  std::vector<float> tone(16000);
+  for (std::size_t i = 0; i < tone.size(); ++i) tone[i] = 0.5f * std::sin(0.08f * i);
+  fs::path out = dir / "short.ogg";
+  tts::audio::write_audio(out, tone.data(), tone.size(), 16000);
+  EXPECT_EQ(tts::audio::read_audio(out).samples.size(), tone.size());
+  // Cut before its last page, it is refused.
+  fs::resize_file(out, fs::file_size(out) - 100);
+  EXPECT_THROW(tts::audio::read_audio(out), tts::audio::AudioError);
+}
+
 TEST(AudioFile, OggVorbisRoundTripKeepsTheWaveform) {
   TempDir dir;
   Audio speech = tts::audio::read_audio(need(kSpeech48k));

@@ -34,6 +34,33 @@ int format_for_extension(const fs::path& path) {
                    "\" (use .wav, .flac or .ogg)");
 }
 
+// Whether an Ogg file ends with a whole page that carries the end-of-stream flag (RFC 3533: a
+// page is "OggS", version, flags (0x04: end of stream), …, 27 + segments + their lengths bytes).
+bool ogg_ends_with_last_page(const fs::path& path) {
+  std::FILE* f = std::fopen(path.c_str(), "rb");
+  if (!f) return false;
+  std::fseek(f, 0, SEEK_END);
+  long size = std::ftell(f);
+  long from = std::max(0L, size - 65536L - 282L);  // a page is at most 65,307 bytes
+  std::string tail(static_cast<std::size_t>(std::max(0L, size - from)), '\0');
+  std::fseek(f, from, SEEK_SET);
+  std::size_t got = std::fread(tail.data(), 1, tail.size(), f);
+  std::fclose(f);
+  tail.resize(got);
+  // The last "OggS" at which a whole page ends exactly at the end of the file.
+  for (std::size_t at = tail.rfind("OggS"); at != std::string::npos;
+       at = at == 0 ? std::string::npos : tail.rfind("OggS", at - 1)) {
+    if (at + 27 > tail.size()) continue;
+    std::size_t segments = static_cast<unsigned char>(tail[at + 26]);
+    if (at + 27 + segments > tail.size()) continue;
+    std::size_t length = 27 + segments;
+    for (std::size_t i = 0; i < segments; ++i)
+      length += static_cast<unsigned char>(tail[at + 27 + i]);
+    if (at + length == tail.size()) return (static_cast<unsigned char>(tail[at + 5]) & 0x04) != 0;
+  }
+  return false;
+}
+
 // libsndfile quietly shortens a WAV/AIFF whose data chunk runs past the end of the file and only
 // notes it in its log as "data : <header length> (should be <actual length>)". A cut-off download
 // or an interrupted write looks exactly like that, so treat it as the error it is. Lengths of 0 and
@@ -43,7 +70,9 @@ void check_not_truncated(SNDFILE* file, const fs::path& path) {
   sf_command(file, SFC_GET_LOG_INFO, log.data(), static_cast<int>(log.size()));
   log.resize(std::strlen(log.c_str()));
   // An Ogg stream cut short never reaches its end-of-stream page; libsndfile plays what there is.
-  if (log.find("File ended unexpectedly") != std::string::npos)
+  // Its log says "File ended unexpectedly" then, but also for whole short files (one audio page),
+  // so the file's last page is read instead.
+  if (log.find("Ogg stream data") != std::string::npos && !ogg_ends_with_last_page(path))
     throw AudioError(path.string() + ": file is truncated: the stream ends without its last page");
   const std::string marker = "data : ";
   for (std::size_t at = log.find(marker); at != std::string::npos; at = log.find(marker, at + 1)) {
