@@ -39,5 +39,6 @@ void register_vocode(CLI::App& app, int& exit_code);
 void register_mel(CLI::App& app, int& exit_code);
 void register_pitch(CLI::App& app, int& exit_code);
 void register_synth_mel(CLI::App& app, int& exit_code);
+void register_serve(CLI::App& app, int& exit_code);
 
 }  // namespace tts::cli

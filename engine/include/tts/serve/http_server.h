@@ -1,0 +1,64 @@
+// The HTTP side of `tts serve`, on cpp-httplib (Debian libcpp-httplib-dev; see docs/serve.md for
+// why): OpenAI's speech API, streamed as it is made, plus voices, models, health and metrics.
+//
+//   POST /v1/audio/speech   audio, chunked (the first bytes leave with the first audio)
+//   GET  /v1/audio/voices   {"voices": [{"id", "name", "language", "sample_rate", …}]}
+//   GET  /v1/models         OpenAI's model list: tts-1, tts-1-hd and every served voice
+//   GET  /health            {"status": "ok", …}; 503 while shutting down
+//   GET  /metrics           Prometheus text (metrics.h)
+//
+// Errors are OpenAI's JSON error object with 400 (bad request), 401 (API key), 404, 405, 413
+// (body too large), 503 (busy; with Retry-After) or 500.
+#pragma once
+
+#include <atomic>
+#include <chrono>
+#include <memory>
+#include <string>
+
+#include "tts/serve/speech_service.h"
+
+namespace httplib {
+class Server;
+}
+
+namespace tts::serve {
+
+struct HttpOptions {
+  std::string host = "127.0.0.1";
+  int port = 5500;      // 0: any free port (see HttpServer::port())
+  std::string api_key;  // when set, every request but /health needs "Authorization: Bearer KEY"
+  std::size_t max_body_bytes = 64 * 1024;
+  std::chrono::seconds read_timeout{10};   // idle time while reading a request
+  std::chrono::seconds write_timeout{10};  // a client that stops reading the audio
+  int connection_threads = 32;  // connections served at once (the synthesis bound is Admission's)
+};
+
+class HttpServer {
+ public:
+  HttpServer(SpeechService& service, HttpOptions options);
+  ~HttpServer();
+  HttpServer(const HttpServer&) = delete;
+  HttpServer& operator=(const HttpServer&) = delete;
+
+  // Binds the socket; throws std::runtime_error naming the address when it cannot.
+  void bind();
+  int port() const { return port_; }
+  // Serves until stop(); returns after the connections have ended.
+  void run();
+  // Stops accepting; open streams end (they are cancelled by SpeechService::shutdown first when
+  // the caller wants them finished). Safe from any thread.
+  void stop();
+  // /health answers 503 from now on (the server is draining).
+  void set_draining() { draining_ = true; }
+
+ private:
+  void routes();
+  SpeechService& service_;
+  HttpOptions options_;
+  std::unique_ptr<httplib::Server> server_;
+  int port_ = 0;
+  std::atomic<bool> draining_{false};
+};
+
+}  // namespace tts::serve

@@ -1,0 +1,170 @@
+#include "tts/serve/speech_service.h"
+
+#include <algorithm>
+#include <array>
+
+namespace tts::serve {
+
+namespace {
+// OpenAI's own voice names: clients written for its API send one of these (often "alloy", the
+// default of many), so they mean "the default voice" here.
+constexpr std::array<const char*, 13> kOpenAiVoices = {
+    "alloy", "ash",  "ballad",  "coral", "echo",  "fable", "nova",
+    "onyx",  "sage", "shimmer", "verse", "marin", "cedar"};
+
+double seconds_between(std::chrono::steady_clock::time_point a,
+                       std::chrono::steady_clock::time_point b) {
+  return std::chrono::duration<double>(b - a).count();
+}
+}  // namespace
+
+std::size_t count_code_points(const std::string& text) {
+  std::size_t n = 0;
+  for (unsigned char c : text) n += (c & 0xC0) != 0x80;
+  return n;
+}
+
+void ServiceOptions::validate() const {
+  if (workers < 1 || workers > 256) throw std::invalid_argument("workers must be in [1, 256]");
+  if (queue < 0 || queue > 4096) throw std::invalid_argument("queue must be in [0, 4096]");
+  if (max_text_chars < 1) throw std::invalid_argument("max text length must be at least 1");
+  if (queue_wait.count() < 0) throw std::invalid_argument("queue wait must not be negative");
+  if (max_request.count() < 1) throw std::invalid_argument("request time limit must be positive");
+  if (threads_per_stream < 1 || threads_per_stream > 256)
+    throw std::invalid_argument("threads per stream must be in [1, 256]");
+}
+
+SpeechService::SpeechService(std::vector<ServedVoice> voices, ServiceOptions options)
+    : voices_(std::move(voices)),
+      options_(options),
+      admission_((options.validate(), options.workers), options.queue) {
+  if (voices_.empty()) throw std::invalid_argument("a server needs at least one voice");
+}
+
+const ServedVoice& SpeechService::voice(const std::string& name) const {
+  if (name.empty()) return voices_.front();
+  for (const auto& v : voices_)
+    if (v.name == name) return v;
+  if (std::find(kOpenAiVoices.begin(), kOpenAiVoices.end(), name) != kOpenAiVoices.end())
+    return voices_.front();
+  std::string known;
+  for (const auto& v : voices_) known += (known.empty() ? "" : ", ") + v.name;
+  throw RequestError("voice \"" + name + "\" is not served here (voices: " + known + ")");
+}
+
+std::unique_ptr<SpeechJob> SpeechService::start(const SpeechRequest& request,
+                                                const std::string& protocol) {
+  metrics_.request(protocol);
+  try {
+    const ServedVoice& served = voice(request.voice);
+    if (request.text.empty()) throw RequestError("input: the text is empty");
+    std::size_t chars = count_code_points(request.text);
+    if (chars > options_.max_text_chars)
+      throw RequestError("input: " + std::to_string(chars) +
+                         " characters, more than the limit of " +
+                         std::to_string(options_.max_text_chars));
+    engine::SynthesisOptions synthesis;
+    synthesis.rate = request.rate;
+    synthesis.pitch_semitones = request.pitch_semitones;
+    synthesis.volume = request.volume;
+    synthesis.ssml = request.ssml;
+    synthesis.threads = options_.threads_per_stream;
+    try {
+      synthesis.validate();
+    } catch (const std::invalid_argument& e) {
+      throw RequestError(e.what());
+    }
+    if (request.pitch_semitones != 0.0f && !served.voice->acoustic().predicts_pitch())
+      throw RequestError("voice \"" + served.name +
+                         "\" cannot shift its pitch (it predates pitch)");
+
+    auto ticket = admission_.try_enter();
+    if (!ticket) throw BusyError("every synthesis worker is busy and the queue is full");
+    if (!ticket->wait_for_worker(std::chrono::steady_clock::now() + options_.queue_wait))
+      throw BusyError("no synthesis worker became free in time (or the server is stopping)");
+    std::unique_ptr<SpeechJob> job(new SpeechJob(*this, served.voice, std::move(ticket), protocol));
+    job->stream_.start(request.text, synthesis);
+    return job;
+  } catch (const RequestError&) {
+    metrics_.error(protocol, "bad_request");
+    throw;
+  } catch (const BusyError&) {
+    metrics_.error(protocol, "busy");
+    throw;
+  }
+}
+
+bool SpeechService::shutdown(std::chrono::steady_clock::time_point deadline) {
+  admission_.close();
+  if (admission_.wait_idle(deadline)) return true;
+  {
+    std::lock_guard<std::mutex> lock(jobs_mutex_);
+    for (SpeechJob* job : jobs_) job->cancel();
+  }
+  admission_.wait_idle(std::chrono::steady_clock::now() + std::chrono::seconds(5));
+  return false;
+}
+
+SpeechJob::SpeechJob(SpeechService& service, std::shared_ptr<const engine::Voice> voice,
+                     std::unique_ptr<Admission::Ticket> ticket, std::string protocol)
+    : service_(service),
+      ticket_(std::move(ticket)),
+      stream_(std::move(voice)),
+      protocol_(std::move(protocol)),
+      started_(std::chrono::steady_clock::now()),
+      deadline_(started_ + service.options().max_request) {
+  std::lock_guard<std::mutex> lock(service_.jobs_mutex_);
+  service_.jobs_.insert(this);
+}
+
+SpeechJob::~SpeechJob() {
+  {
+    std::lock_guard<std::mutex> lock(service_.jobs_mutex_);
+    service_.jobs_.erase(this);
+  }
+  stream_.cancel();
+  if (!finished_) service_.metrics().error(protocol_, "cancelled");
+}
+
+bool SpeechJob::expired() const { return std::chrono::steady_clock::now() > deadline_; }
+
+bool SpeechJob::next(engine::AudioChunk& chunk) {
+  if (expired()) {
+    stream_.cancel();
+    finished_ = true;  // counted as a timeout, not also as a cancellation
+    service_.metrics().error(protocol_, "timeout");
+    throw RequestError("the synthesis ran past the request time limit");
+  }
+  bool more;
+  try {
+    more = stream_.next(chunk);
+  } catch (const engine::SynthesisInputError&) {
+    service_.metrics().error(protocol_, "bad_input");
+    finished_ = true;  // counted here, not as a cancellation
+    throw;
+  } catch (const engine::SynthesisCancelled&) {
+    throw;
+  } catch (const std::exception&) {
+    service_.metrics().error(protocol_, "synthesis");
+    finished_ = true;
+    throw;
+  }
+  auto now = std::chrono::steady_clock::now();
+  if (more && samples_ == 0 && !chunk.samples.empty()) first_audio_ = now;
+  if (more) samples_ += chunk.samples.size();
+  if (!more || chunk.is_last) {
+    if (!finished_) {
+      finished_ = true;
+      double first = first_audio_ == std::chrono::steady_clock::time_point{}
+                         ? 0.0
+                         : seconds_between(started_, first_audio_);
+      service_.metrics().synthesis(static_cast<double>(samples_) / sample_rate(),
+                                   seconds_between(started_, now), first);
+    }
+  }
+  return more;
+}
+
+void SpeechJob::cancel() { stream_.cancel(); }
+
+}  // namespace tts::serve

@@ -1,0 +1,192 @@
+// `tts serve`: the engine over the network, with its voices loaded once and shared by every
+// request. HTTP speaks OpenAI's speech API (http_server.h), Wyoming speaks to Home Assistant
+// (wyoming_server.h); both share one bound on running and waiting syntheses (admission.h).
+// SIGTERM or SIGINT stops accepting, lets running streams finish until --drain-timeout, cancels
+// the rest and exits 0. docs/serve.md has the whole story.
+#include <fcntl.h>
+#include <signal.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <cerrno>
+#include <chrono>
+#include <iostream>
+#include <thread>
+
+#include "commands.h"
+#include "tts/engine/voice.h"
+#include "tts/serve/http_server.h"
+#include "tts/serve/speech_service.h"
+#include "tts/serve/wyoming_server.h"
+
+namespace tts::cli {
+
+namespace {
+
+int g_signal_pipe[2] = {-1, -1};
+
+void on_stop_signal(int) {
+  char byte = 1;
+  // Async-signal-safe; a full pipe means a stop is already pending.
+  [[maybe_unused]] auto n = ::write(g_signal_pipe[1], &byte, 1);
+}
+
+struct ServeOptions {
+  std::string host = "127.0.0.1";
+  int port = 5500;
+  int wyoming_port = 10200;
+  bool no_wyoming = false;
+  std::vector<std::string> voices{"default"};
+  std::string api_key;
+  int workers = 2, queue = 2, threads = 1;
+  std::size_t max_text = 4096, max_body = 64 * 1024;
+  double request_timeout = 300, queue_timeout = 10, drain_timeout = 10;
+};
+
+bool is_loopback(const std::string& host) {
+  return host == "127.0.0.1" || host == "localhost" || host == "::1" || host.rfind("127.", 0) == 0;
+}
+
+int run_serve(const ServeOptions& o) {
+  std::vector<serve::ServedVoice> voices;
+  for (const auto& name : o.voices) {
+    try {
+      auto folder = engine::resolve_voice(name);
+      auto voice = engine::Voice::load(folder);
+      std::string served = name.find('/') == std::string::npos ? name : folder.filename().string();
+      for (const auto& v : voices)
+        if (v.name == served) {
+          std::cerr << "tts serve: voice \"" << served << "\" given twice\n";
+          return kExitUsage;
+        }
+      voices.push_back({served, voice});
+    } catch (const std::exception& e) {
+      std::cerr << "tts serve: " << e.what() << "\n";
+      return kExitBadInput;
+    }
+  }
+  serve::ServiceOptions service_options;
+  service_options.workers = o.workers;
+  service_options.queue = o.queue;
+  service_options.threads_per_stream = o.threads;
+  service_options.max_text_chars = o.max_text;
+  service_options.max_request =
+      std::chrono::milliseconds(static_cast<long>(o.request_timeout * 1e3));
+  service_options.queue_wait = std::chrono::milliseconds(static_cast<long>(o.queue_timeout * 1e3));
+  std::unique_ptr<serve::SpeechService> service;
+  try {
+    service = std::make_unique<serve::SpeechService>(std::move(voices), service_options);
+  } catch (const std::invalid_argument& e) {
+    std::cerr << "tts serve: " << e.what() << "\n";
+    return kExitUsage;
+  }
+
+  serve::HttpOptions http_options;
+  http_options.host = o.host;
+  http_options.port = o.port;
+  http_options.api_key = o.api_key;
+  http_options.max_body_bytes = o.max_body;
+  serve::HttpServer http(*service, http_options);
+  std::unique_ptr<serve::WyomingServer> wyoming;
+  try {
+    http.bind();
+    if (!o.no_wyoming) {
+      serve::WyomingOptions wyoming_options;
+      wyoming_options.host = o.host;
+      wyoming_options.port = o.wyoming_port;
+      wyoming = std::make_unique<serve::WyomingServer>(*service, wyoming_options);
+      wyoming->bind();
+    }
+  } catch (const std::exception& e) {
+    std::cerr << "tts serve: " << e.what() << "\n";
+    return kExitFailure;
+  }
+  if (!is_loopback(o.host) && o.api_key.empty())
+    std::cerr << "tts serve: warning: listening on " << o.host
+              << " without --api-key: anyone who can reach it can use it\n";
+
+  if (::pipe2(g_signal_pipe, O_CLOEXEC | O_NONBLOCK) != 0) {
+    std::cerr << "tts serve: cannot create the signal pipe\n";
+    return kExitFailure;
+  }
+  struct sigaction action {};
+  action.sa_handler = on_stop_signal;
+  sigemptyset(&action.sa_mask);
+  sigaction(SIGTERM, &action, nullptr);
+  sigaction(SIGINT, &action, nullptr);
+  ::signal(SIGPIPE, SIG_IGN);  // a client that hangs up is an error return, not a signal
+
+  std::thread http_thread([&] { http.run(); });
+  std::thread wyoming_thread;
+  if (wyoming) wyoming_thread = std::thread([&] { wyoming->run(); });
+  std::cerr << "tts serve: HTTP on http://" << o.host << ":" << http.port() << "\n";
+  if (wyoming)
+    std::cerr << "tts serve: Wyoming on tcp://" << o.host << ":" << wyoming->port() << "\n";
+  std::cerr << "tts serve: voices:";
+  for (const auto& v : service->voices()) std::cerr << " " << v.name;
+  std::cerr << "; " << o.workers << " workers, queue " << o.queue << std::endl;
+
+  // Wait for a stop signal.
+  for (;;) {
+    char byte;
+    fd_set fds;
+    FD_ZERO(&fds);
+    FD_SET(g_signal_pipe[0], &fds);
+    int ready = ::select(g_signal_pipe[0] + 1, &fds, nullptr, nullptr, nullptr);
+    if (ready > 0 && ::read(g_signal_pipe[0], &byte, 1) == 1) break;
+    if (ready < 0 && errno != EINTR) break;
+  }
+  std::cerr << "tts serve: stopping (finishing streams for at most " << o.drain_timeout << " s)"
+            << std::endl;
+  http.set_draining();
+  auto deadline = std::chrono::steady_clock::now() +
+                  std::chrono::milliseconds(static_cast<long>(o.drain_timeout * 1e3));
+  bool finished = service->shutdown(deadline);
+  http.stop();
+  if (wyoming) wyoming->stop();
+  http_thread.join();
+  if (wyoming_thread.joinable()) wyoming_thread.join();
+  std::cerr << "tts serve: stopped" << (finished ? "" : " (streams still running were cancelled)")
+            << std::endl;
+  return kExitOk;
+}
+
+}  // namespace
+
+void register_serve(CLI::App& app, int& exit_code) {
+  auto o = std::make_shared<ServeOptions>();
+  CLI::App* cmd = app.add_subcommand(
+      "serve", "Serve speech over HTTP (OpenAI's /v1/audio/speech) and the Wyoming protocol");
+  cmd->add_option("--host", o->host, "Address to listen on (default 127.0.0.1: this machine only)");
+  cmd->add_option("--port", o->port, "HTTP port (0: any free port, printed at start)")
+      ->check(CLI::Range(0, 65535));
+  cmd->add_option("--wyoming-port", o->wyoming_port, "Wyoming TCP port (0: any free port)")
+      ->check(CLI::Range(0, 65535));
+  cmd->add_flag("--no-wyoming", o->no_wyoming, "Do not serve the Wyoming protocol");
+  cmd->add_option("--voice", o->voices,
+                  "Voice to serve (name or folder; repeat for several; the first is the default)");
+  cmd->add_option("--api-key", o->api_key,
+                  "Require 'Authorization: Bearer KEY' on every HTTP request but /health")
+      ->envname("TTS_API_KEY");
+  cmd->add_option("--workers", o->workers, "Syntheses running at once")->check(CLI::Range(1, 256));
+  cmd->add_option("--queue", o->queue, "Requests waiting for a worker before 503")
+      ->check(CLI::Range(0, 4096));
+  cmd->add_option("--threads", o->threads, "Vocoder threads per synthesis")
+      ->check(CLI::Range(1, 256));
+  cmd->add_option("--max-text", o->max_text, "Longest text of a request, in characters")
+      ->check(CLI::Range(1, 1 << 24));
+  cmd->add_option("--max-body", o->max_body, "Largest HTTP request body, in bytes")
+      ->check(CLI::Range(1, 1 << 26));
+  cmd->add_option("--request-timeout", o->request_timeout,
+                  "Longest synthesis of one request, in seconds")
+      ->check(CLI::Range(0.001, 86400.0));
+  cmd->add_option("--queue-timeout", o->queue_timeout,
+                  "Longest wait for a worker, in seconds, before 503")
+      ->check(CLI::Range(0.0, 3600.0));
+  cmd->add_option("--drain-timeout", o->drain_timeout,
+                  "On SIGTERM, seconds to let running streams finish before cancelling them")
+      ->check(CLI::Range(0.0, 3600.0));
+  cmd->callback([o, &exit_code] { exit_code = run_serve(*o); });
+}
+
+}  // namespace tts::cli
