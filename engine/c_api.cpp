@@ -1,5 +1,7 @@
 // The C API (tts.h) over the C++ engine. Every entry point catches everything: no exception
 // crosses the C boundary.
+#include <algorithm>
+#include <atomic>
 #include <cstddef>
 #include <cstring>
 #include <new>
@@ -34,6 +36,9 @@ struct tts_stream {
   // sentence keeps its address from being reused by a later one while it is compared.
   std::vector<tts_phoneme_span> alignment;
   std::shared_ptr<const tts::engine::SentenceInfo> alignment_of;
+  // Set while a start/next/synthesize call runs: a second thread, or a callback calling back into
+  // its own stream, gets TTS_ERR_STATE instead of corrupting the stream's threads.
+  std::atomic<bool> in_call{false};
   explicit tts_stream(std::shared_ptr<const Voice> v) : voice(v), stream(std::move(v)) {}
 };
 
@@ -95,20 +100,43 @@ int fail_current(std::string& where) {
   return status;
 }
 
-// Input options: at least the first version's size, at most ours (a newer header's struct has
-// fields this library cannot honour, and silently ignoring them would be wrong).
+// Input options, versioned by struct_size as the header promises: a program built against an older
+// header passes a smaller struct (at least the first version's size), whose missing fields keep
+// their defaults; one built against a newer header may pass a larger struct only if the fields this
+// library does not know are all zero (unset), because ignoring a value it was asked for would be
+// wrong. (The rule of Linux's copy_struct_from_user.)
 template <typename T>
-bool read_options(const T* given, T& out, void (*defaults)(T*), std::string& error) {
+bool read_options(const T* given, T& out, void (*defaults)(T*), std::size_t first_version_size,
+                  const char* name, std::string& error) {
   defaults(&out);
   if (!given) return true;
-  if (given->struct_size != sizeof(T)) {
-    error = "options struct_size " + std::to_string(given->struct_size) + " is not " +
-            std::to_string(sizeof(T)) + " (fill it with tts_default_*_options)";
+  const std::size_t size = given->struct_size;
+  if (size < first_version_size) {
+    error = std::string(name) + " struct_size " + std::to_string(size) +
+            " is smaller than its first version's " + std::to_string(first_version_size) +
+            " (fill it with tts_default_*_options)";
     return false;
   }
-  std::memcpy(&out, given, sizeof(T));
+  const auto* bytes = reinterpret_cast<const unsigned char*>(given);
+  for (std::size_t i = sizeof(T); i < size; ++i)
+    if (bytes[i] != 0) {
+      error = std::string(name) + " struct_size " + std::to_string(size) + " has fields (byte " +
+              std::to_string(i) +
+              " is set) that this library, version " TTS_VERSION_STRING
+              ", does not know; it reads " +
+              std::to_string(sizeof(T)) + " bytes";
+      return false;
+    }
+  std::memcpy(&out, given, std::min(size, sizeof(T)));
+  out.struct_size = sizeof(T);
   return true;
 }
+
+// The options structs' sizes in the first version of this header (1.0): the end of their last
+// field then. Appending a field leaves these as they are.
+constexpr std::size_t kSynthesisOptionsV1 =
+    offsetof(tts_synthesis_options, chunk_samples) + sizeof(std::size_t);
+constexpr std::size_t kVoiceOptionsV1 = offsetof(tts_voice_options, device) + sizeof(int);
 
 // Sets a field of an output struct only when the caller's struct_size covers it.
 #define TTS_SET_FIELD(ptr, type, field, value)                              \
@@ -141,12 +169,37 @@ void fill_chunk(tts_stream* s, tts_chunk* c) {
   TTS_SET_FIELD(c, tts_chunk, alignment_count, s->alignment.size());
 }
 
+// Marks the stream busy for one call (see tts_stream::in_call).
+class CallGuard {
+ public:
+  explicit CallGuard(tts_stream* s) : s_(s), entered_(!s->in_call.exchange(true)) {}
+  ~CallGuard() {
+    if (entered_) s_->in_call = false;
+  }
+  CallGuard(const CallGuard&) = delete;
+  CallGuard& operator=(const CallGuard&) = delete;
+  // False when another call is running; the message goes to the calling thread's tts_last_error(),
+  // because the stream's own message belongs to the call that is running.
+  bool entered() const {
+    if (!entered_)
+      fail(g_last_error, TTS_ERR_STATE,
+           "the stream is already in a call: use a stream from one thread at a time, and do not "
+           "call back into a stream from its own callback (tts_stream_cancel is allowed)");
+    return entered_;
+  }
+
+ private:
+  tts_stream* s_;
+  bool entered_;
+};
+
 constexpr std::size_t kMinChunkSize = offsetof(tts_chunk, count) + sizeof(std::size_t);
 
 int start(tts_stream* s, const char* text, const tts_synthesis_options* options) {
   if (!text) return fail(s->last_error, TTS_ERR_INVALID_ARGUMENT, "text is NULL");
   tts_synthesis_options o;
-  if (!read_options(options, o, tts_default_synthesis_options, s->last_error))
+  if (!read_options(options, o, tts_default_synthesis_options, kSynthesisOptionsV1,
+                    "tts_synthesis_options", s->last_error))
     return TTS_ERR_INVALID_ARGUMENT;
   SynthesisOptions so;
   so.rate = o.rate;
@@ -254,7 +307,8 @@ int tts_voice_load(const char* name_or_path, const tts_voice_options* options,
     *out_voice = nullptr;
     if (!name_or_path) return fail(g_last_error, TTS_ERR_INVALID_ARGUMENT, "voice name is NULL");
     tts_voice_options o;
-    if (!read_options(options, o, tts_default_voice_options, g_last_error))
+    if (!read_options(options, o, tts_default_voice_options, kVoiceOptionsV1, "tts_voice_options",
+                      g_last_error))
       return TTS_ERR_INVALID_ARGUMENT;
     if (o.device == TTS_DEVICE_CUDA) {
       if (!tts::kernels::cuda_backend_built())
@@ -327,6 +381,8 @@ const char* tts_stream_last_error(const tts_stream* stream) {
 int tts_synthesize_start(tts_stream* stream, const char* text,
                          const tts_synthesis_options* options) {
   if (!stream) return fail(g_last_error, TTS_ERR_INVALID_ARGUMENT, "stream is NULL");
+  CallGuard guard(stream);
+  if (!guard.entered()) return TTS_ERR_STATE;
   try {
     return start(stream, text, options);
   } catch (...) {
@@ -336,6 +392,8 @@ int tts_synthesize_start(tts_stream* stream, const char* text,
 
 int tts_synthesize_next(tts_stream* stream, tts_chunk* chunk) {
   if (!stream) return fail(g_last_error, TTS_ERR_INVALID_ARGUMENT, "stream is NULL");
+  CallGuard guard(stream);
+  if (!guard.entered()) return TTS_ERR_STATE;
   try {
     if (!chunk || chunk->struct_size < kMinChunkSize)
       return fail(stream->last_error, TTS_ERR_INVALID_ARGUMENT,
@@ -349,6 +407,8 @@ int tts_synthesize_next(tts_stream* stream, tts_chunk* chunk) {
 int tts_synthesize(tts_stream* stream, const char* text, const tts_synthesis_options* options,
                    tts_audio_callback callback, void* user_data) {
   if (!stream) return fail(g_last_error, TTS_ERR_INVALID_ARGUMENT, "stream is NULL");
+  CallGuard guard(stream);
+  if (!guard.entered()) return TTS_ERR_STATE;
   try {
     if (!callback) return fail(stream->last_error, TTS_ERR_INVALID_ARGUMENT, "callback is NULL");
     int rc = start(stream, text, options);

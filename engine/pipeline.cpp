@@ -4,7 +4,9 @@
 #include <atomic>
 #include <cmath>
 #include <optional>
+#include <thread>
 
+#include "exit_guard.h"
 #include "tts/engine/bounded_queue.h"
 #include "tts/engine/stream_sampler.h"
 #include "tts/frontend/ssml.h"
@@ -80,18 +82,32 @@ void SynthesisOptions::validate() const {
     bad("device cuda: this build has no CUDA backend (configure with -DTTS_CUDA=ON)");
 }
 
-struct SynthesisStream::Run {
+struct SynthesisStream::Run : StoppableAtExit {
   Run(std::shared_ptr<const Voice> v, std::string t, const SynthesisOptions& o)
       : voice(std::move(v)),
         text(std::move(t)),
         options(o),
         sentences(o.sentences_ahead),
         audio(o.queue_chunks) {}
+  ~Run() {
+    if (registered) unregister_at_exit(this);
+  }
 
   void cancel() {
     cancelled = true;
     sentences.close(true);
     audio.close(true);
+  }
+  // Joins the worker threads (after cancel(), or once they are done). The owner's stop() and the
+  // exit handler may both get here.
+  void join() {
+    std::lock_guard<std::mutex> lock(join_mutex);
+    for (std::thread* t : {&frontend, &vocoder})
+      if (t->joinable() && t->get_id() != std::this_thread::get_id()) t->join();
+  }
+  void stop_at_exit() override {
+    cancel();
+    join();
   }
 
   void frontend_main();
@@ -109,6 +125,8 @@ struct SynthesisStream::Run {
   BoundedQueue<Output> audio;
   int next_index = 0;
   std::thread frontend, vocoder;
+  std::mutex join_mutex;
+  bool registered = false;
 };
 
 void SynthesisStream::Run::prepare(const frontend::PhonemizedSentence& s,
@@ -288,8 +306,7 @@ void SynthesisStream::stop() {
   }
   if (!run) return;
   run->cancel();
-  if (run->frontend.joinable()) run->frontend.join();
-  if (run->vocoder.joinable()) run->vocoder.join();
+  run->join();
 }
 
 void SynthesisStream::start(std::string text, const SynthesisOptions& options) {
@@ -300,7 +317,10 @@ void SynthesisStream::start(std::string text, const SynthesisOptions& options) {
         "from before tts had pitch and energy), so it cannot shift it; use a voice trained with "
         "this version of tts");
   stop();
+  if (process_exiting()) throw std::runtime_error("synthesis cannot start: the program is exiting");
   auto run = std::make_shared<Run>(voice_, std::move(text), options);
+  register_at_exit(run.get());
+  run->registered = true;
   run->frontend = std::thread([r = run.get()] { r->frontend_main(); });
   try {
     run->vocoder = std::thread([r = run.get()] { r->vocoder_main(); });

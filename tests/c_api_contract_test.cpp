@@ -120,7 +120,7 @@ TEST_F(CApi, DamagedVoiceIsBadVoice) {
 TEST_F(CApi, OptionsStructSizeIsChecked) {
   tts_synthesis_options o;
   tts_default_synthesis_options(&o);
-  o.struct_size = sizeof o - 4;
+  o.struct_size = sizeof o - 4;  // smaller than the first version of the struct
   EXPECT_EQ(tts_synthesize_start(stream_, "x", &o), TTS_ERR_INVALID_ARGUMENT);
   EXPECT_NE(std::string(tts_stream_last_error(stream_)).find("struct_size"), std::string::npos);
   tts_default_synthesis_options(&o);
@@ -133,6 +133,85 @@ TEST_F(CApi, OptionsStructSizeIsChecked) {
   tts_voice* v = nullptr;
   EXPECT_EQ(tts_voice_load(path_.c_str(), &vo, &v), TTS_ERR_UNSUPPORTED);
   EXPECT_NE(std::string(tts_last_error()).find("CUDA"), std::string::npos);
+}
+
+// A program built against a newer header, whose struct has fields appended: accepted while those
+// fields are unset (zero), refused, naming the byte, when one is set.
+TEST_F(CApi, ALargerOptionsStructIsReadWhileItsNewFieldsAreUnset) {
+  struct Newer {
+    tts_synthesis_options known;
+    std::uint64_t appended[2];
+  } newer{};
+  tts_default_synthesis_options(&newer.known);
+  newer.known.struct_size = sizeof newer;
+  newer.known.rate = 5.0f;
+  ASSERT_EQ(tts_synthesize_start(stream_, "Hello.", &newer.known), TTS_OK)
+      << tts_stream_last_error(stream_);
+  tts_chunk c;
+  tts_chunk_init(&c);
+  int rc;
+  while ((rc = tts_synthesize_next(stream_, &c)) == TTS_OK) {
+  }
+  EXPECT_EQ(rc, TTS_DONE);
+  newer.appended[1] = 7;
+  EXPECT_EQ(tts_synthesize_start(stream_, "Hello.", &newer.known), TTS_ERR_INVALID_ARGUMENT);
+  EXPECT_NE(std::string(tts_stream_last_error(stream_)).find("does not know"), std::string::npos)
+      << tts_stream_last_error(stream_);
+  tts_voice_options vo;
+  tts_default_voice_options(&vo);
+  vo.struct_size = 2;
+  tts_voice* v = nullptr;
+  EXPECT_EQ(tts_voice_load(path_.c_str(), &vo, &v), TTS_ERR_INVALID_ARGUMENT);
+}
+
+// Misuse the header forbids gets an error, not an abort or a hang: a callback that calls back into
+// its own stream, and a second thread on a stream that is in a call.
+TEST_F(CApi, ACallbackCallingBackIntoItsStreamGetsAStateError) {
+  struct Seen {
+    tts_stream* stream;
+    int nested = 1;
+    std::string message;
+  } seen{stream_};
+  auto callback = [](const tts_chunk*, void* user) -> int {
+    auto* s = static_cast<Seen*>(user);
+    s->nested = tts_synthesize_start(s->stream, "Again.", nullptr);
+    s->message = tts_last_error();
+    return 0;
+  };
+  tts_synthesis_options o;
+  tts_default_synthesis_options(&o);
+  o.rate = 5.0f;
+  EXPECT_EQ(tts_synthesize(stream_, "Hello.", &o, callback, &seen), TTS_OK);
+  EXPECT_EQ(seen.nested, TTS_ERR_STATE);
+  EXPECT_NE(seen.message.find("already in a call"), std::string::npos) << seen.message;
+}
+
+TEST_F(CApi, ASecondThreadOnABusyStreamGetsAStateError) {
+  struct Shared {
+    tts_stream* stream;
+    std::atomic<bool> inside{false}, tried{false};
+    std::atomic<int> other{1};
+  } shared{stream_};
+  auto callback = [](const tts_chunk*, void* user) -> int {
+    auto* s = static_cast<Shared*>(user);
+    s->inside = true;
+    while (!s->tried) std::this_thread::yield();
+    return 0;
+  };
+  std::thread second([&] {
+    while (!shared.inside) std::this_thread::yield();
+    shared.other = tts_synthesize_start(stream_, "Intruder.", nullptr);
+    tts_chunk c;
+    tts_chunk_init(&c);
+    if (shared.other == TTS_ERR_STATE) shared.other = tts_synthesize_next(stream_, &c);
+    shared.tried = true;
+  });
+  tts_synthesis_options o;
+  tts_default_synthesis_options(&o);
+  o.rate = 5.0f;
+  EXPECT_EQ(tts_synthesize(stream_, "Hello.", &o, callback, &shared), TTS_OK);
+  second.join();
+  EXPECT_EQ(shared.other, TTS_ERR_STATE);
 }
 
 TEST_F(CApi, CallsOutOfOrder) {

@@ -58,7 +58,9 @@ void select_voice(const std::string& language) {
 }
 
 std::string text_to_phonemes(const std::string& text) {
-  static const std::regex kLanguageSwitch(R"(\([a-z]{2,3}(?:-[a-z0-9]+)?\))");
+  // Made once and never destroyed (*new): a synthesis still running when its program exits may use
+  // it after static destructors have run, until the engine's exit handler stops it.
+  static const std::regex& kLanguageSwitch = *new std::regex(R"(\([a-z]{2,3}(?:-[a-z0-9]+)?\))");
   std::string out;
   const void* cursor = text.c_str();
   while (cursor != nullptr) {
@@ -116,6 +118,11 @@ UnknownLanguageError::UnknownLanguageError(const std::string& language)
 std::mutex& espeak_lock() {
   static std::mutex mutex;
   return mutex;
+}
+
+void initialize_espeak_now() {
+  std::lock_guard<std::mutex> lock(espeak_lock());
+  initialize_espeak();
 }
 
 Phonemizer::Phonemizer(std::string language) : language_(language) {

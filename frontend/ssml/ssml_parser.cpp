@@ -39,7 +39,9 @@ template <std::size_t N>
 bool parse_prosody_value(const std::string& text, const Named (&names)[N], double& value) {
   for (const Named& n : names)
     if (text == n.name) return value = n.value, true;
-  static const std::regex kNumber(R"(^([+-]?\d+(?:\.\d+)?)(%|st|dB|Hz)?$)");
+  // Made once and never destroyed (*new): a synthesis still running when its program exits may use
+  // it after static destructors have run, until the engine's exit handler stops it.
+  static const std::regex& kNumber = *new std::regex(R"(^([+-]?\d+(?:\.\d+)?)(%|st|dB|Hz)?$)");
   std::smatch m;
   if (!std::regex_match(text, m, kNumber)) return false;
   double number = std::stod(m.str(1));
@@ -135,7 +137,7 @@ class Interpreter {
 
   int break_ms(const XmlNode& node) {
     if (const std::string* time = node.attribute("time")) {
-      static const std::regex kTime(R"(^\s*(\d+(?:\.\d+)?)\s*(ms|s)\s*$)");
+      static const std::regex& kTime = *new std::regex(R"(^\s*(\d+(?:\.\d+)?)\s*(ms|s)\s*$)");
       std::smatch m;
       if (!std::regex_match(*time, m, kTime))
         throw SsmlError(node.line, node.column,
@@ -217,7 +219,8 @@ class Interpreter {
     static const char* kMonths[12] = {"January",   "February", "March",    "April",
                                       "May",       "June",     "July",     "August",
                                       "September", "October",  "November", "December"};
-    static const std::regex kParts(R"(^\s*(\d{1,4})[-/.](\d{1,2})[-/.](\d{1,4})\s*$)");
+    static const std::regex& kParts =
+        *new std::regex(R"(^\s*(\d{1,4})[-/.](\d{1,2})[-/.](\d{1,4})\s*$)");
     std::smatch m;
     const std::string* format = node.attribute("format");
     std::string order = format ? *format : "mdy";

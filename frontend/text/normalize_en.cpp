@@ -86,9 +86,11 @@ std::string spell_address(const std::string& address) {
         out += c;
     }
   }
-  static const std::regex kWww(R"(\bwww\b)");
+  // Made once and never destroyed (*new): a synthesis still running when its program exits may use
+  // it after static destructors have run, until the engine's exit handler stops it.
+  static const std::regex& kWww = *new std::regex(R"(\bwww\b)");
   out = std::regex_replace(out, kWww, "w w w");
-  static const std::regex kSpaces(" +");
+  static const std::regex& kSpaces = *new std::regex(" +");
   out = std::regex_replace(out, kSpaces, " ");
   if (!out.empty() && out.front() == ' ') out.erase(0, 1);
   if (!out.empty() && out.back() == ' ') out.pop_back();
@@ -97,10 +99,11 @@ std::string spell_address(const std::string& address) {
 }  // namespace
 
 std::string expand_urls_and_emails(const std::string& text) {
-  static const std::regex kUrl(R"re((?:https?://|\bwww\.)([^\s]*[^\s.,;:!?)"']))re",
-                               std::regex::icase);
-  static const std::regex kScheme(R"(^https?://)", std::regex::icase);
-  static const std::regex kEmail(R"(\b[A-Za-z0-9._%+-]+@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)+\b)");
+  static const std::regex& kUrl =
+      *new std::regex(R"re((?:https?://|\bwww\.)([^\s]*[^\s.,;:!?)"']))re", std::regex::icase);
+  static const std::regex& kScheme = *new std::regex(R"(^https?://)", std::regex::icase);
+  static const std::regex& kEmail =
+      *new std::regex(R"(\b[A-Za-z0-9._%+-]+@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)+\b)");
   std::string out = replace_all(text, kUrl, [](const std::smatch& m) {
     std::string url = std::regex_replace(m.str(0), kScheme, "");
     while (!url.empty() && url.back() == '/') url.pop_back();
@@ -111,11 +114,12 @@ std::string expand_urls_and_emails(const std::string& text) {
 
 std::string expand_abbreviations(const std::string& text) {
   // Dr. and St. depend on their neighbours: a title before a name, a street after one.
-  static const std::regex kTitleBeforeName(R"(\b(Dr|St)\.(?=\s+[A-Z]))");
-  static const std::regex kStreetAfterName(R"(\b([A-Z][a-z]+\s+)(Dr|St)\.)");
-  static const std::regex kTitleAlone(R"(\b(Dr|St)\.)");
-  static const std::regex kBeforeNumber(R"(\b(No|Nos|Fig|Vol|Ch|Nr)\.(?=\s*\d))");
-  static const std::regex kFixed(
+  static const std::regex& kTitleBeforeName = *new std::regex(R"(\b(Dr|St)\.(?=\s+[A-Z]))");
+  static const std::regex& kStreetAfterName = *new std::regex(R"(\b([A-Z][a-z]+\s+)(Dr|St)\.)");
+  static const std::regex& kTitleAlone = *new std::regex(R"(\b(Dr|St)\.)");
+  static const std::regex& kBeforeNumber =
+      *new std::regex(R"(\b(No|Nos|Fig|Vol|Ch|Nr)\.(?=\s*\d))");
+  static const std::regex& kFixed = *new std::regex(
       R"(\b(Mr|Mrs|Ms|Prof|Jr|Sr|Mt|Capt|Sgt|Lt|Col|Gov|Sen|Rep|Rev|Ave|Blvd|Rd|Dept|Inc|Ltd|Corp|approx|vs)\.|\bvs\b|\be\.g\.|\bi\.e\.|\betc\.)");
   std::string out = replace_all(text, kTitleBeforeName, [](const std::smatch& m) {
     return std::string(m.str(1) == "Dr" ? "doctor" : "saint");
@@ -181,7 +185,7 @@ std::string normalize(std::string_view sentence) {
   text = expand_dates(text);
   text = expand_units(text);
   text = expand_abbreviations(text);
-  static const std::regex kSpaces(R"( {2,})");
+  static const std::regex& kSpaces = *new std::regex(R"( {2,})");
   return std::regex_replace(text, kSpaces, " ");
 }
 }  // namespace en

@@ -65,10 +65,12 @@ std::string full_month(const std::string& name) {
 }  // namespace
 
 std::string expand_currency(const std::string& text) {
-  static const std::regex kPrefix(
+  // Made once and never destroyed (*new): a synthesis still running when its program exits may use
+  // it after static destructors have run, until the engine's exit handler stops it.
+  static const std::regex& kPrefix = *new std::regex(
       R"((\$|\xC2\xA3|\xE2\x82\xAC|\xC2\xA5) ?(\d{1,3}(?:,\d{3})+|\d+)(?:\.(\d+))?(?: (thousand|million|billion|trillion)\b)?)");
-  static const std::regex kSuffix(
-      R"(\b(\d{1,3}(?:,\d{3})+|\d+)(?:\.(\d+))? ?(\xE2\x82\xAC|\xC2\xA3))");
+  static const std::regex& kSuffix =
+      *new std::regex(R"(\b(\d{1,3}(?:,\d{3})+|\d+)(?:\.(\d+))? ?(\xE2\x82\xAC|\xC2\xA3))");
   std::string out = replace_all(text, kPrefix, [](const std::smatch& m) {
     return say_amount(m.str(2), m.str(3), m.str(4), currency_of(m.str(1)), m.str(0));
   });
@@ -78,9 +80,10 @@ std::string expand_currency(const std::string& text) {
 }
 
 std::string expand_times(const std::string& text) {
-  static const std::regex kClock(
+  static const std::regex& kClock = *new std::regex(
       R"(\b([01]?\d|2[0-3]):([0-5]\d)(?::[0-5]\d)?(?: ?([AaPp])\.? ?[Mm]\.?(?![A-Za-z]))?)");
-  static const std::regex kHourOnly(R"(\b(1[0-2]|0?[1-9]) ?([AaPp])\.? ?[Mm]\.?(?![A-Za-z]))");
+  static const std::regex& kHourOnly =
+      *new std::regex(R"(\b(1[0-2]|0?[1-9]) ?([AaPp])\.? ?[Mm]\.?(?![A-Za-z]))");
   auto meridiem = [](const std::string& letter) {
     return std::string(letter == "a" || letter == "A" ? " a m" : " p m");
   };
@@ -105,14 +108,15 @@ std::string expand_dates(const std::string& text) {
   static const std::string kMonth =
       "(January|February|March|April|May|June|July|August|September|October|November|December|"
       "Jan|Feb|Mar|Apr|Jun|Jul|Aug|Sept|Sep|Oct|Nov|Dec)";
-  static const std::regex kMonthDay(
+  static const std::regex& kMonthDay = *new std::regex(
       "\\b" + kMonth +
       R"(\.? ([12]\d|3[01]|0?[1-9])(?:st|nd|rd|th)?\b(?![:.,]\d)(?:,? (1[1-9]\d\d|20\d\d)\b)?)");
-  static const std::regex kDayMonth(R"(\b([12]\d|3[01]|0?[1-9])(?:st|nd|rd|th)? (?:of )?)" +
-                                    kMonth + R"(\b\.?(?:,? (1[1-9]\d\d|20\d\d)\b)?)");
-  static const std::regex kYear(
+  static const std::regex& kDayMonth =
+      *new std::regex(R"(\b([12]\d|3[01]|0?[1-9])(?:st|nd|rd|th)? (?:of )?)" + kMonth +
+                      R"(\b\.?(?:,? (1[1-9]\d\d|20\d\d)\b)?)");
+  static const std::regex& kYear = *new std::regex(
       R"(\b(in|In|since|Since|by|from|From|until|till|of|during|before|after|around|circa|year|to|and|By|Until|During|Before|After|Around|Circa) (1[1-9]\d\d)\b(?![.,]\d| ?%))");
-  static const std::regex kDecade(R"(\b(1[1-9]\d0|20[0-9]0)'?s\b)");
+  static const std::regex& kDecade = *new std::regex(R"(\b(1[1-9]\d0|20[0-9]0)'?s\b)");
   std::string out = replace_all(text, kMonthDay, [](const std::smatch& m) {
     std::string words = full_month(m.str(1)) + " " + en::ordinal(std::stoul(m.str(2)));
     if (m[3].matched) words += " " + en::year(std::stoul(m.str(3)));
@@ -176,9 +180,9 @@ std::string expand_units(const std::string& text) {
                                  "F",
                                  "degree Fahrenheit", "degrees Fahrenheit"},
                                 {"\xC2\xB0", "degree", "degrees"}};
-  static const std::regex kQuantity(
+  static const std::regex& kQuantity = *new std::regex(
       R"(\b(\d+(?:\.\d+)?) ?(km/h|kph|mph|km|cm|mm|kg|mg|ml|mL|kHz|MHz|GHz|Hz|ft|mi|lbs|lb|oz|hrs|hr|min|ms|sec|KB|MB|GB|TB|kW|\xC2\xB0C|\xC2\xB0F|\xC2\xB0|m|g|L|h)(?![A-Za-z0-9]))");
-  static const std::regex kPercent(R"((\d) ?%)");
+  static const std::regex& kPercent = *new std::regex(R"((\d) ?%)");
   std::string out = replace_all(text, kQuantity, [](const std::smatch& m) {
     for (const Unit& unit : kUnits)
       if (m.str(2) == unit.symbol) return m.str(1) + " " + (m.str(1) == "1" ? unit.one : unit.many);

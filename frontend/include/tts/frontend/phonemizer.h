@@ -50,4 +50,10 @@ class Phonemizer {
 // The lock that serialises every call into libespeak-ng; hold it for any other direct use.
 std::mutex& espeak_lock();
 
+// Initialises libespeak-ng now instead of at the first phonemize. Initialising registers an exit
+// handler that frees espeak-ng's buffers; code whose own exit handler must run before that one
+// (the engine's, which stops syntheses still running when a program exits) calls this first.
+// Throws std::runtime_error when espeak-ng's data is missing.
+void initialize_espeak_now();
+
 }  // namespace tts::frontend
