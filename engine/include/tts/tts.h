@@ -75,7 +75,8 @@ extern "C" {
 
 /* Options structs are versioned by their size: fill them with tts_default_*_options(), which
  * sets struct_size, then change the fields you need. Passing NULL means "all defaults". Later
- * versions only append fields, so a program built against this header keeps working. */
+ * versions only append fields, so a program built against this header keeps working (a smaller
+ * struct_size keeps the defaults of the fields it lacks; docs/c-api.md). */
 typedef struct tts_voice_options {
   size_t struct_size;
   int device; /* TTS_DEVICE_CPU (default) or TTS_DEVICE_CUDA */
