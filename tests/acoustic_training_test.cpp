@@ -2,9 +2,12 @@
 // names, with their transcripts): it learns, exports a loadable model, and resumes exactly.
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <algorithm>
+#include <array>
+#include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <regex>
@@ -17,6 +20,7 @@
 #include "tts/kernels/device.h"
 #include "tts/kernels/npy.h"
 #include "tts/kernels/safetensors.h"
+#include "tts/train/acoustic_corpus.h"
 #include "tts/train/acoustic_trainer.h"
 #include "tts/train/audio_corpus.h"
 #include "tts/train/predicted_mels.h"
@@ -38,6 +42,29 @@ std::vector<std::byte> checkpoint_bytes(const fs::path& dir) {
     all.insert(all.end(), t.data, t.data + t.nbytes);
   }
   return all;
+}
+
+nlohmann::json read_json(const fs::path& path) {
+  std::ifstream in(path);
+  return nlohmann::json::parse(in);
+}
+
+struct CommandResult {
+  int exit_code = -1;
+  std::string output;  // stdout and stderr together
+};
+
+CommandResult run_tts(const std::string& arguments) {
+  const std::string command = std::string(TTS_BINARY_DIR) + "/tools/tts " + arguments + " 2>&1";
+  CommandResult r;
+  FILE* pipe = ::popen(command.c_str(), "r");
+  if (!pipe) return r;
+  std::array<char, 4096> buffer;
+  while (std::size_t n = std::fread(buffer.data(), 1, buffer.size(), pipe))
+    r.output.append(buffer.data(), n);
+  const int status = ::pclose(pipe);
+  r.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  return r;
 }
 
 }  // namespace
@@ -139,6 +166,121 @@ TEST_F(AcousticTraining, AlignmentRestartsContinueTheBestFittingCandidateAndResu
   resumed.resume = true;
   train::train_acoustic(resumed, log_);
   EXPECT_TRUE(a == checkpoint_bytes(root_ / "interrupted"));
+}
+
+// A resumed run continues the run its checkpoint records, or says why it cannot.
+TEST_F(AcousticTraining, ResumeWithAnotherSeedIsRefusedNamingBothSeeds) {
+  train::train_acoustic(options("out", 5), log_);
+  const auto before = checkpoint_bytes(root_ / "out");
+  auto other = options("out", 10);
+  other.resume = true;
+  other.seed = 2;
+  try {
+    train::train_acoustic(other, log_);
+    FAIL() << "a resume with another seed was accepted";
+  } catch (const std::runtime_error& e) {
+    EXPECT_THAT(e.what(), ::testing::HasSubstr("--seed 1"));
+    EXPECT_THAT(e.what(), ::testing::HasSubstr("--seed 2"));
+  }
+  EXPECT_TRUE(checkpoint_bytes(root_ / "out") == before);
+}
+
+TEST_F(AcousticTraining, ResumeWithoutACheckpointIsAnError) {
+  auto o = options("empty", 5);
+  o.resume = true;
+  try {
+    train::train_acoustic(o, log_);
+    FAIL() << "--resume without a checkpoint started a run";
+  } catch (const std::runtime_error& e) {
+    EXPECT_THAT(e.what(), ::testing::HasSubstr("no checkpoint"));
+  }
+  EXPECT_FALSE(fs::exists(root_ / "empty" / "checkpoint.json"));
+}
+
+TEST_F(AcousticTraining, ResumeAtOrBelowTheCheckpointsStepTrainsNothingAndSaysSo) {
+  train::train_acoustic(options("out", 5), log_);
+  const auto before = checkpoint_bytes(root_ / "out");
+  for (int64_t steps : {5, 2}) {
+    auto o = options("out", steps);
+    o.resume = true;
+    std::ostringstream log;
+    const auto s = train::train_acoustic(o, log);
+    EXPECT_EQ(s.first_step, 5);
+    EXPECT_EQ(s.last_step, 5);
+    EXPECT_THAT(log.str(), ::testing::HasSubstr("already trained to step 5; ask for more --steps"));
+    EXPECT_THAT(log.str(), ::testing::Not(::testing::HasSubstr("corpus:")));
+  }
+  // Asked for the alignments, the finished run still writes them (and trains nothing).
+  auto alignments = options("out", 5);
+  alignments.resume = true;
+  alignments.alignments_file = root_ / "alignments.tsv";
+  const auto s = train::train_acoustic(alignments, log_);
+  EXPECT_TRUE(s.already_trained);
+  EXPECT_EQ(s.last_step, 5);
+  EXPECT_TRUE(fs::exists(alignments.alignments_file));
+  EXPECT_TRUE(checkpoint_bytes(root_ / "out") == before);
+}
+
+// With alignment restarts the checkpoint's batch seed is the winning candidate's, not --seed;
+// a checkpoint that does not record the run's seed (older ones) is matched through the restarts.
+TEST_F(AcousticTraining, ARestartWinnersCheckpointResumesUnderTheRunsSeed) {
+  auto with_restarts = [&](int64_t steps) {
+    auto o = options("out", steps);
+    o.alignment_restarts = 4;
+    o.restart_steps = 2;
+    return o;
+  };
+  train::train_acoustic(with_restarts(5), log_);
+  EXPECT_EQ(read_json(root_ / "out" / "checkpoint.json").at("run_seed"), 1);
+  // As an older checkpoint whose fourth candidate won: the seed of restart 3 of --seed 1 (the
+  // trainer's restart_seed, splitmix64 of seed + 3·golden ratio), and no run_seed.
+  uint64_t z = 1 + 3 * 0x9E3779B97F4A7C15ULL;
+  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
+  z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
+  nlohmann::json j = read_json(root_ / "out" / "checkpoint.json");
+  j.erase("run_seed");
+  j["seed"] = z ^ (z >> 31);
+  std::ofstream(root_ / "out" / "checkpoint.json") << j.dump(2);
+  auto other = with_restarts(6);
+  other.resume = true;
+  other.seed = 3;
+  EXPECT_THROW(train::train_acoustic(other, log_), std::runtime_error);
+  auto resumed = with_restarts(6);
+  resumed.resume = true;
+  EXPECT_EQ(train::train_acoustic(resumed, log_).last_step, 6);
+  const auto after = read_json(root_ / "out" / "checkpoint.json");
+  EXPECT_EQ(after.at("run_seed"), 1);
+  EXPECT_EQ(after.at("seed"), j.at("seed")) << "the batches stay the winner's";
+}
+
+TEST_F(AcousticTraining, ResumeFromTheCommandLineSaysWhatIsWrong) {
+  const auto o = options("out", 5);
+  train::train_acoustic(o, log_);
+  const std::string common = "train acoustic --data " + o.data_dir.string() + " --resume";
+  CommandResult r = run_tts(common + " --out " + o.out_dir.string() + " --steps 5");
+  EXPECT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_THAT(r.output, ::testing::HasSubstr("already trained to step 5; ask for more --steps"));
+  EXPECT_THAT(r.output, ::testing::Not(::testing::HasSubstr("trained steps")));
+  r = run_tts(common + " --out " + o.out_dir.string() + " --steps 10 --seed 2");
+  EXPECT_EQ(r.exit_code, 1) << r.output;
+  EXPECT_THAT(r.output, ::testing::HasSubstr("--seed 1"));
+  EXPECT_THAT(r.output, ::testing::HasSubstr("--seed 2"));
+  r = run_tts(common + " --out " + (root_ / "none").string() + " --steps 10");
+  EXPECT_EQ(r.exit_code, 1) << r.output;
+  EXPECT_THAT(r.output, ::testing::HasSubstr("no checkpoint"));
+}
+
+TEST_F(AcousticTraining, WhenNoRecordingIsUsableTheErrorGivesTheReasonsWithCounts) {
+  fs::remove(root_ / "data" / "metadata.csv");  // audio without transcripts
+  try {
+    train::load_acoustic_corpus(root_ / "data", {}, "en-us");
+    FAIL() << "a corpus without transcripts was accepted";
+  } catch (const std::runtime_error& e) {
+    const std::string what = e.what();
+    EXPECT_THAT(what, ::testing::HasSubstr("no usable recordings with transcripts"));
+    EXPECT_THAT(what, ::testing::HasSubstr("6 skipped (6 without a transcript)"));
+    EXPECT_THAT(what, ::testing::HasSubstr("Front_Center.wav: skipped: no transcript"));
+  }
 }
 
 TEST_F(AcousticTraining, RefusesToOverwriteACheckpointWithoutResume) {

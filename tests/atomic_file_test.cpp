@@ -2,6 +2,7 @@
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -139,4 +140,40 @@ TEST_F(AtomicFileTest, ConcurrentWritersNeverMixContents) {
   ASSERT_EQ(result.size(), 100000u);
   EXPECT_EQ(result, std::string(result.size(), result[0]));
   EXPECT_EQ(listing(), std::vector<std::string>{"shared.txt"});
+}
+
+TEST_F(AtomicFileTest, StaleTemporariesOfDeadWritersAreRemovedAndNothingElse) {
+  // A writer that has exited: its pid runs nothing (until the system reuses it).
+  const pid_t child = ::fork();
+  if (child == 0) ::_exit(0);
+  int status = 0;
+  ASSERT_EQ(::waitpid(child, &status, 0), child);
+  const std::string dead = std::to_string(child), alive = std::to_string(::getpid());
+  const std::vector<std::string> stale = {"a.json.tmp-" + dead + "-0",
+                                          "b.safetensors.tmp-" + dead + "-17"};
+  const std::vector<std::string> kept = {
+      "a.json",                         // the target itself
+      "a.json.tmp-" + alive + "-5",     // a live writer (this process) may be mid-write
+      "a.json.tmp-" + dead,             // no counter
+      "a.json.tmp-" + dead + "-1.bak",  // something after the counter
+      "a.json.tmp-x-1",                 // no pid
+      ".tmp-" + dead + "-1",            // no target name
+      "notes.tmp"};
+  for (const auto& name : stale) std::ofstream(dir_ / name) << "partial";
+  for (const auto& name : kept) std::ofstream(dir_ / name) << "keep";
+  fs::create_directories(dir_ / ("folder.tmp-" + dead + "-2"));  // not a file: left alone
+  fs::create_directories(dir_ / "sub");
+  std::ofstream(dir_ / "sub" / ("c.tmp-" + dead + "-3")) << "partial";  // sub-folders are not ours
+
+  for (const auto& name : stale) EXPECT_TRUE(tts::kernels::is_atomic_temporary_name(name)) << name;
+  EXPECT_FALSE(tts::kernels::is_atomic_temporary_name("a.json.tmp-x-1"));
+  const auto removed = tts::kernels::remove_stale_temporaries(dir_);
+  EXPECT_EQ(removed.size(), stale.size());
+  std::vector<std::string> expected = kept;
+  expected.push_back("folder.tmp-" + dead + "-2");
+  expected.push_back("sub");
+  std::sort(expected.begin(), expected.end());
+  EXPECT_EQ(listing(), expected);
+  EXPECT_TRUE(fs::exists(dir_ / "sub" / ("c.tmp-" + dead + "-3")));
+  EXPECT_TRUE(tts::kernels::remove_stale_temporaries(dir_ / "no-such-folder").empty());
 }

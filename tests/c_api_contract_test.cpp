@@ -168,10 +168,11 @@ TEST_F(CApi, ALargerOptionsStructIsReadWhileItsNewFieldsAreUnset) {
 // its own stream, and a second thread on a stream that is in a call.
 TEST_F(CApi, ACallbackCallingBackIntoItsStreamGetsAStateError) {
   struct Seen {
-    tts_stream* stream;
+    tts_stream* stream = nullptr;
     int nested = 1;
     std::string message;
-  } seen{stream_};
+  } seen;
+  seen.stream = stream_;
   auto callback = [](const tts_chunk*, void* user) -> int {
     auto* s = static_cast<Seen*>(user);
     s->nested = tts_synthesize_start(s->stream, "Again.", nullptr);

@@ -6,6 +6,7 @@
 
 #include <cmath>
 #include <cstdint>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <iterator>
@@ -18,6 +19,7 @@
 #include "tts/engine/voice_random.h"
 #include "tts/engine/voice_search.h"
 #include "tts/kernels/npy.h"
+#include "tts/tts.h"
 
 namespace fs = std::filesystem;
 
@@ -150,9 +152,13 @@ TEST_F(SayCli, DocumentedExitCodes) {
   r = tts("say --voice babble -o no-such-folder/x.wav Hi.");
   EXPECT_EQ(r.exit_code, 1);
   EXPECT_NE(r.err.find("no-such-folder/x.wav"), std::string::npos) << r.err;
+  // An output format say cannot write is a usage error, found before the voice is even looked up.
   r = tts("say --voice babble -o x.mp3 Hi.");
-  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_EQ(r.exit_code, 2) << r.err;
   EXPECT_NE(r.err.find("use .wav, .flac or .ogg"), std::string::npos) << r.err;
+  r = tts("say --voice nobody -o x.mp3 Hi.");
+  EXPECT_EQ(r.exit_code, 2) << r.err;
+  EXPECT_FALSE(fs::exists(root_ / "x.mp3"));
   r = tts("say --voice babble --device cuda -o x.wav Hi.");
   EXPECT_EQ(r.exit_code, 1);
   EXPECT_NE(r.err.find("CUDA"), std::string::npos) << r.err;
@@ -161,6 +167,47 @@ TEST_F(SayCli, DocumentedExitCodes) {
   r = tts("say --help");
   EXPECT_EQ(r.exit_code, 0);
   EXPECT_NE(r.out.find("4 no audio output device"), std::string::npos) << r.out;
+}
+
+TEST_F(SayCli, InvalidUtf8OnAStdinLineNamesTheLineAndTheOffsetWithinIt) {
+  std::ofstream(root_ / "bad-lines.txt", std::ios::binary) << "One.\n\nTwo \xff three.\n";
+  const Result r = tts("say --voice babble --raw < bad-lines.txt");
+  EXPECT_EQ(r.exit_code, 3) << r.err;
+  EXPECT_NE(r.err.find("line 3"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("byte offset 4"), std::string::npos) << r.err;
+  EXPECT_FALSE(r.out.empty()) << "the lines before it were spoken";
+}
+
+// One range for the speaking rate, (0, 10], in the C API (SynthesisOptions::validate) and the CLI.
+TEST_F(SayCli, RateRangeIsTheSameInTheCliAndTheCApi) {
+  tts_voice* voice = nullptr;
+  ASSERT_EQ(tts_voice_load((root_ / "voices" / "babble").c_str(), nullptr, &voice), TTS_OK)
+      << tts_last_error();
+  tts_stream* stream = nullptr;
+  ASSERT_EQ(tts_stream_create(voice, &stream), TTS_OK);
+  for (const char* rate : {"0", "-1", "10.01", "nan", "0.05", "0.1", "10"}) {
+    const float value = std::strtof(rate, nullptr);
+    const bool valid = value > 0.0f && value <= 10.0f;
+    tts_synthesis_options o;
+    tts_default_synthesis_options(&o);
+    o.rate = value;
+    // Text without words gives no audio, so even a slow rate is quick.
+    EXPECT_EQ(tts_synthesize_start(stream, ".", &o), valid ? TTS_OK : TTS_ERR_INVALID_ARGUMENT)
+        << rate;
+    if (valid) {
+      tts_chunk c;
+      tts_chunk_init(&c);
+      int rc;
+      while ((rc = tts_synthesize_next(stream, &c)) == TTS_OK) {
+      }
+      EXPECT_EQ(rc, TTS_DONE) << rate << ": " << tts_stream_last_error(stream);
+    }
+    // The leading space keeps tts() from adding its own --rate.
+    const Result r = tts(std::string(" say --voice babble --raw --rate ") + rate + " .");
+    EXPECT_EQ(r.exit_code, valid ? 0 : 2) << rate << ": " << r.err;
+  }
+  tts_stream_free(stream);
+  tts_voice_free(voice);
 }
 
 // ALSA reads $XDG_CONFIG_HOME/alsa/asoundrc; the speakers are a file or a missing card.

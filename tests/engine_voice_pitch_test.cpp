@@ -127,7 +127,9 @@ TEST(VoicePitch, VoiceWithoutPitchRefusesAShift) {
       old.parameters().matrix(old.parameters().index_of(e.name)) =
           files.weights->parameters().matrix(files.weights->parameters().index_of(e.name));
     tts::frontend::save_acoustic_model(dir / "acoustic", old, files.features, *files.symbols);
-    tts::engine::write_voice_manifest(dir, {"pitchless"}, *files.symbols);
+    tts::engine::VoiceManifest manifest;
+    manifest.name = "pitchless";
+    tts::engine::write_voice_manifest(dir, manifest, *files.symbols);
   }
   ASSERT_EQ(nlohmann::json::parse(std::ifstream(dir / "acoustic" / "acoustic.json"))
                 .at("format_version"),

@@ -2,14 +2,20 @@
 // bad data and failed writes without losing the last good checkpoint.
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <algorithm>
+#include <array>
 #include <cmath>
+#include <csignal>
+#include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
 
+#include "tts/audio/audio_file.h"
+#include "tts/kernels/atomic_file.h"
 #include "tts/kernels/device.h"
 #include "tts/kernels/optimizer.h"
 #include "tts/kernels/safetensors.h"
@@ -75,6 +81,66 @@ std::vector<std::byte> tensor_bytes(const fs::path& checkpoint_dir) {
     all.insert(all.end(), t.data, t.data + t.nbytes);
   }
   return all;
+}
+
+nlohmann::json read_json(const fs::path& path) {
+  std::ifstream in(path);
+  return nlohmann::json::parse(in);
+}
+
+void write_json(const fs::path& path, const nlohmann::json& j) { std::ofstream(path) << j.dump(2); }
+
+// Flips one bit of the byte `from_end` bytes before the end of `path`.
+void flip_byte(const fs::path& path, std::streamoff from_end) {
+  std::fstream f(path, std::ios::in | std::ios::out | std::ios::binary);
+  f.seekg(-from_end, std::ios::end);
+  char c = 0;
+  f.get(c);
+  f.seekp(-from_end, std::ios::end);
+  f.put(static_cast<char>(c ^ 0x10));
+}
+
+// Starts an atomic write of `path` in a child process and kills the child (SIGKILL) before the
+// rename, as a crash would: its temporary stays behind. Returns the child's (now dead) pid.
+pid_t kill_a_write(const fs::path& path) {
+  const pid_t child = ::fork();
+  if (child == 0) {
+    kernels::write_file_atomically(path, [](std::ostream& out) {
+      out << "{\"partial";
+      out.flush();
+      ::kill(::getpid(), SIGKILL);
+    });
+    ::_exit(0);
+  }
+  int status = 0;
+  ::waitpid(child, &status, 0);
+  EXPECT_TRUE(WIFSIGNALED(status));
+  return child;
+}
+
+std::vector<std::string> file_names(const fs::path& dir) {
+  std::vector<std::string> names;
+  for (const auto& entry : fs::directory_iterator(dir)) names.push_back(entry.path().filename());
+  std::sort(names.begin(), names.end());
+  return names;
+}
+
+struct CommandResult {
+  int exit_code = -1;
+  std::string output;  // stdout and stderr together
+};
+
+CommandResult run_tts(const std::string& arguments) {
+  const std::string command = std::string(TTS_BINARY_DIR) + "/tools/tts " + arguments + " 2>&1";
+  CommandResult r;
+  FILE* pipe = ::popen(command.c_str(), "r");
+  if (!pipe) return r;
+  std::array<char, 4096> buffer;
+  while (std::size_t n = std::fread(buffer.data(), 1, buffer.size(), pipe))
+    r.output.append(buffer.data(), n);
+  const int status = ::pclose(pipe);
+  r.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  return r;
 }
 
 }  // namespace
@@ -252,6 +318,179 @@ TEST_F(VocoderTraining, FailedCheckpointWriteKeepsThePreviousOne) {
   EXPECT_TRUE(tensor_bytes(root_ / "out") == good);
   for (const auto& entry : fs::directory_iterator(root_ / "out"))
     EXPECT_THAT(entry.path().filename().string(), ::testing::Not(HasSubstr(".tmp")));
+}
+
+// A resumed run continues the run its checkpoint records, or says why it cannot.
+TEST_F(VocoderTraining, ResumeWithAnotherSeedIsRefusedNamingBothSeeds) {
+  train::train_vocoder(options("out", 5), log_);
+  const auto before = tensor_bytes(root_ / "out");
+  auto other = options("out", 10);
+  other.resume = true;
+  other.seed = 2;
+  try {
+    train::train_vocoder(other, log_);
+    FAIL() << "a resume with another seed was accepted";
+  } catch (const std::runtime_error& e) {
+    EXPECT_THAT(e.what(), HasSubstr("--seed 1"));
+    EXPECT_THAT(e.what(), HasSubstr("--seed 2"));
+  }
+  EXPECT_EQ(read_json(root_ / "out" / "checkpoint.json").at("step"), 5);
+  EXPECT_TRUE(tensor_bytes(root_ / "out") == before);
+}
+
+TEST_F(VocoderTraining, ResumeWithoutACheckpointIsAnError) {
+  auto o = options("empty", 5);
+  o.resume = true;
+  try {
+    train::train_vocoder(o, log_);
+    FAIL() << "--resume without a checkpoint started a run";
+  } catch (const std::runtime_error& e) {
+    EXPECT_THAT(e.what(), HasSubstr("no checkpoint"));
+    EXPECT_THAT(e.what(), HasSubstr((root_ / "empty").string()));
+  }
+  EXPECT_FALSE(fs::exists(root_ / "empty" / "checkpoint.json"));
+}
+
+TEST_F(VocoderTraining, ResumeAtOrBelowTheCheckpointsStepTrainsNothingAndSaysSo) {
+  train::train_vocoder(options("out", 5), log_);
+  const auto before = tensor_bytes(root_ / "out");
+  for (int64_t steps : {5, 3}) {
+    auto o = options("out", steps);
+    o.resume = true;
+    std::ostringstream log;
+    const train::TrainingSummary s = train::train_vocoder(o, log);
+    EXPECT_EQ(s.first_step, 5);
+    EXPECT_EQ(s.last_step, 5);
+    EXPECT_THAT(log.str(), HasSubstr("already trained to step 5; ask for more --steps"));
+    EXPECT_THAT(log.str(), ::testing::Not(HasSubstr("corpus:"))) << "nothing to load for no steps";
+  }
+  EXPECT_TRUE(tensor_bytes(root_ / "out") == before);
+}
+
+TEST_F(VocoderTraining, ResumeRefusesACheckpointWithAFlippedByteNamingTheFile) {
+  train::train_vocoder(options("out", 5), log_);
+  const auto recorded = read_json(root_ / "out" / "checkpoint.json");
+  ASSERT_TRUE(recorded.contains("files")) << recorded.dump(2);
+  flip_byte(root_ / "out" / "checkpoint-5.safetensors", 100);  // inside the Adam moments
+  auto more = options("out", 10);
+  more.resume = true;
+  std::ostringstream log;
+  try {
+    train::train_vocoder(more, log);
+    FAIL() << "a damaged checkpoint was resumed";
+  } catch (const std::runtime_error& e) {
+    EXPECT_THAT(e.what(), HasSubstr("checkpoint-5.safetensors"));
+    EXPECT_THAT(e.what(), HasSubstr("CRC-32"));
+  }
+  EXPECT_THAT(log.str(), ::testing::Not(HasSubstr("corpus:"))) << "refused before any work";
+  EXPECT_EQ(read_json(root_ / "out" / "checkpoint.json"), recorded)
+      << "the checkpoint was replaced";
+  EXPECT_FALSE(fs::exists(root_ / "out" / "checkpoint-10.safetensors"));
+}
+
+TEST_F(VocoderTraining, ACheckpointWithoutChecksumsResumesWithAWarning) {
+  train::train_vocoder(options("out", 5), log_);
+  // As written before checkpoints carried checksums.
+  nlohmann::json j = read_json(root_ / "out" / "checkpoint.json");
+  j.erase("files");
+  write_json(root_ / "out" / "checkpoint.json", j);
+  auto more = options("out", 10);
+  more.resume = true;
+  std::ostringstream log;
+  EXPECT_EQ(train::train_vocoder(more, log).last_step, 10);
+  EXPECT_THAT(log.str(), HasSubstr("warning: "));
+  EXPECT_THAT(log.str(), HasSubstr("no checksum"));
+  EXPECT_TRUE(read_json(root_ / "out" / "checkpoint.json").contains("files"))
+      << "the next checkpoint has them again";
+}
+
+TEST_F(VocoderTraining, TemporariesOfAKilledWriteAreRemovedOnTheNextWriteOrResume) {
+  // Killed during its first checkpoint: no checkpoint, so the next run starts afresh and writes.
+  fs::create_directories(root_ / "first");
+  const pid_t first = kill_a_write(root_ / "first" / "checkpoint-5.safetensors");
+  const std::string first_temporary = "checkpoint-5.safetensors.tmp-" + std::to_string(first);
+  ASSERT_THAT(file_names(root_ / "first"), ::testing::Contains(HasSubstr(first_temporary)));
+  train::train_vocoder(options("first", 5), log_);
+  EXPECT_THAT(file_names(root_ / "first"),
+              ::testing::Not(::testing::Contains(HasSubstr(first_temporary))));
+
+  // Killed while replacing checkpoint.json: the resume cleans up.
+  train::train_vocoder(options("out", 5), log_);
+  const pid_t dead = kill_a_write(root_ / "out" / "checkpoint.json");
+  const std::string temporary = "checkpoint.json.tmp-" + std::to_string(dead);
+  ASSERT_THAT(file_names(root_ / "out"), ::testing::Contains(HasSubstr(temporary)));
+  // Files that only look like temporaries, and a live process's (this one's), are left alone.
+  const std::vector<std::string> others = {
+      "notes.tmp", "checkpoint.json.tmp-backup", "checkpoint.json.tmp-1-2.bak",
+      "checkpoint.json.tmp-" + std::to_string(::getpid()) + "-999999999"};
+  for (const auto& name : others) std::ofstream(root_ / "out" / name) << "keep";
+  auto more = options("out", 5);
+  more.resume = true;  // nothing to train, so nothing written: the resume itself cleans up
+  train::train_vocoder(more, log_);
+  const auto names = file_names(root_ / "out");
+  EXPECT_THAT(names, ::testing::Not(::testing::Contains(HasSubstr(temporary))));
+  for (const auto& name : others) EXPECT_THAT(names, ::testing::Contains(name));
+}
+
+// The same cases from the command line, as a user meets them.
+TEST_F(VocoderTraining, ResumeFromTheCommandLineSaysWhatIsWrong) {
+  const auto o = options("out", 5);
+  train::train_vocoder(o, log_);
+  write_json(root_ / "config.json", {{"wavenet", o.config}});
+  const std::string common = "train vocoder --data " + o.data_dir.string() + " --config " +
+                             (root_ / "config.json").string() + " --resume";
+  CommandResult r = run_tts(common + " --out " + o.out_dir.string() + " --steps 5");
+  EXPECT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_THAT(r.output, HasSubstr("already trained to step 5; ask for more --steps"));
+  EXPECT_THAT(r.output, ::testing::Not(HasSubstr("trained steps"))) << "no made-up summary line";
+  r = run_tts(common + " --out " + o.out_dir.string() + " --steps 10 --seed 2");
+  EXPECT_EQ(r.exit_code, 1) << r.output;
+  EXPECT_THAT(r.output, HasSubstr("--seed 1"));
+  EXPECT_THAT(r.output, HasSubstr("--seed 2"));
+  r = run_tts(common + " --out " + (root_ / "none").string() + " --steps 10");
+  EXPECT_EQ(r.exit_code, 1) << r.output;
+  EXPECT_THAT(r.output, HasSubstr("no checkpoint"));
+  EXPECT_FALSE(fs::exists(root_ / "none" / "checkpoint.json"));
+}
+
+// Corpus problems are named, and when nothing is left the error says why.
+TEST_F(VocoderTraining, ADuplicateIdInMetadataIsReportedAndTheLaterRowDropped) {
+  fs::create_directories(root_ / "lj" / "wavs");
+  fs::copy_file(kClip, root_ / "lj" / "wavs" / "a.wav");
+  fs::copy_file(kClip, root_ / "lj" / "wavs" / "b.wav");
+  std::ofstream(root_ / "lj" / "metadata.csv") << "a|First text.\nb|Other.\na|Second text.\n";
+  std::vector<std::string> warnings;
+  const auto entries = train::list_corpus(root_ / "lj", warnings);
+  ASSERT_EQ(entries.size(), 2u);
+  EXPECT_EQ(entries[0].id, "a");
+  EXPECT_EQ(entries[0].text, "First text.");
+  EXPECT_EQ(entries[1].id, "b");
+  ASSERT_EQ(warnings.size(), 1u);
+  EXPECT_THAT(warnings[0], HasSubstr("metadata.csv:3"));
+  EXPECT_THAT(warnings[0], HasSubstr("\"a\""));
+  EXPECT_THAT(warnings[0], HasSubstr("line 1"));
+}
+
+TEST_F(VocoderTraining, WhenEveryFileFailsTheErrorGivesTheReasonsWithCounts) {
+  fs::remove(root_ / "data" / "clip.wav");
+  std::ofstream(root_ / "data" / "garbage1.wav") << "this is not audio";
+  std::ofstream(root_ / "data" / "garbage2.wav") << "nor is this";
+  const std::vector<float> silence(8000, 0.0f), blip(100, 0.5f);
+  audio::write_audio(root_ / "data" / "silent.wav", silence.data(), silence.size(), 16000);
+  audio::write_audio(root_ / "data" / "short.wav", blip.data(), blip.size(), 16000);
+  try {
+    train::train_vocoder(options("out", 2), log_);
+    FAIL() << "a corpus without usable audio was accepted";
+  } catch (const std::runtime_error& e) {
+    const std::string what = e.what();
+    EXPECT_THAT(what, HasSubstr("no usable audio files"));
+    EXPECT_THAT(what, HasSubstr("4 skipped"));
+    EXPECT_THAT(what, HasSubstr("2 unreadable"));
+    EXPECT_THAT(what, HasSubstr("1 silent"));
+    EXPECT_THAT(what, HasSubstr("1 too short or too long"));
+    EXPECT_THAT(what, HasSubstr("garbage1.wav: skipped"));  // the reasons themselves
+    EXPECT_THAT(what, HasSubstr("silent.wav: skipped: silent"));
+  }
 }
 
 TEST(CropBatches, PredictedShareChoosesEachCropsFramesWhereTheUtteranceHasThem) {

@@ -2,11 +2,13 @@
 #include <unistd.h>
 
 #include <cstdio>
+#include <cstdlib>
 #include <fstream>
 #include <iomanip>
 #include <iostream>
 #include <memory>
 #include <sstream>
+#include <stdexcept>
 
 #include "commands.h"
 #include "tts/audio/audio_file.h"
@@ -154,6 +156,14 @@ int run_say(const SayOptions& o) {
     std::cerr << "tts say: give the text either as arguments or with -f, not both\n";
     return kExitUsage;
   }
+  if (!o.output.empty()) {
+    try {  // a format say cannot write is a wrong option, like the others above
+      audio::check_audio_extension(o.output);
+    } catch (const audio::AudioError& e) {
+      std::cerr << "tts say: " << e.what() << "\n";
+      return kExitUsage;
+    }
+  }
   // The voice first: without one there is nothing else to check.
   std::filesystem::path folder;
   try {
@@ -232,11 +242,18 @@ int run_say(const SayOptions& o) {
       bool first = true;
       const std::vector<float> gap(static_cast<std::size_t>(
           o.synthesis.sentence_silence * static_cast<float>(voice->sample_rate())));
-      while (std::getline(std::cin, line)) {
+      for (std::size_t number = 1; std::getline(std::cin, line); ++number) {
         if (line.find_first_not_of(" \t\r") == std::string::npos) continue;
         if (!first && !gap.empty()) out.write(gap.data(), gap.size());
         first = false;
-        speak(stream, line, o, out, timed.get(), 0);
+        try {
+          speak(stream, line, o, out, timed.get(), 0);
+        } catch (const engine::SynthesisInputError& e) {
+          // Each line is a text of its own, so the positions in the message count from the
+          // line's start: say which line.
+          throw engine::SynthesisInputError("stdin line " + std::to_string(number) + ": " +
+                                            e.what());
+        }
       }
     }
     out.finish();
@@ -265,8 +282,23 @@ void register_say(CLI::App& app, int& exit_code) {
                   "symbol, start_s, end_s; | is a word boundary, ^ and $ a sentence's edges)");
   cmd->add_flag("--ssml", o->ssml, "The text is SSML (<speak>...</speak>)");
   auto& s = o->synthesis;
+  // The engine's own check decides the range, (0, 10], so the CLI and the C API agree.
+  const CLI::Validator engine_rate(
+      [](std::string& text) -> std::string {
+        engine::SynthesisOptions probe;
+        char* end = nullptr;
+        probe.rate = std::strtof(text.c_str(), &end);
+        if (text.empty() || *end != '\0') return "not a number: " + text;
+        try {
+          probe.validate();
+        } catch (const std::invalid_argument& e) {
+          return e.what();
+        }
+        return {};
+      },
+      "FLOAT in (0, 10]");
   cmd->add_option("--rate", s.rate, "Speaking rate (2 = twice as fast)")
-      ->check(CLI::Range(0.1f, 10.0f))
+      ->check(engine_rate)
       ->capture_default_str();
   cmd->add_option("--pitch", s.pitch_semitones, "Pitch shift in semitones")
       ->check(CLI::Range(-24.0f, 24.0f))

@@ -104,11 +104,14 @@ void register_train_acoustic(CLI::App& train, int& exit_code) {
       }
     }
     const train::AcousticTrainingSummary s = train::train_acoustic(*o, std::cerr);
+    exit_code = kExitOk;
+    // A resume already at --steps has said so and succeeds, as `tts train vocoder` does (exit 0:
+    // OUT holds a model trained at least that far, left untouched).
+    if (s.already_trained) return;
     std::cerr << "trained steps " << s.first_step << ".." << s.last_step << ", final loss "
               << s.last_losses.total;
     if (s.last_validation_mel) std::cerr << ", validation mel loss " << *s.last_validation_mel;
     std::cerr << "; model in " << o->out_dir.string() << "\n";
-    exit_code = kExitOk;
   });
 }
 

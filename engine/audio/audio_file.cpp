@@ -88,6 +88,8 @@ void check_not_truncated(SNDFILE* file, const fs::path& path) {
 
 }  // namespace
 
+void check_audio_extension(const fs::path& path) { format_for_extension(path); }
+
 Audio read_audio(const fs::path& path, int sample_rate) {
   SF_INFO info{};
   SndfilePtr file(sf_open(path.c_str(), SFM_READ, &info));

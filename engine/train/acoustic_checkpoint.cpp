@@ -13,12 +13,19 @@ const char* const kFormat = "tts-acoustic-checkpoint";
 }  // namespace
 
 void save_acoustic_checkpoint(const fs::path& out_dir, const AcousticTrainingState& state) {
-  write_checkpoint_files(out_dir, kFormat, state.step, state.seed,
-                         {&state.weights, &state.ema, &state.first_moment, &state.second_moment},
-                         {{"acoustic", state.config}, {"features", state.features}});
+  write_checkpoint_files(
+      out_dir, kFormat, state.step, state.seed,
+      {&state.weights, &state.ema, &state.first_moment, &state.second_moment},
+      {{"acoustic", state.config}, {"features", state.features}, {"run_seed", state.run_seed}});
 }
 
-void load_acoustic_checkpoint(const fs::path& out_dir, AcousticTrainingState& state) {
+nlohmann::json read_acoustic_checkpoint_header(const fs::path& out_dir,
+                                               std::vector<std::string>* warnings) {
+  return read_checkpoint_header(out_dir, kFormat, warnings);
+}
+
+void load_acoustic_checkpoint(const fs::path& out_dir, AcousticTrainingState& state,
+                              std::vector<std::string>* warnings) {
   const nlohmann::json j = read_checkpoint_files(
       out_dir, kFormat, {&state.weights, &state.ema, &state.first_moment, &state.second_moment},
       [&](const nlohmann::json& j) {
@@ -30,9 +37,11 @@ void load_acoustic_checkpoint(const fs::path& out_dir, AcousticTrainingState& st
         if (nlohmann::json(features) != nlohmann::json(state.features))
           throw std::runtime_error("the checkpoint's features differ from this run's: " +
                                    nlohmann::json(features).dump());
-      });
+      },
+      warnings);
   state.step = j.at("step").get<int64_t>();
   state.seed = j.at("seed").get<uint64_t>();
+  state.run_seed = j.value("run_seed", state.run_seed);
 }
 
 }  // namespace tts::train

@@ -54,11 +54,15 @@ AcousticCorpus load_acoustic_corpus(const fs::path& dir, const kernels::MelConfi
   const frontend::TextPipeline pipeline(language);
   AcousticCorpus corpus;
   corpus.warnings = std::move(audio.warnings);
+  corpus.skipped = std::move(audio.skipped);
   auto convert = [&](std::vector<Utterance>& from, std::vector<AcousticUtterance>& to) {
     for (Utterance& u : from) {
-      const std::string where = u.path.string() + ": skipped: ";
+      auto skip = [&](const std::string& reason, const std::string& what) {
+        corpus.warnings.push_back(u.path.string() + ": skipped: " + what);
+        ++corpus.skipped[reason];
+      };
       if (u.text.empty()) {
-        corpus.warnings.push_back(where + "no transcript (an acoustic model needs metadata.csv)");
+        skip("without a transcript", "no transcript (an acoustic model needs metadata.csv)");
         continue;
       }
       AcousticUtterance a;
@@ -66,12 +70,13 @@ AcousticCorpus load_acoustic_corpus(const fs::path& dir, const kernels::MelConfi
         std::vector<int> ids = pipeline.process_sentence(u.text).ids;
         a.ids.assign(ids.begin(), ids.end());
       } catch (const std::exception& e) {
-        corpus.warnings.push_back(where + "transcript does not phonemise: " + e.what());
+        skip("not phonemised", std::string("transcript does not phonemise: ") + e.what());
         continue;
       }
       if (static_cast<Eigen::Index>(a.ids.size()) > u.mel.cols()) {
-        corpus.warnings.push_back(where + std::to_string(a.ids.size()) + " phoneme ids but only " +
-                                  std::to_string(u.mel.cols()) + " frames");
+        skip("with fewer frames than phonemes", std::to_string(a.ids.size()) +
+                                                    " phoneme ids but only " +
+                                                    std::to_string(u.mel.cols()) + " frames");
         continue;
       }
       a.id = std::move(u.id);
@@ -86,7 +91,8 @@ AcousticCorpus load_acoustic_corpus(const fs::path& dir, const kernels::MelConfi
   convert(audio.training, corpus.training);
   convert(audio.validation, corpus.validation);
   if (corpus.training.empty())
-    throw std::runtime_error(dir.string() + ": no usable recordings with transcripts");
+    throw std::runtime_error(dir.string() + ": no usable recordings with transcripts: " +
+                             describe_skipped(corpus.skipped, corpus.warnings));
   return corpus;
 }
 

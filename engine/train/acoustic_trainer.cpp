@@ -16,6 +16,7 @@
 #include "tts/kernels/atomic_file.h"
 #include "tts/train/acoustic_checkpoint.h"
 #include "tts/train/acoustic_corpus.h"
+#include "tts/train/checkpoint_files.h"
 #include "tts/train/optimizer_step.h"
 
 namespace fs = std::filesystem;
@@ -110,8 +111,6 @@ double alignment_fit(const frontend::AcousticWeights& weights,
   return mean_losses(weights, settings, training, 256).prior;
 }
 
-// The seed of alignment restart k: the run's own seed first, then well-mixed others (splitmix64),
-// so that runs with neighbouring seeds do not share candidates.
 // Copies every tensor of `from` into the tensor of the same name in `to` (same shape); tensors of
 // `to` that `from` lacks are left as they are.
 void copy_shared_parameters(const kernels::ParameterSet& from, kernels::ParameterSet& to) {
@@ -125,12 +124,25 @@ void copy_shared_parameters(const kernels::ParameterSet& from, kernels::Paramete
   }
 }
 
+// The seed of alignment restart k: the run's own seed first, then well-mixed others (splitmix64),
+// so that runs with neighbouring seeds do not share candidates.
 uint64_t restart_seed(uint64_t seed, int k) {
   if (k == 0) return seed;
   uint64_t z = seed + static_cast<uint64_t>(k) * 0x9E3779B97F4A7C15ULL;
   z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
   z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
   return z ^ (z >> 31);
+}
+
+// The --seed of the run a checkpoint continues. Checkpoints from before "run_seed" record only
+// the batch seed, which alignment restarts replace by the winning candidate's: if that is one of
+// `asked`'s candidates (at most 64, the CLI's limit on --alignment-restarts), the run is `asked`'s.
+uint64_t recorded_run_seed(const nlohmann::json& checkpoint, uint64_t asked) {
+  if (checkpoint.contains("run_seed")) return checkpoint.at("run_seed").get<uint64_t>();
+  const uint64_t seed = checkpoint.at("seed").get<uint64_t>();
+  for (int k = 0; k < 64; ++k)
+    if (restart_seed(asked, k) == seed) return asked;
+  return seed;
 }
 
 float learning_rate_at(const AcousticTrainingOptions& o, int64_t step) {
@@ -172,6 +184,27 @@ AcousticTrainingSummary train_acoustic(const AcousticTrainingOptions& options, s
   AcousticTrainingOptions o = options;
   // An unusable --device or --precision fails before the corpus is loaded.
   kernels::check_training_device(o.device);
+  // A resume learns before any other work whether there is a checkpoint, whether it is this
+  // run's, and whether it leaves anything to train.
+  bool already_trained = false;
+  if (o.resume) {
+    std::vector<std::string> warnings;
+    const nlohmann::json header = read_acoustic_checkpoint_header(o.out_dir, &warnings);
+    for (const auto& w : warnings) log << "warning: " << w << "\n";
+    check_resume_seed(o.out_dir, recorded_run_seed(header, o.seed), o.seed);
+    const int64_t step = header.at("step").get<int64_t>();
+    if (step >= o.steps) {
+      log << already_trained_message(o.out_dir, step, o.steps) << "\n";
+      already_trained = true;
+      if (o.alignments_file.empty()) {
+        AcousticTrainingSummary done;
+        done.first_step = done.last_step = step;
+        done.already_trained = true;
+        return done;
+      }
+      // Still loads the corpus and the checkpoint, to write the finished model's alignments.
+    }
+  }
   // The starting model, read once: its architecture may be needed before the corpus is loaded.
   std::optional<frontend::AcousticModelFiles> start;
   if (!o.init_from.empty()) start = frontend::load_acoustic_files(o.init_from);
@@ -203,18 +236,17 @@ AcousticTrainingSummary train_acoustic(const AcousticTrainingOptions& options, s
   // (`tts train calibrate-pitch` measures the finished model again).
   state.config.pitch_spread = 1.0f;
   state.features = o.features;
-  state.seed = o.seed;
+  state.seed = state.run_seed = o.seed;
   frontend::AcousticWeights model(state.config);
   state.weights = state.ema = model.parameters();
   state.first_moment = state.second_moment = model.parameters().zeros_like();
-  const bool has_checkpoint = fs::exists(o.out_dir / "checkpoint.json");
-  const bool fresh_start = !(o.resume && has_checkpoint);
+  const bool fresh_start = !o.resume;
   if (!fresh_start) {
-    load_acoustic_checkpoint(o.out_dir, state);
+    load_acoustic_checkpoint(o.out_dir, state);  // checked (and warned about) above
     log << "resumed from " << (o.out_dir / "checkpoint.json").string() << " at step " << state.step
         << "\n";
   } else {
-    if (has_checkpoint)
+    if (has_checkpoint(o.out_dir))
       throw std::runtime_error(o.out_dir.string() +
                                " already holds a checkpoint: pass --resume or choose a new --out");
     model.initialise(o.seed);
@@ -266,6 +298,7 @@ AcousticTrainingSummary train_acoustic(const AcousticTrainingOptions& options, s
         << "\n";
   AcousticTrainingSummary summary;
   summary.first_step = summary.last_step = state.step;
+  summary.already_trained = already_trained;
   const auto started = Clock::now();
   double frames_seen = 0.0;
   auto fail = [&](const std::string& what) {

@@ -4,6 +4,7 @@
 #include <atomic>
 #include <cmath>
 #include <fstream>
+#include <map>
 #include <mutex>
 #include <optional>
 #include <thread>
@@ -24,19 +25,40 @@ bool is_audio_file(const fs::path& p) {
   return ext == ".wav" || ext == ".flac" || ext == ".ogg";
 }
 
-std::vector<CorpusEntry> read_metadata(const fs::path& dir, std::vector<std::string>& warnings) {
+// A file or row that is left out: thrown inside the loaders with the reason it is counted under.
+class Skipped : public std::runtime_error {
+ public:
+  Skipped(std::string reason, const std::string& what)
+      : std::runtime_error(what), reason_(std::move(reason)) {}
+  const std::string& reason() const { return reason_; }
+
+ private:
+  std::string reason_;
+};
+
+std::vector<CorpusEntry> read_metadata(const fs::path& dir, std::vector<std::string>& warnings,
+                                       SkipCounts& skipped) {
   std::vector<CorpusEntry> entries;
   const fs::path csv = dir / "metadata.csv";
   std::ifstream in(csv);
   if (!in) throw std::runtime_error(csv.string() + ": cannot open");
+  // The line and text of each id taken so far. A repeated id names the same recording twice:
+  // used twice it would weigh double and, with another text, train one recording on two
+  // transcripts. Like every other bad row, the repeat is skipped with a warning naming both lines
+  // rather than failing a corpus of thousands of rows over one; the first row is kept.
+  std::map<std::string, std::pair<int, std::string>> taken;
   std::string line;
   for (int number = 1; std::getline(in, line); ++number) {
     if (!line.empty() && line.back() == '\r') line.pop_back();
     if (line.empty()) continue;
     const std::string where = csv.string() + ":" + std::to_string(number);
+    auto skip = [&](const std::string& reason, const std::string& what) {
+      warnings.push_back(where + ": skipped: " + what);
+      ++skipped[reason];
+    };
     const auto bar = line.find('|');
     if (bar == std::string::npos || bar == 0) {
-      warnings.push_back(where + ": skipped: expected \"id|text\"");
+      skip("malformed row", "expected \"id|text\"");
       continue;
     }
     CorpusEntry e;
@@ -50,7 +72,15 @@ std::vector<CorpusEntry> read_metadata(const fs::path& dir, std::vector<std::str
       e.text = rest.substr(0, second);
     e.path = dir / "wavs" / (e.id + ".wav");
     if (!fs::exists(e.path)) {
-      warnings.push_back(where + ": skipped: " + e.path.string() + " does not exist");
+      skip("missing audio", e.path.string() + " does not exist");
+      continue;
+    }
+    const auto [first, fresh] = taken.emplace(e.id, std::make_pair(number, e.text));
+    if (!fresh) {
+      const auto& [first_line, first_text] = first->second;
+      skip("duplicate id", "id \"" + e.id + "\" repeats line " + std::to_string(first_line) +
+                               ", which is kept" +
+                               (first_text == e.text ? "" : " (the texts differ)"));
       continue;
     }
     entries.push_back(std::move(e));
@@ -60,9 +90,28 @@ std::vector<CorpusEntry> read_metadata(const fs::path& dir, std::vector<std::str
 
 }  // namespace
 
-std::vector<CorpusEntry> list_corpus(const fs::path& dir, std::vector<std::string>& warnings) {
+std::string describe_skipped(const SkipCounts& skipped, const std::vector<std::string>& warnings,
+                             std::size_t shown) {
+  std::size_t total = 0;
+  std::string reasons;
+  for (const auto& [reason, count] : skipped) {
+    total += count;
+    reasons += (reasons.empty() ? "" : ", ") + std::to_string(count) + " " + reason;
+  }
+  std::string text =
+      std::to_string(total) + " skipped" + (reasons.empty() ? "" : " (" + reasons + ")");
+  for (std::size_t i = 0; i < warnings.size() && i < shown; ++i) text += "\n  " + warnings[i];
+  if (warnings.size() > shown)
+    text += "\n  … and " + std::to_string(warnings.size() - shown) + " more";
+  return text;
+}
+
+std::vector<CorpusEntry> list_corpus(const fs::path& dir, std::vector<std::string>& warnings,
+                                     SkipCounts* skipped) {
   if (!fs::is_directory(dir)) throw std::runtime_error(dir.string() + ": not a folder");
-  if (fs::exists(dir / "metadata.csv")) return read_metadata(dir, warnings);
+  SkipCounts ignored;
+  if (fs::exists(dir / "metadata.csv"))
+    return read_metadata(dir, warnings, skipped ? *skipped : ignored);
   std::vector<CorpusEntry> entries;
   for (const auto& item : fs::recursive_directory_iterator(dir)) {
     if (!item.is_regular_file() || !is_audio_file(item.path())) continue;
@@ -76,27 +125,33 @@ std::vector<CorpusEntry> list_corpus(const fs::path& dir, std::vector<std::strin
 
 Corpus load_corpus(const fs::path& dir, const CorpusOptions& options) {
   Corpus corpus;
-  const std::vector<CorpusEntry> entries = list_corpus(dir, corpus.warnings);
+  const std::vector<CorpusEntry> entries = list_corpus(dir, corpus.warnings, &corpus.skipped);
   const kernels::MelExtractor mel(options.features);
   const int rate = options.features.sample_rate;
 
   std::vector<std::optional<Utterance>> loaded(entries.size());
-  std::vector<std::string> problems(entries.size());
+  std::vector<std::string> problems(entries.size()), reasons(entries.size());
   std::atomic<std::size_t> next{0};
   auto worker = [&] {
     for (std::size_t i = next++; i < entries.size(); i = next++) {
       const CorpusEntry& e = entries[i];
       try {
-        audio::Audio a = audio::read_audio(e.path, rate);
+        audio::Audio a;
+        try {
+          a = audio::read_audio(e.path, rate);
+        } catch (const std::exception& ex) {
+          throw Skipped("unreadable", ex.what());
+        }
         const double seconds = static_cast<double>(a.samples.size()) / rate;
-        if (a.samples.empty()) throw std::runtime_error("no audio");
+        if (a.samples.empty()) throw Skipped("empty", "no audio");
         if (seconds < options.min_seconds || seconds > options.max_seconds)
-          throw std::runtime_error("duration " + std::to_string(seconds) + " s is outside " +
-                                   std::to_string(options.min_seconds) + ".." +
-                                   std::to_string(options.max_seconds) + " s");
+          throw Skipped("too short or too long", "duration " + std::to_string(seconds) +
+                                                     " s is outside " +
+                                                     std::to_string(options.min_seconds) + ".." +
+                                                     std::to_string(options.max_seconds) + " s");
         float peak = 0.0f;
         for (float s : a.samples) peak = std::max(peak, std::fabs(s));
-        if (peak < 1e-4f) throw std::runtime_error("silent (peak below -80 dBFS)");
+        if (peak < 1e-4f) throw Skipped("silent", "silent (peak below -80 dBFS)");
         Utterance u;
         u.id = e.id;
         u.path = e.path;
@@ -109,8 +164,12 @@ Corpus load_corpus(const fs::path& dir, const CorpusOptions& options) {
         }
         u.classes = vocoder::encode_samples(a.samples, options.classes, options.preemphasis);
         loaded[i] = std::move(u);
+      } catch (const Skipped& ex) {
+        problems[i] = e.path.string() + ": skipped: " + ex.what();
+        reasons[i] = ex.reason();
       } catch (const std::exception& ex) {
         problems[i] = e.path.string() + ": skipped: " + ex.what();
+        reasons[i] = "failed";
       }
     }
   };
@@ -120,12 +179,16 @@ Corpus load_corpus(const fs::path& dir, const CorpusOptions& options) {
 
   std::vector<Utterance> usable;
   for (std::size_t i = 0; i < entries.size(); ++i) {
-    if (loaded[i])
+    if (loaded[i]) {
       usable.push_back(std::move(*loaded[i]));
-    else
+    } else {
       corpus.warnings.push_back(problems[i]);
+      ++corpus.skipped[reasons[i]];
+    }
   }
-  if (usable.empty()) throw std::runtime_error(dir.string() + ": no usable audio files");
+  if (usable.empty())
+    throw std::runtime_error(dir.string() + ": no usable audio files: " +
+                             describe_skipped(corpus.skipped, corpus.warnings));
 
   // Every k-th utterance goes to validation, but training always keeps at least one.
   std::size_t wanted = std::max<std::size_t>(

@@ -19,7 +19,13 @@ void save_checkpoint(const fs::path& out_dir, const TrainingState& state) {
       {{"next_batch", state.step}, {"wavenet", state.config}, {"features", state.features}});
 }
 
-void load_checkpoint(const fs::path& out_dir, TrainingState& state) {
+nlohmann::json read_vocoder_checkpoint_header(const fs::path& out_dir,
+                                              std::vector<std::string>* warnings) {
+  return read_checkpoint_header(out_dir, kFormat, warnings);
+}
+
+void load_checkpoint(const fs::path& out_dir, TrainingState& state,
+                     std::vector<std::string>* warnings) {
   const nlohmann::json j = read_checkpoint_files(
       out_dir, kFormat, {&state.weights, &state.ema, &state.first_moment, &state.second_moment},
       [&](const nlohmann::json& j) {
@@ -27,7 +33,8 @@ void load_checkpoint(const fs::path& out_dir, TrainingState& state) {
         if (nlohmann::json(config) != nlohmann::json(state.config))
           throw std::runtime_error("the checkpoint's WaveNet config differs from this run's: " +
                                    nlohmann::json(config).dump());
-      });
+      },
+      warnings);
   state.step = j.at("step").get<int64_t>();
   state.seed = j.at("seed").get<uint64_t>();
   state.features = j.at("features").get<kernels::MelConfig>();

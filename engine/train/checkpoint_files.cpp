@@ -1,8 +1,10 @@
 #include "tts/train/checkpoint_files.h"
 
+#include <cstdio>
 #include <fstream>
 #include <stdexcept>
 
+#include "tts/engine/voice.h"
 #include "tts/kernels/atomic_file.h"
 #include "tts/kernels/parameter_io.h"
 
@@ -13,6 +15,47 @@ namespace tts::train {
 namespace {
 constexpr int kCheckpointVersion = 1;
 const char* const kPrefixes[] = {"weights.", "ema.", "adam_m.", "adam_v."};
+
+std::string hex32(std::uint32_t v) {
+  char text[9];
+  std::snprintf(text, sizeof text, "%08x", static_cast<unsigned>(v));
+  return text;
+}
+
+// The record of one file of the checkpoint in checkpoint.json's "files", as voice.json keeps it.
+nlohmann::json file_record(const fs::path& out_dir, const std::string& name) {
+  return {{"path", name},
+          {"bytes", fs::file_size(out_dir / name)},
+          {"crc32", hex32(engine::file_crc32(out_dir / name))}};
+}
+
+// Checks every file that checkpoint.json's "files" lists (its weights file among them) against
+// its recorded size and CRC-32, so that a damaged file is refused rather than resumed from.
+void verify_files(const fs::path& out_dir, const nlohmann::json& files,
+                  const std::string& weights) {
+  bool weights_listed = false;
+  for (const auto& f : files) {
+    const auto name = f.at("path").get<std::string>();
+    if (name.empty() || fs::path(name).has_parent_path() || name == "..")
+      throw std::runtime_error("\"files\" lists \"" + name + "\", not a file name");
+    weights_listed = weights_listed || name == weights;
+    const fs::path path = out_dir / name;
+    std::error_code ec;
+    const auto bytes = fs::file_size(path, ec);
+    if (ec) throw std::runtime_error(path.string() + ": cannot read it: " + ec.message());
+    const auto recorded_bytes = f.at("bytes").get<std::uintmax_t>();
+    if (bytes != recorded_bytes)
+      throw std::runtime_error(path.string() + " is damaged: " + std::to_string(bytes) +
+                               " bytes, checkpoint.json records " + std::to_string(recorded_bytes));
+    const auto recorded_crc = f.at("crc32").get<std::string>();
+    const std::string crc = hex32(engine::file_crc32(path));
+    if (crc != recorded_crc)
+      throw std::runtime_error(path.string() + " is damaged: its CRC-32 is " + crc +
+                               ", checkpoint.json records " + recorded_crc);
+  }
+  if (!weights_listed) throw std::runtime_error("\"files\" has no checksum of " + weights);
+}
+
 }  // namespace
 
 bool has_checkpoint(const fs::path& out_dir) { return fs::exists(out_dir / "checkpoint.json"); }
@@ -21,6 +64,7 @@ void write_checkpoint_files(const fs::path& out_dir, const std::string& format, 
                             uint64_t seed, const CheckpointTensors& tensors,
                             nlohmann::json fields) {
   fs::create_directories(out_dir);
+  kernels::remove_stale_temporaries(out_dir);
   const fs::path json_path = out_dir / "checkpoint.json";
   const std::string weights_name = "checkpoint-" + std::to_string(step) + ".safetensors";
   std::string previous;
@@ -43,6 +87,7 @@ void write_checkpoint_files(const fs::path& out_dir, const std::string& format, 
   fields["step"] = step;
   fields["seed"] = seed;
   fields["weights"] = weights_name;
+  fields["files"] = nlohmann::json::array({file_record(out_dir, weights_name)});
   kernels::write_file_atomically(json_path, fields.dump(2) + "\n");
   // Only a bare file name from our own JSON is ever removed, never a path it might point to.
   if (!previous.empty() && previous != weights_name && !fs::path(previous).has_parent_path()) {
@@ -51,10 +96,15 @@ void write_checkpoint_files(const fs::path& out_dir, const std::string& format, 
   }
 }
 
-nlohmann::json read_checkpoint_files(const fs::path& out_dir, const std::string& format,
-                                     const MutableCheckpointTensors& tensors,
-                                     const std::function<void(const nlohmann::json&)>& check) {
+nlohmann::json read_checkpoint_header(const fs::path& out_dir, const std::string& format,
+                                      std::vector<std::string>* warnings) {
   const fs::path json_path = out_dir / "checkpoint.json";
+  std::error_code ec;
+  if (!fs::exists(json_path, ec))
+    throw std::runtime_error(out_dir.string() +
+                             ": no checkpoint to resume from (there is no checkpoint.json; leave "
+                             "out --resume to start a new run there)");
+  kernels::remove_stale_temporaries(out_dir);
   std::ifstream in(json_path);
   if (!in) throw std::runtime_error(json_path.string() + ": cannot open");
   try {
@@ -63,12 +113,53 @@ nlohmann::json read_checkpoint_files(const fs::path& out_dir, const std::string&
       throw std::runtime_error("\"format\" is not \"" + format + "\"");
     if (j.at("format_version").get<int>() != kCheckpointVersion)
       throw std::runtime_error("unsupported format_version");
+    j.at("step").get<int64_t>();
+    j.at("seed").get<uint64_t>();
+    const auto weights = j.at("weights").get<std::string>();
+    if (j.contains("files")) {
+      verify_files(out_dir, j.at("files"), weights);
+    } else if (warnings) {
+      // Written before checkpoints carried checksums: still the user's training, so it is read,
+      // but nothing vouches for its bytes.
+      warnings->push_back(json_path.string() +
+                          " records no checksum of its files (an older checkpoint): " + weights +
+                          " is read unverified");
+    }
+    return j;
+  } catch (const std::exception& e) {
+    throw std::runtime_error(json_path.string() + ": cannot resume: " + e.what());
+  }
+}
+
+void check_resume_seed(const fs::path& out_dir, uint64_t recorded, uint64_t asked) {
+  if (recorded == asked) return;
+  // The seed draws every batch (and the initial weights): a run resumed under another one would
+  // be neither run, while checkpoint.json went on naming the first.
+  throw std::runtime_error(
+      (out_dir / "checkpoint.json").string() + ": cannot resume: it was trained with --seed " +
+      std::to_string(recorded) + ", this run asks for --seed " + std::to_string(asked) +
+      " (resume with --seed " + std::to_string(recorded) + ", or start a new --out)");
+}
+
+std::string already_trained_message(const fs::path& out_dir, int64_t step, int64_t steps) {
+  return out_dir.string() + ": already trained to step " + std::to_string(step) +
+         "; ask for more --steps to train further (this run asks for " + std::to_string(steps) +
+         ")";
+}
+
+nlohmann::json read_checkpoint_files(const fs::path& out_dir, const std::string& format,
+                                     const MutableCheckpointTensors& tensors,
+                                     const std::function<void(const nlohmann::json&)>& check,
+                                     std::vector<std::string>* warnings) {
+  const nlohmann::json j = read_checkpoint_header(out_dir, format, warnings);
+  try {
     if (check) check(j);
     const auto file = kernels::SafetensorsFile::load(out_dir / j.at("weights").get<std::string>());
     for (int i = 0; i < 4; ++i) kernels::read_parameters(file, *tensors[i], kPrefixes[i]);
     return j;
   } catch (const std::exception& e) {
-    throw std::runtime_error(json_path.string() + ": cannot resume: " + e.what());
+    throw std::runtime_error((out_dir / "checkpoint.json").string() +
+                             ": cannot resume: " + e.what());
   }
 }
 

@@ -98,6 +98,22 @@ TrainingSummary train_vocoder(const VocoderTrainingOptions& options, std::ostrea
   vocoder::WaveNetWeights model(o.config);
   const std::unique_ptr<vocoder::TrainingPass> pass =
       vocoder::make_training_pass(model, {o.device, o.precision});
+  // A resume learns before any other work whether there is a checkpoint, whether it is this
+  // run's, and whether it leaves anything to train.
+  if (o.resume) {
+    std::vector<std::string> warnings;
+    const nlohmann::json header = read_vocoder_checkpoint_header(o.out_dir, &warnings);
+    for (const auto& w : warnings) log << "warning: " << w << "\n";
+    check_resume_seed(o.out_dir, header.at("seed").get<uint64_t>(), o.seed);
+    const int64_t step = header.at("step").get<int64_t>();
+    if (step >= o.steps) {
+      log << already_trained_message(o.out_dir, step, o.steps) << "\n";
+      TrainingSummary done;
+      done.first_step = done.last_step = step;
+      done.already_trained = true;
+      return done;
+    }
+  }
   CorpusOptions corpus_options;
   corpus_options.features = o.features;
   corpus_options.classes = o.config.classes;
@@ -132,8 +148,8 @@ TrainingSummary train_vocoder(const VocoderTrainingOptions& options, std::ostrea
   state.ema = model.parameters();
   state.first_moment = model.parameters().zeros_like();
   state.second_moment = model.parameters().zeros_like();
-  if (o.resume && has_checkpoint(o.out_dir)) {
-    load_checkpoint(o.out_dir, state);
+  if (o.resume) {
+    load_checkpoint(o.out_dir, state);  // checked (and warned about) above
     log << "resumed from " << (o.out_dir / "checkpoint.json").string() << " at step " << state.step
         << "\n";
   } else {

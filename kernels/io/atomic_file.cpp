@@ -1,6 +1,7 @@
 #include "tts/kernels/atomic_file.h"
 
 #include <fcntl.h>
+#include <signal.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -58,11 +59,37 @@ class FdStreambuf : public std::streambuf {
 
 std::atomic<unsigned long> temp_counter{0};
 
+// A temporary is named after its target and its writer: TARGET + kTempMarker + "PID-COUNTER".
+constexpr std::string_view kTempMarker = ".tmp-";
+
 std::filesystem::path temp_path_for(const std::filesystem::path& path) {
   std::filesystem::path tmp = path;
-  tmp += ".tmp-" + std::to_string(::getpid()) + "-" + std::to_string(temp_counter++);
+  tmp +=
+      std::string(kTempMarker) + std::to_string(::getpid()) + "-" + std::to_string(temp_counter++);
   return tmp;
 }
+
+bool all_digits(std::string_view s) {
+  if (s.empty()) return false;
+  for (char c : s)
+    if (c < '0' || c > '9') return false;
+  return true;
+}
+
+// The writer's pid of a temporary's name, or 0 when the name is not one.
+pid_t temporary_writer(std::string_view name) {
+  const std::size_t marker = name.rfind(kTempMarker);
+  if (marker == std::string_view::npos || marker == 0) return 0;
+  const std::string_view tail = name.substr(marker + kTempMarker.size());
+  const std::size_t dash = tail.find('-');
+  if (dash == std::string_view::npos) return 0;
+  const std::string_view pid = tail.substr(0, dash), counter = tail.substr(dash + 1);
+  if (!all_digits(pid) || !all_digits(counter) || pid.size() > 9) return 0;
+  const long value = std::stol(std::string(pid));
+  return value > 0 ? static_cast<pid_t>(value) : 0;
+}
+
+bool process_is_running(pid_t pid) { return ::kill(pid, 0) == 0 || errno == EPERM; }
 
 void fsync_directory(const std::filesystem::path& dir) {
   int fd = ::open(dir.empty() ? "." : dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
@@ -142,6 +169,23 @@ void write_file_atomically(const std::filesystem::path& path, std::string_view c
   write_file_atomically(path, [contents](std::ostream& out) {
     out.write(contents.data(), static_cast<std::streamsize>(contents.size()));
   });
+}
+
+bool is_atomic_temporary_name(std::string_view name) { return temporary_writer(name) != 0; }
+
+std::vector<std::filesystem::path> remove_stale_temporaries(const std::filesystem::path& folder) {
+  std::vector<std::filesystem::path> removed;
+  std::error_code ec;
+  std::filesystem::directory_iterator it(folder, ec), end;
+  for (; !ec && it != end; it.increment(ec)) {
+    const std::string name = it->path().filename().string();
+    const pid_t writer = temporary_writer(name);
+    if (writer == 0 || process_is_running(writer)) continue;
+    std::error_code file_ec;  // a link or folder of that name is not a file we wrote
+    if (it->symlink_status(file_ec).type() != std::filesystem::file_type::regular) continue;
+    if (std::filesystem::remove(it->path(), file_ec)) removed.push_back(it->path());
+  }
+  return removed;
 }
 
 }  // namespace tts::kernels

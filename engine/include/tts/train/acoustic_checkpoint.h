@@ -5,6 +5,9 @@
 
 #include <cstdint>
 #include <filesystem>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
 
 #include "tts/frontend/acoustic/config.h"
 #include "tts/kernels/mel.h"
@@ -13,8 +16,9 @@
 namespace tts::train {
 
 struct AcousticTrainingState {
-  int64_t step = 0;  // optimiser steps taken; also the index of the next batch
-  uint64_t seed = 0;
+  int64_t step = 0;       // optimiser steps taken; also the index of the next batch
+  uint64_t seed = 0;      // of the batches and dropout: the winning candidate's after restarts
+  uint64_t run_seed = 0;  // the run's --seed, which the restarts' seeds derive from
   frontend::AcousticConfig config;
   kernels::MelConfig features;
   kernels::ParameterSet weights, ema, first_moment, second_moment;
@@ -23,8 +27,15 @@ struct AcousticTrainingState {
 void save_acoustic_checkpoint(const std::filesystem::path& out_dir,
                               const AcousticTrainingState& state);
 
+// OUT/checkpoint.json, for a run about to resume (read_checkpoint_header in checkpoint_files.h).
+nlohmann::json read_acoustic_checkpoint_header(const std::filesystem::path& out_dir,
+                                               std::vector<std::string>* warnings = nullptr);
+
 // Reads OUT/checkpoint.json and its weights into `state`, whose config and parameter layouts must
-// already be this run's. Throws std::runtime_error naming the file when anything does not match.
-void load_acoustic_checkpoint(const std::filesystem::path& out_dir, AcousticTrainingState& state);
+// already be this run's, verifying the checksums it records; an older checkpoint without them adds
+// a warning to `warnings`. Throws std::runtime_error naming the file when anything does not match.
+// `run_seed` is taken from the checkpoint where it records one (older ones do not).
+void load_acoustic_checkpoint(const std::filesystem::path& out_dir, AcousticTrainingState& state,
+                              std::vector<std::string>* warnings = nullptr);
 
 }  // namespace tts::train

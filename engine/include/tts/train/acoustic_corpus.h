@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <filesystem>
 #include <iosfwd>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -30,13 +31,14 @@ struct AcousticUtterance {
 
 struct AcousticCorpus {
   std::vector<AcousticUtterance> training, validation;
-  std::vector<std::string> warnings;  // one per skipped file or row, naming it and why
+  std::vector<std::string> warnings;           // one per skipped file or row, naming it and why
+  std::map<std::string, std::size_t> skipped;  // how many, by reason (train::SkipCounts)
 };
 
 // Loads `dir` like load_corpus (LJSpeech layout: metadata.csv + wavs/), tracks each recording's
 // pitch and energy, and phonemises each transcript in `language` as one sentence. Files without
 // text, with text that does not phonemise, or with more ids than frames are skipped with a warning;
-// throws std::runtime_error when nothing usable is left.
+// throws std::runtime_error when nothing usable is left, saying why (describe_skipped).
 AcousticCorpus load_acoustic_corpus(const std::filesystem::path& dir,
                                     const kernels::MelConfig& features, const std::string& language,
                                     int threads = 2);

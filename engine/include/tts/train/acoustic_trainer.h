@@ -66,6 +66,8 @@ struct AcousticTrainingOptions {
 
 struct AcousticTrainingSummary {
   int64_t first_step = 0, last_step = 0;  // steps run by this call: (first_step, last_step]
+  // A resume whose checkpoint already reached `steps`: nothing was trained or written.
+  bool already_trained = false;
   frontend::AcousticLosses last_losses;
   std::optional<double> last_validation_mel;  // mean mel loss (log-mel units) on held-out files
   double frames_per_second = 0.0;
@@ -74,7 +76,9 @@ struct AcousticTrainingSummary {
 // Runs training; progress lines and warnings go to `log`. Writes OUT/checkpoint.json (+ weights)
 // and OUT/acoustic.json + acoustic.safetensors (the averaged weights). Throws std::runtime_error
 // when the run cannot continue (no data, a non-finite loss, a failed write), leaving the last good
-// checkpoint in place.
+// checkpoint in place. With `resume`, OUT must hold a checkpoint of this --seed, whose files match
+// their checksums; if it is already at `steps`, the call says so in `log` and returns with
+// already_trained set.
 AcousticTrainingSummary train_acoustic(const AcousticTrainingOptions& options, std::ostream& log);
 
 }  // namespace tts::train

@@ -4,6 +4,7 @@
 #include <cstdint>
 #include <filesystem>
 #include <functional>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -40,23 +41,35 @@ struct CorpusOptions {
   bool pitch_energy = false;  // also track F0 and measure energy per frame (acoustic models)
 };
 
+// How many files or rows were skipped, by reason ("unreadable", "silent", "duplicate id", …).
+using SkipCounts = std::map<std::string, std::size_t>;
+
 struct Corpus {
   std::vector<Utterance> training, validation;
   std::vector<std::string> warnings;  // one per skipped file or row, naming it and why
+  SkipCounts skipped;
 };
 
 // The audio files of `dir`: LJSpeech layout (metadata.csv rows "id|text[|normalised]" with audio in
 // wavs/id.wav) when metadata.csv exists, else every .wav/.flac/.ogg under dir, sorted by path.
-// Returns (path, id, text) triples; malformed metadata rows become warnings.
+// Returns (path, id, text) triples; malformed rows, rows whose audio is missing and rows that
+// repeat an earlier row's id (the first is kept) become warnings, counted in `skipped` if given.
 struct CorpusEntry {
   std::filesystem::path path;
   std::string id, text;
 };
 std::vector<CorpusEntry> list_corpus(const std::filesystem::path& dir,
-                                     std::vector<std::string>& warnings);
+                                     std::vector<std::string>& warnings,
+                                     SkipCounts* skipped = nullptr);
+
+// For an error when nothing usable is left: "N skipped (a reason, b reason, …)" and the first
+// `shown` warnings, one per line, then how many more there were.
+std::string describe_skipped(const SkipCounts& skipped, const std::vector<std::string>& warnings,
+                             std::size_t shown = 5);
 
 // Lists, decodes and featurises the corpus. Unreadable, empty, too short or too long files are
-// skipped and named in `warnings`; throws std::runtime_error only when nothing usable is left.
+// skipped and named in `warnings`; throws std::runtime_error only when nothing usable is left,
+// saying why (describe_skipped).
 // The validation split is every k-th file by sorted order, so it does not depend on threads.
 Corpus load_corpus(const std::filesystem::path& dir, const CorpusOptions& options);
 

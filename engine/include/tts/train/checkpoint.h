@@ -5,6 +5,8 @@
 
 #include <cstdint>
 #include <filesystem>
+#include <string>
+#include <vector>
 
 #include "tts/kernels/mel.h"
 #include "tts/kernels/parameter_set.h"
@@ -23,9 +25,14 @@ struct TrainingState {
 
 void save_checkpoint(const std::filesystem::path& out_dir, const TrainingState& state);
 
-// Reads OUT/checkpoint.json and its weights into `state` (whose parameter sets must already have
-// the model's layout). Throws std::runtime_error naming the file when anything does not match.
-void load_checkpoint(const std::filesystem::path& out_dir, TrainingState& state);
+// OUT/checkpoint.json, for a run about to resume (read_checkpoint_header in checkpoint_files.h).
+nlohmann::json read_vocoder_checkpoint_header(const std::filesystem::path& out_dir,
+                                              std::vector<std::string>* warnings = nullptr);
 
+// Reads OUT/checkpoint.json and its weights into `state` (whose parameter sets must already have
+// the model's layout), verifying the checksums it records; an older checkpoint without them adds
+// a warning to `warnings`. Throws std::runtime_error naming the file when anything does not match.
+void load_checkpoint(const std::filesystem::path& out_dir, TrainingState& state,
+                     std::vector<std::string>* warnings = nullptr);
 
 }  // namespace tts::train

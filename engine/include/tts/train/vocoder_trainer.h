@@ -54,6 +54,8 @@ struct VocoderTrainingOptions {
 
 struct TrainingSummary {
   int64_t first_step = 0, last_step = 0;  // steps run by this call: (first_step, last_step]
+  // A resume whose checkpoint already reached `steps`: nothing was trained or written.
+  bool already_trained = false;
   double last_loss = 0.0;
   std::optional<double> last_validation_loss;
   double samples_per_second = 0.0;
@@ -61,7 +63,9 @@ struct TrainingSummary {
 
 // Runs training; progress lines and warnings go to `log`. Throws std::runtime_error on failures
 // that stop the run (no usable data, NaN loss, a checkpoint that cannot be written), leaving the
-// last good checkpoint in place.
+// last good checkpoint in place. With `resume`, OUT must hold a checkpoint of this seed, whose
+// files match their checksums; if it is already at `steps`, the call says so in `log` and returns
+// with already_trained set.
 TrainingSummary train_vocoder(const VocoderTrainingOptions& options, std::ostream& log);
 
 // The learning rate at `step` (counted from 1) under the options' schedule.

@@ -5,6 +5,7 @@
 #include <functional>
 #include <ostream>
 #include <string_view>
+#include <vector>
 
 namespace tts::kernels {
 
@@ -22,5 +23,14 @@ void write_file_atomically(const std::filesystem::path& path,
 
 // Same, for contents already in memory.
 void write_file_atomically(const std::filesystem::path& path, std::string_view contents);
+
+// Whether `name` (a file name, no folder) is a temporary of write_file_atomically: NAME.tmp-PID-N.
+bool is_atomic_temporary_name(std::string_view name);
+
+// Removes from `folder` (not its sub-folders) the temporaries that a killed write_file_atomically
+// left behind: regular files named NAME.tmp-PID-N whose PID is no running process. A live
+// process's (this one's included) may be mid-write and is left alone, and so is every other file.
+// Returns the paths removed. Best effort: a folder that cannot be listed removes nothing.
+std::vector<std::filesystem::path> remove_stale_temporaries(const std::filesystem::path& folder);
 
 }  // namespace tts::kernels
