@@ -1,9 +1,8 @@
 // The bundled voice follows a pitch shift: `SynthesisOptions::pitch_semitones` (what `tts say
 // --pitch`, SSML <prosody pitch> and the C API's pitch_semitones set) moves the F0 of the audio,
-// as the pitch tracker measures it, the requested way and by most of the request, and a voice whose acoustic model
-// predates pitch refuses a shift instead of ignoring it.
+// as the pitch tracker measures it, the requested way and by most of the request, and a voice whose
+// acoustic model predates pitch refuses a shift instead of ignoring it.
 #include <gtest/gtest.h>
-
 #include <unistd.h>
 
 #include <algorithm>
@@ -131,9 +130,9 @@ TEST(VoicePitch, VoiceWithoutPitchRefusesAShift) {
     manifest.name = "pitchless";
     tts::engine::write_voice_manifest(dir, manifest, *files.symbols);
   }
-  ASSERT_EQ(nlohmann::json::parse(std::ifstream(dir / "acoustic" / "acoustic.json"))
-                .at("format_version"),
-            tts::frontend::kAcousticFormatVersionWithoutPitch);
+  ASSERT_EQ(
+      nlohmann::json::parse(std::ifstream(dir / "acoustic" / "acoustic.json")).at("format_version"),
+      tts::frontend::kAcousticFormatVersionWithoutPitch);
   tts_voice* voice = nullptr;
   ASSERT_EQ(tts_voice_load(dir.c_str(), nullptr, &voice), TTS_OK) << tts_last_error();
   tts_stream* stream = nullptr;
@@ -147,9 +146,9 @@ TEST(VoicePitch, VoiceWithoutPitchRefusesAShift) {
       << tts_stream_last_error(stream);
   o.pitch_semitones = 0.0f;
   o.ssml = 1;
-  ASSERT_EQ(tts_synthesize_start(stream, "<speak><prosody pitch=\"+20%\">Hello.</prosody></speak>",
-                                 &o),
-            TTS_OK)
+  ASSERT_EQ(
+      tts_synthesize_start(stream, "<speak><prosody pitch=\"+20%\">Hello.</prosody></speak>", &o),
+      TTS_OK)
       << tts_stream_last_error(stream);
   tts_chunk chunk;
   tts_chunk_init(&chunk);
