@@ -318,4 +318,46 @@ TEST_F(Http, ShutdownCancelsStreamsPastTheDeadline) {
                "");
 }
 
+TEST_F(Http, ARequestPastItsTimeLimitIsCutOff) {
+  ServiceOptions service;
+  service.max_request = std::chrono::milliseconds(200);
+  Served s(voice_, service);
+  std::string text;
+  for (int i = 0; i < 40; ++i) text += "This sentence is here to keep the voice busy. ";
+  auto start = std::chrono::steady_clock::now();
+  auto r =
+      s.client().Post("/v1/audio/speech", json{{"input", text}, {"response_format", "pcm"}}.dump(),
+                      "application/json");
+  // The status was sent with the first audio; the cut shows as a transfer without its end.
+  EXPECT_FALSE(r && r->status == 200 && r->body.size() == 2 * engine_audio(text).size());
+  EXPECT_LT(std::chrono::steady_clock::now() - start, 20s);
+  auto metrics = s.client().Get("/metrics");
+  ASSERT_TRUE(metrics);
+  EXPECT_NE(metrics->body.find("reason=\"timeout\"} 1"), std::string::npos) << metrics->body;
+  EXPECT_EQ(s.service().admission().running(), 0);
+}
+
+TEST_F(Http, AnIdleConnectionIsClosed) {
+  HttpOptions http;
+  http.read_timeout = std::chrono::seconds(1);
+  Served s(voice_, {}, http);
+  int fd = ::socket(AF_INET, SOCK_STREAM, 0);
+  sockaddr_in addr{};
+  addr.sin_family = AF_INET;
+  addr.sin_port = htons(static_cast<std::uint16_t>(s.port()));
+  addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  ASSERT_EQ(::connect(fd, reinterpret_cast<sockaddr*>(&addr), sizeof addr), 0);
+  const char partial[] = "POST /v1/audio/speech HTTP/1.1\r\nHost: x\r\n";  // and then nothing
+  ASSERT_GT(::send(fd, partial, sizeof partial - 1, 0), 0);
+  auto start = std::chrono::steady_clock::now();
+  char buffer[1024];
+  while (::recv(fd, buffer, sizeof buffer, 0) > 0) {
+  }
+  EXPECT_LT(std::chrono::steady_clock::now() - start, 10s);  // closed by the server
+  ::close(fd);
+  auto health = s.client().Get("/health");
+  ASSERT_TRUE(health);
+  EXPECT_EQ(health->status, 200);
+}
+
 }  // namespace
