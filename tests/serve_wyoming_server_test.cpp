@@ -415,9 +415,10 @@ TEST_F(WyomingServerTest, ConnectionsBeyondTheLimitGetAnError) {
     Client third(r.server.port());
     third.send(event("describe"));
     auto e = third.next();
-    ASSERT_TRUE(e);
-    if (e->type == "info") return;
-    std::this_thread::sleep_for(std::chrono::milliseconds(20));  // the first still closing
+    if (e && e->type == "info") return;
+    // The first is still closing: the third was refused (an error, or closed unanswered while the
+    // second's refusal is still being sent). Try again.
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
   }
   FAIL() << "no connection served after the first closed";
 }
