@@ -26,6 +26,14 @@ using Clock = std::chrono::steady_clock;
 
 namespace {
 
+// "At once", in seconds: a chunk or two of the bundled voice. Sanitizer builds run the vocoder
+// several times slower (7 s measured under AddressSanitizer on 2 vCPUs), so they get more room.
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+constexpr double kPrompt = 20.0;
+#else
+constexpr double kPrompt = 2.0;
+#endif
+
 std::shared_ptr<const engine::Voice> g_voice;
 
 double seconds_since(Clock::time_point start) {
@@ -383,10 +391,10 @@ TEST_F(WyomingServerTest, AClientThatHangsUpCancelsItsSynthesis) {
     EXPECT_EQ(chunk->type, "audio-chunk");
   }  // hangs up with the rest unread
   auto hung_up = Clock::now();
-  while (r.service.admission().running() > 0 && seconds_since(hung_up) < 10)
+  while (r.service.admission().running() > 0 && seconds_since(hung_up) < 2 * kPrompt)
     std::this_thread::sleep_for(std::chrono::milliseconds(10));
   EXPECT_EQ(r.service.admission().running(), 0);
-  EXPECT_LT(seconds_since(hung_up), 2.0) << "the synthesis was not cancelled promptly";
+  EXPECT_LT(seconds_since(hung_up), kPrompt) << "the synthesis was not cancelled promptly";
   std::string metrics = r.service.metrics().prometheus(r.service.admission());
   EXPECT_NE(metrics.find("protocol=\"wyoming\",reason=\"cancelled\""), std::string::npos)
       << metrics;
@@ -449,7 +457,7 @@ TEST_F(WyomingServerTest, StopEndsConnectionsPromptly) {
   ASSERT_TRUE(start_event);
   auto start = Clock::now();
   r.server.stop();
-  EXPECT_LT(seconds_since(start), 2.0);
+  EXPECT_LT(seconds_since(start), kPrompt);
   EXPECT_EQ(r.service.admission().running(), 0);
   EXPECT_FALSE(idle.next(std::chrono::seconds(2)));
   // The speaking client gets the rest of what was sent, then (at most) an error, then the end.
