@@ -104,6 +104,19 @@ class Http : public testing::Test {
 fs::path Http::root_;
 std::shared_ptr<const engine::Voice> Http::voice_;
 
+// A plain TCP connection to the server on localhost, for what an HTTP client library would not
+// do (hang up mid-stream, send half a request); -1 when it cannot connect.
+int connect_raw(int port) {
+  int fd = ::socket(AF_INET, SOCK_STREAM, 0);
+  sockaddr_in addr{};
+  addr.sin_family = AF_INET;
+  addr.sin_port = htons(static_cast<std::uint16_t>(port));
+  addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  if (::connect(fd, reinterpret_cast<sockaddr*>(&addr), sizeof addr) == 0) return fd;
+  ::close(fd);
+  return -1;
+}
+
 std::vector<float> quantised(const std::vector<float>& s) {
   std::vector<float> q(s.size());
   for (std::size_t i = 0; i < s.size(); ++i)
@@ -220,12 +233,8 @@ TEST_F(Http, BusyMeans503WithRetryAfter) {
 
 TEST_F(Http, AClientThatHangsUpStopsItsSynthesis) {
   Served s(voice_);
-  int fd = ::socket(AF_INET, SOCK_STREAM, 0);
-  sockaddr_in addr{};
-  addr.sin_family = AF_INET;
-  addr.sin_port = htons(static_cast<std::uint16_t>(s.port()));
-  addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-  ASSERT_EQ(::connect(fd, reinterpret_cast<sockaddr*>(&addr), sizeof addr), 0);
+  int fd = connect_raw(s.port());
+  ASSERT_GE(fd, 0);
   std::string text;  // about a minute of audio at normal speed
   for (int i = 0; i < 40; ++i) text += "This sentence is here to keep the voice busy. ";
   std::string body = json{{"input", text}, {"response_format", "pcm"}}.dump();
@@ -341,12 +350,8 @@ TEST_F(Http, AnIdleConnectionIsClosed) {
   HttpOptions http;
   http.read_timeout = std::chrono::seconds(1);
   Served s(voice_, {}, http);
-  int fd = ::socket(AF_INET, SOCK_STREAM, 0);
-  sockaddr_in addr{};
-  addr.sin_family = AF_INET;
-  addr.sin_port = htons(static_cast<std::uint16_t>(s.port()));
-  addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-  ASSERT_EQ(::connect(fd, reinterpret_cast<sockaddr*>(&addr), sizeof addr), 0);
+  int fd = connect_raw(s.port());
+  ASSERT_GE(fd, 0);
   const char partial[] = "POST /v1/audio/speech HTTP/1.1\r\nHost: x\r\n";  // and then nothing
   ASSERT_GT(::send(fd, partial, sizeof partial - 1, 0), 0);
   auto start = std::chrono::steady_clock::now();

@@ -9,7 +9,6 @@
 #include <unistd.h>
 
 #include <algorithm>
-#include <cctype>
 #include <cerrno>
 #include <condition_variable>
 #include <cstring>
@@ -21,7 +20,7 @@
 #include "tts/frontend/sentence_splitter.h"
 #include "tts/frontend/utf8.h"
 #include "tts/serve/wyoming_protocol.h"
-#include "tts/tts.h"
+#include "wyoming_info.h"
 
 namespace tts::serve {
 
@@ -47,76 +46,6 @@ class BadEvent : public RequestError {
  public:
   using RequestError::RequestError;
 };
-
-std::string version_string() {
-  return std::to_string(TTS_VERSION_MAJOR) + "." + std::to_string(TTS_VERSION_MINOR) + "." +
-         std::to_string(TTS_VERSION_PATCH);
-}
-
-std::string lower(std::string s) {
-  for (char& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return s;
-}
-
-// A language tag compared as Home Assistant and piper write them ("en_US", "en-US") against ours
-// (espeak-ng's "en-us"): lower case, '-' for '_'.
-std::string language_key(std::string tag) {
-  std::replace(tag.begin(), tag.end(), '_', '-');
-  return lower(tag);
-}
-
-// BCP 47 casing of an espeak-ng language ("en-us" → "en-US", "en-gb-x-rp" → "en-GB-x-rp"): what
-// Home Assistant lists and matches its pipeline languages against.
-std::string bcp47(const std::string& language) {
-  std::string out;
-  std::size_t start = 0;
-  for (int part = 0; start <= language.size(); ++part) {
-    std::size_t end = language.find_first_of("-_", start);
-    if (end == std::string::npos) end = language.size();
-    std::string sub = language.substr(start, end - start);
-    if (part == 0) {
-      sub = lower(sub);
-    } else if (sub.size() == 2) {
-      for (char& c : sub) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
-    }
-    out += (part == 0 ? "" : "-") + sub;
-    start = end + 1;
-  }
-  return out;
-}
-
-// `info`, answered to `describe`: one text-to-speech program whose voices are the served ones.
-// Every field rhasspy/wyoming's Info.from_event needs is present.
-Event info_event(const SpeechService& service) {
-  json voices = json::array();
-  for (const auto& v : service.voices()) {
-    const auto& info = v.voice->info();
-    voices.push_back(
-        {{"name", v.name},
-         {"description", info.description.empty() ? v.name : info.description},
-         {"attribution",
-          {{"name", info.source.empty() ? std::string("tts") : info.source}, {"url", ""}}},
-         {"installed", true},
-         {"version", nullptr},
-         {"languages", {bcp47(info.language)}},
-         {"speakers", nullptr}});
-  }
-  json program = {{"name", "tts"},
-                  {"description", "tts: local neural speech synthesis"},
-                  {"attribution", {{"name", "tts"}, {"url", ""}}},
-                  {"installed", true},
-                  {"version", version_string()},
-                  {"voices", voices},
-                  {"supports_synthesize_streaming", true}};
-  Event event;
-  event.type = "info";
-  event.data = {{"asr", json::array()},
-                {"tts", json::array({program})},
-                {"handle", json::array()},
-                {"intent", json::array()},
-                {"wake", json::array()}};
-  return event;
-}
 
 // A string field of an event's data: absent or null gives `fallback`; another type is refused.
 std::string string_field(const json& object, const char* name, const std::string& event,
