@@ -14,6 +14,7 @@
 #include <sstream>
 
 #include "alsa_acoustic_corpus.h"
+#include "run_tts.h"
 #include "tts/frontend/acoustic/acoustic_model.h"
 #include "tts/frontend/acoustic/model_files.h"
 #include "tts/frontend/text_pipeline.h"
@@ -47,24 +48,6 @@ std::vector<std::byte> checkpoint_bytes(const fs::path& dir) {
 nlohmann::json read_json(const fs::path& path) {
   std::ifstream in(path);
   return nlohmann::json::parse(in);
-}
-
-struct CommandResult {
-  int exit_code = -1;
-  std::string output;  // stdout and stderr together
-};
-
-CommandResult run_tts(const std::string& arguments) {
-  const std::string command = std::string(TTS_BINARY_DIR) + "/tools/tts " + arguments + " 2>&1";
-  CommandResult r;
-  FILE* pipe = ::popen(command.c_str(), "r");
-  if (!pipe) return r;
-  std::array<char, 4096> buffer;
-  while (std::size_t n = std::fread(buffer.data(), 1, buffer.size(), pipe))
-    r.output.append(buffer.data(), n);
-  const int status = ::pclose(pipe);
-  r.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  return r;
 }
 
 }  // namespace

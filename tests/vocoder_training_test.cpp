@@ -14,6 +14,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "run_tts.h"
 #include "tts/audio/audio_file.h"
 #include "tts/kernels/atomic_file.h"
 #include "tts/kernels/device.h"
@@ -123,24 +124,6 @@ std::vector<std::string> file_names(const fs::path& dir) {
   for (const auto& entry : fs::directory_iterator(dir)) names.push_back(entry.path().filename());
   std::sort(names.begin(), names.end());
   return names;
-}
-
-struct CommandResult {
-  int exit_code = -1;
-  std::string output;  // stdout and stderr together
-};
-
-CommandResult run_tts(const std::string& arguments) {
-  const std::string command = std::string(TTS_BINARY_DIR) + "/tools/tts " + arguments + " 2>&1";
-  CommandResult r;
-  FILE* pipe = ::popen(command.c_str(), "r");
-  if (!pipe) return r;
-  std::array<char, 4096> buffer;
-  while (std::size_t n = std::fread(buffer.data(), 1, buffer.size(), pipe))
-    r.output.append(buffer.data(), n);
-  const int status = ::pclose(pipe);
-  r.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  return r;
 }
 
 }  // namespace
