@@ -32,9 +32,13 @@ TTS_ISA_CLONES void gemv_column_major(const float* a, std::ptrdiff_t lda, std::p
 }
 
 const char* gemv_isa() {
+  // Feature by feature rather than GCC's "x86-64-v4" level names, which Clang's builtin lacks.
   __builtin_cpu_init();
-  if (__builtin_cpu_supports("x86-64-v4")) return "x86-64-v4 (AVX-512)";
-  if (__builtin_cpu_supports("x86-64-v3")) return "x86-64-v3 (AVX2, FMA)";
+  const bool v3 = __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
+  if (v3 && __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
+      __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl"))
+    return "x86-64-v4 (AVX-512)";
+  if (v3) return "x86-64-v3 (AVX2, FMA)";
   return "baseline";
 }
 
