@@ -72,7 +72,10 @@ void to_json(nlohmann::json& j, const MelConfig& c) {
 void from_json(const nlohmann::json& j, MelConfig& c) {
   if (!j.is_object()) throw std::invalid_argument("mel config must be a JSON object");
   MelConfig out;
-  for (const auto& [key, value] : j.items()) {
+  for (const auto& item : j.items()) {
+    // Named references, not a structured binding: C++17 lambdas cannot capture one.
+    const std::string& key = item.key();
+    const nlohmann::json& value = item.value();
     // A number where an int is expected must be integral: 1024.5 is a mistake, not 1024.
     auto get_int = [&](int& field) {
       if (!value.is_number_integer())

@@ -230,7 +230,10 @@ SafetensorsFile SafetensorsFile::from_bytes(std::vector<std::byte> bytes, std::s
   file.source_ = source;
   const uint64_t buffer_size = bytes.size() - 8 - n;
   std::vector<Entry> entries;
-  for (const auto& [name, info] : header.items()) {
+  // Named references, not a structured binding: C++17 lambdas (`bad` below) cannot capture one.
+  for (const auto& item : header.items()) {
+    const std::string& name = item.key();
+    const nlohmann::json& info = item.value();
     if (name == kMetadataKey) {
       if (!info.is_object()) throw fail("__metadata__ is not an object");
       for (const auto& [key, value] : info.items()) {
