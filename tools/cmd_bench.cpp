@@ -119,6 +119,7 @@ void register_bench(CLI::App& app, int& exit_code) {
   auto o = std::make_shared<BenchOptions>();
   CLI::App* bench = app.add_subcommand("bench", "Measure speed");
   register_bench_pipeline(*bench, exit_code);
+  register_bench_streams(*bench, exit_code);
   bench->require_subcommand(1);
   CLI::App* voc = bench->add_subcommand("vocoder", "WaveNet sampling and training speed");
   voc->add_option("--config", o->config_file, "Vocoder config JSON (default: L=20 R=64 S=256)");

@@ -29,6 +29,7 @@ void register_voices(CLI::App& app, int& exit_code);
 void register_phonemize(CLI::App& app, int& exit_code);
 void register_bench(CLI::App& app, int& exit_code);
 void register_bench_pipeline(CLI::App& bench, int& exit_code);  // under `tts bench`
+void register_bench_streams(CLI::App& bench, int& exit_code);   // under `tts bench`
 void register_train(CLI::App& app, int& exit_code);
 void register_train_acoustic(CLI::App& train, int& exit_code);          // under `train`
 void register_train_aligned_mels(CLI::App& train, int& exit_code);      // under `train`
