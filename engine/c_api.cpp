@@ -3,13 +3,17 @@
 #include <algorithm>
 #include <atomic>
 #include <cstddef>
+#include <cstdint>
 #include <cstring>
+#include <memory>
 #include <new>
 #include <string>
+#include <vector>
 
 #include "tts/build_info.h"
 #include "tts/engine/pipeline.h"
 #include "tts/engine/voice.h"
+#include "tts/engine/voice_search.h"
 #include "tts/kernels/device.h"
 #include "tts/tts.h"
 
@@ -24,6 +28,17 @@ using tts::engine::Voice;
 struct tts_voice {
   std::shared_ptr<const Voice> voice;
   std::string path;
+};
+
+struct tts_voice_list {
+  struct Entry {
+    std::string name, language, licence, source, path;
+    int sample_rate = 0;
+    std::uint64_t size_bytes = 0;
+    std::string error;  // why voice.json could not be read; "" when it could
+  };
+  std::vector<std::string> search_path;
+  std::vector<Entry> voices;
 };
 
 struct tts_stream {
@@ -348,6 +363,76 @@ int tts_voice_get_info(const tts_voice* voice, tts_voice_info* info) {
     TTS_SET_FIELD(info, tts_voice_info, source, i.source.c_str());
     TTS_SET_FIELD(info, tts_voice_info, path, voice->path.c_str());
     TTS_SET_FIELD(info, tts_voice_info, size_bytes, i.total_bytes());
+    return TTS_OK;
+  } catch (...) {
+    return fail_current(g_last_error);
+  }
+}
+
+int tts_voice_list_create(tts_voice_list** out_list) {
+  try {
+    if (!out_list) return fail(g_last_error, TTS_ERR_INVALID_ARGUMENT, "out_list is NULL");
+    *out_list = nullptr;
+    auto list = std::make_unique<tts_voice_list>();
+    for (const auto& folder : tts::engine::voice_search_path())
+      list->search_path.push_back(folder.string());
+    for (const auto& folder : tts::engine::list_voices()) {
+      tts_voice_list::Entry e;
+      e.name = folder.filename().string();
+      e.path = folder.string();
+      try {
+        const auto i = tts::engine::read_voice_info(folder);
+        e.language = i.language;
+        e.licence = i.licence;
+        e.source = i.source;
+        e.sample_rate = i.sample_rate;
+        e.size_bytes = i.total_bytes();
+      } catch (const std::bad_alloc&) {
+        throw;
+      } catch (const std::exception& error) {
+        e.error = error.what();
+      }
+      list->voices.push_back(std::move(e));
+    }
+    *out_list = list.release();
+    return TTS_OK;
+  } catch (...) {
+    return fail_current(g_last_error);
+  }
+}
+
+void tts_voice_list_free(tts_voice_list* list) { delete list; }
+
+size_t tts_voice_list_search_path_count(const tts_voice_list* list) {
+  return list ? list->search_path.size() : 0;
+}
+
+const char* tts_voice_list_search_path(const tts_voice_list* list, size_t index) {
+  if (!list || index >= list->search_path.size()) return nullptr;
+  return list->search_path[index].c_str();
+}
+
+size_t tts_voice_list_count(const tts_voice_list* list) { return list ? list->voices.size() : 0; }
+
+int tts_voice_list_get(const tts_voice_list* list, size_t index, tts_voice_info* info) {
+  try {
+    if (!list || !info) return fail(g_last_error, TTS_ERR_INVALID_ARGUMENT, "list or info is NULL");
+    if (info->struct_size < offsetof(tts_voice_info, name) + sizeof(const char*))
+      return fail(g_last_error, TTS_ERR_INVALID_ARGUMENT, "info->struct_size too small");
+    if (index >= list->voices.size())
+      return fail(g_last_error, TTS_ERR_INVALID_ARGUMENT,
+                  ("index " + std::to_string(index) + " is not below the count, " +
+                   std::to_string(list->voices.size()))
+                      .c_str());
+    const auto& e = list->voices[index];
+    TTS_SET_FIELD(info, tts_voice_info, name, e.name.c_str());
+    TTS_SET_FIELD(info, tts_voice_info, language, e.language.c_str());
+    TTS_SET_FIELD(info, tts_voice_info, sample_rate, e.sample_rate);
+    TTS_SET_FIELD(info, tts_voice_info, licence, e.licence.c_str());
+    TTS_SET_FIELD(info, tts_voice_info, source, e.source.c_str());
+    TTS_SET_FIELD(info, tts_voice_info, path, e.path.c_str());
+    TTS_SET_FIELD(info, tts_voice_info, size_bytes, e.size_bytes);
+    if (!e.error.empty()) return fail(g_last_error, TTS_ERR_BAD_VOICE, e.error.c_str());
     return TTS_OK;
   } catch (...) {
     return fail_current(g_last_error);

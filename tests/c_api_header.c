@@ -68,3 +68,33 @@ int c_callback(const char* voice_path, const char* text, int stop_after, int* ch
   *chunks = t.chunks;
   return rc;
 }
+
+/* The voice list from C: writes the search path's folders, '\n'-terminated each, into `out`
+ * (`size` bytes) and returns the number of voices listed, or a negative status. */
+long c_list_voices(char* out, size_t size) {
+  tts_voice_list* list = NULL;
+  tts_voice_info info;
+  size_t i, used = 0;
+  long voices;
+  int rc = tts_voice_list_create(&list);
+  if (rc != TTS_OK) return rc;
+  if (size > 0) out[0] = '\0';
+  for (i = 0; i < tts_voice_list_search_path_count(list); ++i) {
+    const char* folder = tts_voice_list_search_path(list, i);
+    const size_t n = strlen(folder);
+    if (used + n + 2 <= size) {
+      memcpy(out + used, folder, n);
+      out[used + n] = '\n';
+      used += n + 1;
+      out[used] = '\0';
+    }
+  }
+  voices = (long)tts_voice_list_count(list);
+  memset(&info, 0, sizeof info);
+  info.struct_size = sizeof info;
+  for (i = 0; i < (size_t)voices; ++i)
+    if (tts_voice_list_get(list, i, &info) == TTS_ERR_INVALID_ARGUMENT || info.name == NULL)
+      voices = TTS_ERR_INTERNAL;
+  tts_voice_list_free(list);
+  return voices;
+}

@@ -169,10 +169,11 @@ int run_say(const SayOptions& o) {
   try {
     folder = engine::resolve_voice(o.voice);
   } catch (const engine::VoiceError& e) {
-    if (o.voice == "default" && !engine::find_voice(o.voice))
-      std::cerr << "tts say: no voice installed yet (looked for \"default\" in TTS_VOICE_PATH, "
-                   "~/.local/share/tts/voices and the repository's voices/)\n";
-    else
+    if (o.voice == "default" && !engine::find_voice(o.voice)) {
+      std::cerr << "tts say: no voice installed yet (looked for \"default\" in";
+      for (const auto& f : engine::voice_search_path()) std::cerr << " " << f.string();
+      std::cerr << "; TTS_VOICE_PATH adds folders)\n";
+    } else
       std::cerr << "tts say: " << e.what() << "\n";
     return kExitBadInput;
   }

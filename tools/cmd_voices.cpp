@@ -2,6 +2,7 @@
 // randomly initialised voice (tests, benchmarks); `tts voices pack DIR` assembles a voice from
 // trained models.
 #include <cstdio>
+#include <filesystem>
 #include <iostream>
 
 #include "commands.h"
@@ -23,12 +24,21 @@ std::string human_size(std::uint64_t bytes) {
   return text;
 }
 
+// The folders searched, in order, each marked when it does not exist.
+void print_search_path() {
+  std::cout << "search path:\n";
+  for (const auto& f : engine::voice_search_path()) {
+    std::error_code ec;
+    std::cout << "  " << f.string() << (std::filesystem::is_directory(f, ec) ? "" : " (missing)")
+              << "\n";
+  }
+}
+
 void list_voices() {
   auto folders = engine::list_voices();
   if (folders.empty()) {
-    std::cout << "no voices installed (searched";
-    for (const auto& f : engine::voice_search_path()) std::cout << " " << f.string();
-    std::cout << ")\n";
+    std::cout << "no voices installed\n";
+    print_search_path();
     return;
   }
   std::printf("%-20s %-8s %6s %10s  %-14s %s\n", "NAME", "LANGUAGE", "RATE", "SIZE", "LICENCE",
@@ -43,6 +53,8 @@ void list_voices() {
       std::printf("%-20s (unusable: %s)\n", folder.filename().string().c_str(), e.what());
     }
   }
+  std::fflush(stdout);
+  print_search_path();
 }
 
 CLI::App* register_pack(CLI::App& voices, int& exit_code) {
@@ -93,7 +105,7 @@ CLI::App* register_pack(CLI::App& voices, int& exit_code) {
 void register_voices(CLI::App& app, int& exit_code) {
   CLI::App* cmd = app.add_subcommand("voices",
                                      "List installed voices (name, language, sample "
-                                     "rate, size, licence)");
+                                     "rate, size, licence) and the search path");
   auto random = std::make_shared<engine::RandomVoiceOptions>();
   auto folder = std::make_shared<std::string>();
   CLI::App* create = cmd->add_subcommand(

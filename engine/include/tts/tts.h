@@ -27,7 +27,8 @@
  * Ownership:
  *   - Every pointer the library returns through a tts_chunk or a tts_voice_info stays owned by
  *     the library. Chunk pointers are valid until the next call on the same stream (next, start,
- *     synthesize, free); voice-info strings while the voice handle lives. Copy what you keep.
+ *     synthesize, free); voice-info strings while the voice handle (or the tts_voice_list they
+ *     came from) lives. Copy what you keep.
  *   - Strings you pass in are copied before the call returns.
  *   - tts_voice_free() may be called while streams created from the voice are still open: the
  *     streams keep the voice's data alive and stay fully usable; the memory is released when the
@@ -154,14 +155,40 @@ TTS_API void tts_default_voice_options(tts_voice_options* options);
 TTS_API void tts_default_synthesis_options(tts_synthesis_options* options);
 TTS_API void tts_chunk_init(tts_chunk* chunk);
 
-/* Loads a voice by name (searched in $TTS_VOICE_PATH, ~/.local/share/tts/voices, the installed
- * voices folder) or by folder path (anything containing '/'). Checks every file; never falls back
- * to another voice. On failure *out_voice is set to NULL. */
+/* Loads a voice by name (searched on the voice search path: tts_voice_list_create) or by folder
+ * path (anything containing '/'). Checks every file; never falls back to another voice. On failure
+ * *out_voice is set to NULL. */
 TTS_API int tts_voice_load(const char* name_or_path, const tts_voice_options* options,
                            tts_voice** out_voice);
 TTS_API void tts_voice_free(tts_voice* voice);
 /* Fills `info` (struct_size set by the caller, e.g. sizeof info). */
 TTS_API int tts_voice_get_info(const tts_voice* voice, tts_voice_info* info);
+
+/* The installed voices and the folders searched for them, as a snapshot: tts_voice_list_create()
+ * reads the search path (from the environment at that moment) and the voices in it; nothing is
+ * loaded. The search path, in order: each folder of $TTS_VOICE_PATH (colon-separated), then
+ * $XDG_DATA_HOME/tts/voices (or $HOME/.local/share/tts/voices), then the voices installed with this
+ * library, <prefix>/share/tts/voices, found from where libtts.so is at run time (so a moved prefix
+ * still finds its own; a library run from its build tree searches its source tree's voices/
+ * instead). Folders that do not exist are listed too. Every string belongs to the list and stays
+ * valid until tts_voice_list_free(); a list is immutable, so any number of threads may read one.
+ * On failure *out_list is set to NULL. */
+typedef struct tts_voice_list tts_voice_list;
+TTS_API int tts_voice_list_create(tts_voice_list** out_list);
+TTS_API void tts_voice_list_free(tts_voice_list* list);
+/* The folders of the search path: the count (0 for NULL), and folder `index` (UTF-8; NULL when
+ * `index` is not below the count). */
+TTS_API size_t tts_voice_list_search_path_count(const tts_voice_list* list);
+TTS_API const char* tts_voice_list_search_path(const tts_voice_list* list, size_t index);
+/* The voices found (folders holding a voice.json; a name found in two folders is listed once, from
+ * the first, the one tts_voice_load would take), in search-path order: the count (0 for NULL), and
+ * voice `index` into `info` (struct_size set by the caller), read from its voice.json. info->name
+ * is the name tts_voice_load finds it by (its folder's name; tts_voice_get_info gives the name
+ * voice.json states), info->path its folder. A voice whose voice.json cannot be read still has its
+ * name and path filled (the other strings "", numbers 0) and returns TTS_ERR_BAD_VOICE, the reason
+ * in tts_last_error(). */
+TTS_API size_t tts_voice_list_count(const tts_voice_list* list);
+TTS_API int tts_voice_list_get(const tts_voice_list* list, size_t index, tts_voice_info* info);
 
 /* A synthesis stream on `voice`. On failure *out_stream is set to NULL. */
 TTS_API int tts_stream_create(const tts_voice* voice, tts_stream** out_stream);
