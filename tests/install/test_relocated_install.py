@@ -10,12 +10,14 @@ folder outside the source and build trees, with no TTS_VOICE_PATH, LD_LIBRARY_PA
   LD_LIBRARY_PATH (tts.pc sets the run path), list the same search path through the C API
   (examples/voices.c) and speak with `default` (examples/speak.c).
 
-Every WAV written must be real audio: 16 kHz mono 16-bit, long enough, and far from silent.
+Every WAV written must be real audio: 16 kHz mono 16-bit, long enough, and far from silent. A
+second install, for /usr into a DESTDIR, gets a tts.pc without a run path.
 
     test_relocated_install.py --build BUILD --source SOURCE --cmake CMAKE --cc CC [--sanitize=ON]
 """
 import argparse
 import array
+import glob
 import os
 import shlex
 import shutil
@@ -86,10 +88,10 @@ def main():
         prefix = os.path.join(root, "moved", "tts")
         os.makedirs(os.path.dirname(prefix))
         os.rename(staged, prefix)  # the folder it was installed to is gone
-        libdirs = [d for d in os.listdir(prefix) if d.startswith("lib")
-                   and os.path.exists(os.path.join(prefix, d, "pkgconfig", "tts.pc"))]
-        if len(libdirs) != 1:
-            sys.exit(f"expected one lib*/pkgconfig/tts.pc in {prefix}: {os.listdir(prefix)}")
+        pcs = glob.glob(os.path.join(prefix, "lib*", "**", "tts.pc"), recursive=True)
+        if len(pcs) != 1:
+            sys.exit(f"expected one tts.pc under {prefix}/lib*: {pcs}")
+        pc_dir = os.path.relpath(os.path.dirname(pcs[0]), prefix)  # lib/pkgconfig, multiarch, ...
         work, home = os.path.join(root, "work"), os.path.join(root, "home")
         os.makedirs(work)
         os.makedirs(home)
@@ -97,7 +99,7 @@ def main():
                if k not in ("TTS_VOICE_PATH", "LD_LIBRARY_PATH", "LD_PRELOAD", "XDG_DATA_HOME",
                             "PKG_CONFIG_PATH", "PKG_CONFIG_LIBDIR")}
         env["HOME"] = home
-        env["PKG_CONFIG_PATH"] = os.path.join(prefix, libdirs[0], "pkgconfig")
+        env["PKG_CONFIG_PATH"] = os.path.join(prefix, pc_dir)
         tts = os.path.join(prefix, "bin", "tts")
         installed_voices = os.path.join(prefix, "share", "tts", "voices")
 
@@ -135,6 +137,15 @@ def main():
         run([os.path.join(work, "speak"), "default", "Hello from the moved library.", "speak.wav"],
             cwd=work, env=env)
         report.append(check_wav(os.path.join(work, "speak.wav")))
+
+        # A package build for /usr (DESTDIR staging): there the loader finds libtts by itself, so
+        # tts.pc sets no run path.
+        destdir = os.path.join(root, "destdir")
+        run([a.cmake, "--install", a.build, "--prefix", "/usr"], env={**env, "DESTDIR": destdir})
+        system_pc = os.path.join(destdir, "usr", pc_dir, "tts.pc")
+        with open(system_pc, encoding="utf-8") as f:
+            if "rpath" in f.read():
+                sys.exit(f"{system_pc}: tts.pc for /usr sets a run path")
         print("relocated install speaks: " + "; ".join(report))
     finally:
         shutil.rmtree(root, ignore_errors=True)
