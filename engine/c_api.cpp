@@ -51,6 +51,7 @@ struct tts_stream {
   // sentence keeps its address from being reused by a later one while it is compared.
   std::vector<tts_phoneme_span> alignment;
   std::shared_ptr<const tts::engine::SentenceInfo> alignment_of;
+  std::vector<tts_mark> marks;  // the chunk's marks in C form (their names are in `chunk`)
   // Set while a start/next/synthesize call runs: a second thread, or a callback calling back into
   // its own stream, gets TTS_ERR_STATE instead of corrupting the stream's threads.
   std::atomic<bool> in_call{false};
@@ -182,6 +183,10 @@ void fill_chunk(tts_stream* s, tts_chunk* c) {
   }
   TTS_SET_FIELD(c, tts_chunk, alignment, s->alignment.empty() ? nullptr : s->alignment.data());
   TTS_SET_FIELD(c, tts_chunk, alignment_count, s->alignment.size());
+  s->marks.clear();
+  for (const auto& m : a.marks) s->marks.push_back({m.name.c_str(), m.sample, m.stream_sample});
+  TTS_SET_FIELD(c, tts_chunk, marks, s->marks.empty() ? nullptr : s->marks.data());
+  TTS_SET_FIELD(c, tts_chunk, mark_count, s->marks.size());
 }
 
 // Marks the stream busy for one call (see tts_stream::in_call).

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <atomic>
 #include <cmath>
+#include <deque>
 #include <optional>
 #include <thread>
 
@@ -31,6 +32,7 @@ struct Prepared {
   std::vector<int> ids;
   std::vector<int> frame_ends;  // cumulative durations: frames up to and including id k
   std::size_t pause_samples = 0;
+  std::vector<std::string> marks;  // marks outside any sentence, due where the stream has got to
   float volume = 1.0f;
   std::exception_ptr error;
 };
@@ -171,6 +173,10 @@ void SynthesisStream::Run::prepare(const frontend::PhonemizedSentence& s,
     info->alignment.push_back({voice->symbols().symbol(s.ids[k]), start, end - start});
     start = end;
   }
+  for (const auto& m : s.marks)
+    info->marks.push_back(
+        {m.name, m.symbol,
+         m.symbol < info->alignment.size() ? info->alignment[m.symbol].start : audio});
   item.info = std::move(info);
   item.volume = options.volume * static_cast<float>(prosody.volume);
   push(std::move(item));
@@ -194,6 +200,11 @@ void SynthesisStream::Run::frontend_main() {
                                                        voice->sample_rate() / 1000.0);
         if (pause.pause_samples > 0) push(std::move(pause));
       };
+      handlers.mark = [&](const std::string& name) {
+        Prepared marks;
+        marks.marks.push_back(name);
+        push(std::move(marks));
+      };
       frontend::process_ssml(doc, pipeline, handlers);
     }
     sentences.close();
@@ -213,7 +224,17 @@ void SynthesisStream::Run::vocoder_main() {
   const std::size_t silence_samples = static_cast<std::size_t>(
       std::lround(static_cast<double>(options.sentence_silence) * voice->sample_rate()));
   std::optional<AudioChunk> pending;  // held back until we know whether it is the last
+  std::uint64_t position = 0;         // samples handed over so far
+  std::deque<ChunkMark> due;          // marks not yet in a chunk, in order, at stream samples
   auto hand_over = [&](AudioChunk c) {
+    const std::uint64_t end = position + c.samples.size();
+    for (; !due.empty() && due.front().stream_sample < end; due.pop_front()) {
+      ChunkMark m = std::move(due.front());
+      m.stream_sample = std::max(m.stream_sample, position);
+      m.sample = static_cast<std::size_t>(m.stream_sample - position);
+      c.marks.push_back(std::move(m));
+    }
+    position = end;
     if (pending && !audio.push(Output{std::move(*pending), nullptr})) throw Cancelled{};
     pending = std::move(c);
   };
@@ -243,12 +264,17 @@ void SynthesisStream::Run::vocoder_main() {
         audio.close();
         return;
       }
+      if (!item->marks.empty()) {  // due where the stream has got to
+        for (auto& name : item->marks) due.push_back({std::move(name), 0, position});
+        continue;
+      }
       if (item->pause_samples > 0) {
         emit_silence(item->pause_samples, item->info, 0);
         previous.reset();
         continue;
       }
       if (previous) emit_silence(silence_samples, previous, previous_length);
+      for (const auto& m : item->info->marks) due.push_back({m.name, 0, position + m.sample});
       const auto seed = splitmix64(
           options.seed + 0x632BE59BD9B4E019ull * static_cast<std::uint64_t>(item->info->index));
       sampler.start(item->mel, seed);
@@ -278,7 +304,18 @@ void SynthesisStream::Run::vocoder_main() {
       previous_length = offset;
     }
     if (cancelled) return;
+    if (!pending && !due.empty()) {  // marks but no audio: one empty chunk carries them
+      pending.emplace();
+      pending->sample_rate = voice->sample_rate();
+    }
     if (pending) {
+      const std::uint64_t start = position - pending->samples.size();
+      for (; !due.empty(); due.pop_front()) {  // at the very end
+        ChunkMark m = std::move(due.front());
+        m.stream_sample = position;
+        m.sample = static_cast<std::size_t>(position - start);
+        pending->marks.push_back(std::move(m));
+      }
       pending->is_last = true;
       audio.push(Output{std::move(*pending), nullptr});
     }

@@ -327,6 +327,112 @@ TEST_F(CApi, ChunksCarryTheSentencesAlignmentTilingItsAudio) {
     ASSERT_EQ(tail[i], 0xAB) << "byte " << i << " past the old struct was written";
 }
 
+extern "C" long c_marks(const char* voice_path, const char* ssml, char* out, size_t size);
+
+// Orca's way: a mark before every word, some together, by a break and at both ends.
+const char kMarked[] =
+    "<speak><mark name=\"start\"/>Hello <mark name=\"w1\"/>there. <mark name=\"w2\"/>Yes."
+    "<mark name=\"by-break\"/><break time=\"20ms\"/><mark name=\"w3\"/><mark name=\"w3b\"/>"
+    "Bye.<mark name=\"end\"/></speak>";
+
+TEST_F(CApi, ChunksCarryTheMarksAtTheSampleTheAlignmentGivesTheirWord) {
+  tts_synthesis_options o;
+  tts_default_synthesis_options(&o);
+  o.chunk_samples = 300;
+  o.rate = 6.0f;
+  o.ssml = 1;
+  struct Seen {
+    std::string text;  // "name@stream_sample\n" for each mark, as c_marks writes them
+    std::vector<std::uint64_t> want;  // where the alignment puts each (sentence marks only)
+    std::uint64_t start = 0, sentence_start = 0;
+    int last_sentence = -1;
+  };
+  auto note = [](Seen& seen, const tts_chunk& c) {
+    if (c.sentence_index >= 0 && c.sentence_index != seen.last_sentence) {
+      seen.last_sentence = c.sentence_index;
+      seen.sentence_start = seen.start;
+    }
+    for (std::size_t i = 0; i < c.mark_count; ++i) {
+      const tts_mark& m = c.marks[i];
+      EXPECT_EQ(m.stream_sample, seen.start + m.sample) << m.name;
+      EXPECT_TRUE(m.sample < c.count || (m.sample == c.count && c.is_last)) << m.name;
+      seen.text += std::string(m.name) + "@" + std::to_string(m.stream_sample) + "\n";
+      // A mark before a word is at the start of the span after a word boundary (or BOS).
+      if (c.sentence_index >= 0 && std::string(m.name) != "by-break" &&
+          std::string(m.name) != "end") {
+        ASSERT_NE(c.alignment, nullptr);
+        std::optional<std::uint64_t> at;
+        for (std::size_t k = 1; k + 1 < c.alignment_count && !at; ++k) {
+          const std::string before = c.alignment[k - 1].symbol;
+          if ((before == " " || before == "^") &&
+              seen.sentence_start + c.alignment[k].start == m.stream_sample)
+            at = m.stream_sample;
+        }
+        EXPECT_TRUE(at) << m.name << " is at no word's first phone";
+      }
+    }
+    EXPECT_EQ(c.marks == nullptr, c.mark_count == 0);
+    seen.start += c.count;
+  };
+  Seen pulled;
+  ASSERT_EQ(tts_synthesize_start(stream_, kMarked, &o), TTS_OK);
+  tts_chunk c;
+  tts_chunk_init(&c);
+  int rc;
+  while ((rc = tts_synthesize_next(stream_, &c)) == TTS_OK) note(pulled, c);
+  ASSERT_EQ(rc, TTS_DONE) << tts_stream_last_error(stream_);
+  EXPECT_EQ(pulled.text.substr(0, pulled.text.find('@')), "start");
+  EXPECT_NE(pulled.text.find("\nend@" + std::to_string(pulled.start) + "\n"), std::string::npos)
+      << pulled.text;  // at the very end
+  int lines = 0;
+  for (char ch : pulled.text) lines += ch == '\n';
+  EXPECT_EQ(lines, 7);
+
+  // The callback form reports the same marks at the same samples; so does C.
+  Seen called;
+  auto on_chunk = [](const tts_chunk* chunk, void* user) -> int {
+    auto* p = static_cast<std::pair<Seen*, decltype(note)*>*>(user);
+    (*p->second)(*p->first, *chunk);
+    return 0;
+  };
+  std::pair<Seen*, decltype(note)*> both{&called, &note};
+  ASSERT_EQ(tts_synthesize(stream_, kMarked, &o, on_chunk, &both), TTS_OK);
+  EXPECT_EQ(called.text, pulled.text);
+  std::vector<char> text(4096);
+  EXPECT_EQ(c_marks(path_.c_str(), kMarked, text.data(), text.size()), 7);
+  EXPECT_EQ(std::string(text.data()), pulled.text);
+
+  // A caller built before the mark fields is not written past its struct.
+  tts_chunk old;
+  std::memset(&old, 0xAB, sizeof old);
+  old.struct_size = offsetof(tts_chunk, marks);
+  ASSERT_EQ(tts_synthesize_start(stream_, kMarked, &o), TTS_OK);
+  ASSERT_EQ(tts_synthesize_next(stream_, &old), TTS_OK);
+  EXPECT_GT(old.alignment_count, 0u);
+  const auto* tail = reinterpret_cast<const unsigned char*>(&old.marks);
+  for (std::size_t i = 0; i < sizeof(tts_chunk) - offsetof(tts_chunk, marks); ++i)
+    ASSERT_EQ(tail[i], 0xAB) << "byte " << i << " past the old struct was written";
+}
+
+TEST_F(CApi, MarksAreBadInputWithoutANameAndAbsentFromPlainText) {
+  tts_synthesis_options o;
+  tts_default_synthesis_options(&o);
+  o.rate = 6.0f;
+  o.ssml = 1;
+  ASSERT_EQ(tts_synthesize_start(stream_, "<speak>a <mark/> b</speak>", &o), TTS_OK);
+  tts_chunk c;
+  tts_chunk_init(&c);
+  EXPECT_EQ(tts_synthesize_next(stream_, &c), TTS_ERR_BAD_INPUT);
+  EXPECT_NE(std::string(tts_stream_last_error(stream_)).find("<mark> needs a non-empty name"),
+            std::string::npos)
+      << tts_stream_last_error(stream_);
+  o.ssml = 0;
+  ASSERT_EQ(tts_synthesize_start(stream_, "a <mark name=\"m\"/> b", &o), TTS_OK);
+  int rc;
+  while ((rc = tts_synthesize_next(stream_, &c)) == TTS_OK) EXPECT_EQ(c.mark_count, 0u);
+  EXPECT_EQ(rc, TTS_DONE);
+}
+
 TEST_F(CApi, VoiceInfo) {
   tts_voice_info info;
   info.struct_size = sizeof info;

@@ -1,7 +1,11 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 #include "tts/frontend/ssml.h"
+#include "tts/frontend/ssml_pipeline.h"
+#include "tts/frontend/text_pipeline.h"
 
 using namespace tts::frontend;
 using ::testing::HasSubstr;
@@ -104,4 +108,153 @@ TEST(Ssml, RecognisesSsml) {
   EXPECT_TRUE(looks_like_ssml("  <speak>hi</speak>"));
   EXPECT_TRUE(looks_like_ssml("<?xml version='1.0'?><speak/>"));
   EXPECT_FALSE(looks_like_ssml("Hello <b>"));
+}
+
+// ---- <mark> ----
+
+TEST(SsmlMarks, TheParserKeepsThemInOrderWhereTheyAre) {
+  auto doc = parse_ssml(
+      "<speak><mark name=\"a\"/>Hello <mark name=\"b\"/><mark name=\"c\"/>world."
+      "<prosody rate=\"slow\"><mark name=\"d\"/>slow</prosody><break/><mark name=\"a\"/></speak>");
+  std::vector<std::pair<Kind, std::string>> got;
+  for (const auto& s : doc.segments) got.emplace_back(s.kind, s.text);
+  const std::vector<std::pair<Kind, std::string>> want = {
+      {Kind::kMark, "a"},      {Kind::kText, "Hello "}, {Kind::kMark, "b"},    {Kind::kMark, "c"},
+      {Kind::kText, "world."}, {Kind::kMark, "d"},      {Kind::kText, "slow"}, {Kind::kBreak, ""},
+      {Kind::kMark, "a"}};  // names need not be unique
+  EXPECT_EQ(got, want);
+  EXPECT_DOUBLE_EQ(doc.segments[5].prosody.rate, 0.75);
+  EXPECT_TRUE(doc.warnings.empty());
+}
+
+TEST(SsmlMarks, BadMarksAreErrorsNamingThem) {
+  EXPECT_THAT(error_of("<speak>a <mark/> b</speak>"), HasSubstr("<mark> needs a non-empty name"));
+  EXPECT_THAT(error_of("<speak>a <mark name=\"\"/> b</speak>"), HasSubstr("non-empty name"));
+  EXPECT_THAT(
+      error_of("<speak><mark name=\"" + std::string(kMaxMarkNameBytes + 1, 'x') + "\"/></speak>"),
+      HasSubstr("1025 bytes (at most 1024)"));
+  EXPECT_EQ(error_of("<speak><mark name=\"" + std::string(kMaxMarkNameBytes, 'x') + "\"/></speak>"),
+            "no error");
+  EXPECT_THAT(error_of("<speak><mark name=\"a&#9;b\"/></speak>"), HasSubstr("control character"));
+  auto content = parse_ssml("<speak><mark name=\"m\">said</mark></speak>");
+  ASSERT_EQ(content.warnings.size(), 1u);
+  EXPECT_THAT(content.warnings[0], HasSubstr("<mark> should be empty"));
+  ASSERT_EQ(content.segments.size(), 2u);
+  EXPECT_EQ(content.segments[1].text, "said");
+}
+
+namespace {
+// What process_ssml hands over, as one line per event: "S text" a sentence, "  name@N" a mark of
+// it before its word N (counted in its phonemes) or "@end", "P ms" a pause, "M name" a loose mark.
+std::vector<std::string> walk(const std::string& markup,
+                              std::vector<PhonemizedSentence>* sentences = nullptr) {
+  static const TextPipeline pipeline("en-us");
+  std::vector<std::string> events;
+  SsmlHandlers h;
+  h.sentence = [&](PhonemizedSentence s, const Prosody&) {
+    events.push_back("S " + s.text);
+    for (const auto& m : s.marks) {
+      if (m.symbol == s.ids.size()) {
+        events.push_back("  " + m.name + "@end");
+        continue;
+      }
+      // The symbol before a mark is BOS or a word boundary: the mark is at a word's start.
+      EXPECT_GE(m.symbol, 1u);
+      EXPECT_LT(m.symbol, s.ids.size() - 1) << m.name;
+      const int before = s.ids[m.symbol - 1];
+      EXPECT_TRUE(before == pipeline.symbols().bos_id() ||
+                  before == pipeline.symbols().word_boundary_id())
+          << m.name << " in " << s.text;
+      const auto word = std::count(s.ids.begin(), s.ids.begin() + static_cast<long>(m.symbol),
+                                   pipeline.symbols().word_boundary_id());
+      events.push_back("  " + m.name + "@" + std::to_string(word));
+    }
+    if (sentences) sentences->push_back(s);
+  };
+  h.pause = [&](int ms) { events.push_back("P " + std::to_string(ms)); };
+  h.mark = [&](const std::string& name) { events.push_back("M " + name); };
+  process_ssml(parse_ssml(markup), pipeline, h);
+  return events;
+}
+
+std::string without_marks(std::string markup) {
+  for (std::size_t at; (at = markup.find("<mark ")) != std::string::npos;)
+    markup.erase(at, markup.find("/>", at) + 2 - at);
+  return markup;
+}
+
+// The sentences (text and phonemes) are those of the same document without its marks.
+void expect_marks_change_nothing_said(const std::string& markup) {
+  std::vector<PhonemizedSentence> with, without;
+  walk(markup, &with);
+  walk(without_marks(markup), &without);
+  ASSERT_EQ(with.size(), without.size()) << markup;
+  for (std::size_t i = 0; i < with.size(); ++i) {
+    EXPECT_EQ(with[i].text, without[i].text);
+    EXPECT_EQ(with[i].phonemes, without[i].phonemes);
+    EXPECT_EQ(with[i].ids, without[i].ids);
+  }
+}
+}  // namespace
+
+TEST(SsmlMarks, StartMiddleEndAndSeveralAtOneSpot) {
+  const std::string doc =
+      "<speak><mark name=\"a\"/>Hello <mark name=\"b\"/><mark name=\"c\"/>big "
+      "<mark name=\"d\"/>world.<mark name=\"e\"/><mark name=\"f\"/></speak>";
+  EXPECT_EQ(walk(doc), (std::vector<std::string>{"S Hello big world.", "  a@0", "  b@1", "  c@1",
+                                                 "  d@2", "  e@end", "  f@end"}));
+  expect_marks_change_nothing_said(doc);
+}
+
+TEST(SsmlMarks, AcrossSentencesAndInsideProsodySAndP) {
+  const std::string doc =
+      "<speak>One two. <mark name=\"a\"/>Three four. <mark name=\"b\"/></speak>";
+  EXPECT_EQ(walk(doc), (std::vector<std::string>{"S One two.", "S Three four.", "  a@0", "M b"}));
+  expect_marks_change_nothing_said(doc);
+  const std::string nested =
+      "<speak><p><s><mark name=\"a\"/>One</s><s>two <mark name=\"b\"/><prosody rate=\"slow\">"
+      "<mark name=\"c\"/>three <mark name=\"d\"/>four</prosody> <mark name=\"e\"/>five"
+      "<mark name=\"f\"/></s></p><p><mark name=\"g\"/>six</p></speak>";
+  EXPECT_EQ(walk(nested),
+            (std::vector<std::string>{"S One", "  a@0", "S two", "S three four", "  b@0", "  c@0",
+                                      "  d@1", "S five", "  e@0", "  f@end", "S six", "  g@0"}));
+  expect_marks_change_nothing_said(nested);
+}
+
+TEST(SsmlMarks, NextToBreaksAndAlone) {
+  const std::string doc =
+      "<speak><mark name=\"a\"/><break time=\"100ms\"/><mark name=\"b\"/>Hi."
+      "<mark name=\"c\"/><break time=\"200ms\"/> <mark name=\"d\"/> <break time=\"300ms\"/>"
+      "<mark name=\"e\"/><mark name=\"f\"/></speak>";
+  EXPECT_EQ(walk(doc), (std::vector<std::string>{"M a", "P 100", "S Hi.", "  b@0", "  c@end",
+                                                 "P 200", "M d", "P 300", "M e", "M f"}));
+  EXPECT_EQ(walk("<speak><mark name=\"only\"/></speak>"), (std::vector<std::string>{"M only"}));
+  EXPECT_EQ(walk("<speak>Hello <mark name=\"x\"/>!!</speak>"),
+            (std::vector<std::string>{"S Hello !!", "  x@end"}));
+}
+
+TEST(SsmlMarks, InsideAWordBeforeItAndAroundPhonemeElements) {
+  EXPECT_EQ(walk("<speak>hel<mark name=\"x\"/>lo world</speak>"),
+            (std::vector<std::string>{"S hello world", "  x@0"}));
+  expect_marks_change_nothing_said("<speak>hel<mark name=\"x\"/>lo world</speak>");
+  EXPECT_EQ(walk("<speak><mark name=\"p\"/><phoneme ph=\"həlˈoʊ\">hello</phoneme>"
+                 "<mark name=\"q\"/></speak>"),
+            (std::vector<std::string>{"S həlˈoʊ", "  p@0", "M q"}));
+  // The object replacement character the marks travel as is a space in the document's text.
+  EXPECT_EQ(walk("<speak>a\xEF\xBF\xBC"
+                 "b <mark name=\"m\"/>c</speak>"),
+            (std::vector<std::string>{"S a b c", "  m@2"}));
+}
+
+TEST(SsmlMarks, TextTheNormaliserRewritesKeepsItsMarksBeforeTheirWords) {
+  // "$5" is "five dollars": the mark after it is before the third word of "I paid five dollars".
+  const std::string doc = "<speak>I paid <mark name=\"m\"/>$5 <mark name=\"n\"/>today.</speak>";
+  EXPECT_EQ(walk(doc), (std::vector<std::string>{"S I paid $5 today.", "  m@2", "  n@4"}));
+  expect_marks_change_nothing_said(doc);
+  // "Dr." before a name is "doctor" (a title, so no sentence end either); the mark stays at Smith.
+  EXPECT_EQ(walk("<speak>Ask Dr. <mark name=\"m\"/>Smith.</speak>"),
+            (std::vector<std::string>{"S Ask Dr. Smith.", "  m@2"}));
+  // Sentence ends are decided past a mark as without it: a lower-case word goes on.
+  EXPECT_EQ(walk("<speak>It is 5 p.m. <mark name=\"m\"/>now, and No. <mark name=\"n\"/>5.</speak>"),
+            (std::vector<std::string>{"S It is 5 p.m. now, and No. 5.", "  m@5", "  n@8"}));
 }

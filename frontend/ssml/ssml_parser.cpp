@@ -127,12 +127,32 @@ class Interpreter {
       } else {
         add(SsmlSegment::Kind::kPhonemes, *ph, prosody);
       }
+    } else if (name == "mark") {
+      add(SsmlSegment::Kind::kMark, mark_name(node), prosody);
+      if (!node.children.empty()) {
+        warn(node, "<mark> should be empty; its content is read after the mark");
+        children(node, prosody);
+      }
     } else if (name == "speak") {
       children(node, prosody);
     } else {
       warn(node, "unknown element <" + name + "> skipped (its text is still read)");
       children(node, prosody);
     }
+  }
+
+  std::string mark_name(const XmlNode& node) {
+    const std::string* name = node.attribute("name");
+    if (!name || name->empty())
+      throw SsmlError(node.line, node.column, "<mark> needs a non-empty name attribute");
+    if (name->size() > kMaxMarkNameBytes)
+      throw SsmlError(node.line, node.column,
+                      "<mark> name of " + std::to_string(name->size()) + " bytes (at most " +
+                          std::to_string(kMaxMarkNameBytes) + ")");
+    for (unsigned char c : *name)
+      if (c < 0x20 || c == 0x7F)
+        throw SsmlError(node.line, node.column, "<mark> name has a control character");
+    return *name;
   }
 
   int break_ms(const XmlNode& node) {

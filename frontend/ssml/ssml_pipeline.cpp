@@ -1,42 +1,214 @@
 #include "tts/frontend/ssml_pipeline.h"
 
+#include <algorithm>
+
+#include "../text/char_class.h"
+#include "tts/frontend/sentence_splitter.h"
+
 namespace tts::frontend {
+
+namespace {
+
+// Where a <mark> is in a run of text while the run is split into sentences: U+FFFC (OBJECT
+// REPLACEMENT CHARACTER, "an object goes here"). The splitter keeps it as a word character, so a
+// sentence holding only marks is not dropped; the same character in the document's text is read
+// as a space (process_ssml), so every one in a run is a mark.
+constexpr std::string_view kMarkSentinel = "\xEF\xBF\xBC";
+
+std::vector<std::string_view> words_of(std::string_view text) {
+  std::vector<std::string_view> words;
+  for (std::size_t i = 0; i < text.size();) {
+    std::size_t end = text.find(' ', i);
+    if (end == std::string_view::npos) end = text.size();
+    if (end > i) words.push_back(text.substr(i, end - i));
+    i = end + 1;
+  }
+  return words;
+}
+
+std::string join(const std::vector<std::string_view>& words, std::size_t from, std::size_t to) {
+  std::string text;
+  for (std::size_t i = from; i < to; ++i) {
+    if (!text.empty()) text += ' ';
+    text += words[i];
+  }
+  return text;
+}
+
+// The index in `ids` (BOS first) of the first symbol of phoneme word `word`, or ids.size() when
+// there is no such word (a mark after the last word: the sentence's end).
+std::size_t symbol_of_word(const SymbolTable& table, const std::string& phonemes, std::size_t word,
+                           std::size_t id_count) {
+  std::size_t seen = 0;
+  for (std::size_t i = 0; i < phonemes.size();) {
+    std::size_t end = phonemes.find(' ', i);
+    if (end == std::string::npos) end = phonemes.size();
+    if (end > i) {
+      if (seen == word) return 1 + table.tokenize(std::string_view(phonemes).substr(0, i)).size();
+      ++seen;
+    }
+    i = end + 1;
+  }
+  return id_count;
+}
+
+// One sentence of a run, its marks (the sentinels in it) mapped to symbols. A mark falls before
+// the word after it; one inside a word, before that word. The phonemes are those of the sentence
+// without its marks, so marks never change what is said: each stretch of words between marks is
+// also phonemised alone to count its phoneme words (espeak-ng keeps one word per text word, but
+// the normaliser may make several: "$5" is "five dollars"); only when those counts do not add up
+// to the whole sentence's are the stretches' own phonemes used instead, joined.
+PhonemizedSentence marked_sentence(const TextPipeline& pipeline, const std::string& sentence,
+                                   const std::vector<std::string>& names, std::size_t& used) {
+  if (sentence.find(kMarkSentinel) == std::string::npos) return pipeline.process_sentence(sentence);
+  std::string clean;
+  std::vector<std::size_t> at;  // byte offset in `clean` of each mark of the sentence
+  for (std::size_t i = 0; i < sentence.size();) {
+    if (sentence.compare(i, kMarkSentinel.size(), kMarkSentinel) != 0) {
+      clean += sentence[i++];
+      continue;
+    }
+    std::size_t j = i;
+    while (sentence.compare(j, kMarkSentinel.size(), kMarkSentinel) == 0) j += kMarkSentinel.size();
+    const bool in_word =
+        !clean.empty() && clean.back() != ' ' && j < sentence.size() && sentence[j] != ' ';
+    std::size_t pos = clean.size();
+    if (in_word) {  // inside a word: before the word
+      const std::size_t space = clean.rfind(' ');
+      pos = space == std::string::npos ? 0 : space + 1;
+    }
+    for (; i < j; i += kMarkSentinel.size()) at.push_back(pos);
+  }
+  const std::vector<std::string_view> words = words_of(clean);
+  std::vector<std::size_t> mark_words;  // text word before which each mark falls
+  for (std::size_t pos : at)
+    mark_words.push_back(words_of(std::string_view(clean).substr(0, pos)).size());
+  const std::string text = join(words, 0, words.size());
+
+  PhonemizedSentence out;
+  if (detail::has_word_char(text)) {
+    out = pipeline.process_sentence(text);
+  } else {
+    out.text = text;  // nothing to say: its marks fall where it would have been
+  }
+  std::vector<std::size_t> cuts{0};  // text words where a stretch starts, then the end
+  for (std::size_t w : mark_words)
+    if (w > cuts.back() && w < words.size()) cuts.push_back(w);
+  cuts.push_back(words.size());
+  std::vector<std::size_t> phoneme_words{0};  // phoneme words before each cut
+  if (!out.phonemes.empty() && cuts.size() > 2) {
+    std::vector<PhonemizedSentence> stretches;
+    for (std::size_t c = 0; c + 1 < cuts.size(); ++c) {
+      stretches.push_back(pipeline.process_sentence(join(words, cuts[c], cuts[c + 1])));
+      phoneme_words.push_back(phoneme_words.back() + words_of(stretches.back().phonemes).size());
+    }
+    if (phoneme_words.back() != words_of(out.phonemes).size()) {
+      out.phonemes.clear();
+      out.normalized.clear();
+      for (const auto& s : stretches) {
+        if (s.phonemes.empty()) continue;
+        out.phonemes += (out.phonemes.empty() ? "" : " ") + s.phonemes;
+        out.normalized += (out.normalized.empty() ? "" : " ") + s.normalized;
+      }
+      out.ids = pipeline.symbols().encode(out.phonemes, text);
+    }
+  } else {
+    phoneme_words.assign(cuts.size(), 0);
+    if (!out.phonemes.empty()) phoneme_words.back() = words_of(out.phonemes).size();
+  }
+  for (std::size_t m = 0; m < mark_words.size() && used < names.size(); ++m, ++used) {
+    // The stretch the mark starts (or the end); its first phoneme word.
+    const auto cut = static_cast<std::size_t>(
+        std::lower_bound(cuts.begin(), cuts.end(), mark_words[m]) - cuts.begin());
+    out.marks.push_back({names[used], symbol_of_word(pipeline.symbols(), out.phonemes,
+                                                     phoneme_words[cut], out.ids.size())});
+  }
+  return out;
+}
+
+}  // namespace
 
 void process_ssml(const SsmlDocument& document, const TextPipeline& pipeline,
                   const SsmlHandlers& handlers) {
   std::string run;  // text of equal prosody, phonemised together so sentences split naturally
   Prosody run_prosody;
-  auto flush = [&] {
-    if (!run.empty())
-      pipeline.process(run,
-                       [&](PhonemizedSentence s) { handlers.sentence(std::move(s), run_prosody); });
+  std::vector<std::string> run_marks;  // the names of the sentinels in `run`, in order
+  std::vector<std::string> pending;    // marks after the run's text: they go with the next text
+  auto mark = [&](const std::string& name) {
+    if (handlers.mark) handlers.mark(name);
+  };
+  auto deliver = [&](PhonemizedSentence s, const Prosody& prosody) {
+    if (s.phonemes.empty()) {  // nothing to say: its marks are where it would have been
+      for (const auto& m : s.marks) mark(m.name);
+      s.marks.clear();
+    }
+    handlers.sentence(std::move(s), prosody);
+  };
+  auto add_pending = [&] {
+    for (auto& name : pending) {
+      run += kMarkSentinel;
+      run_marks.push_back(std::move(name));
+    }
+    pending.clear();
+  };
+  // `with_pending`: the marks waiting for text end this run (a break, </s>, the document's end).
+  auto flush = [&](bool with_pending) {
+    if (with_pending) add_pending();
+    if (!run.empty()) {
+      std::size_t used = 0;
+      SentenceSink each = [&](std::string sentence) {
+        PhonemizedSentence s = marked_sentence(pipeline, sentence, run_marks, used);
+        if (!detail::has_word_char(s.text)) {  // only marks (the splitter keeps them)
+          for (const auto& m : s.marks) mark(m.name);
+          return;
+        }
+        deliver(std::move(s), run_prosody);
+      };
+      SentenceSplitter splitter;
+      splitter.feed(run, each);
+      splitter.finish(each);
+      for (; used < run_marks.size(); ++used) mark(run_marks[used]);  // none expected
+    }
     run.clear();
+    run_marks.clear();
   };
   for (const auto& segment : document.segments) {
     switch (segment.kind) {
-      case SsmlSegment::Kind::kText:
-        if (!(segment.prosody == run_prosody)) flush();
+      case SsmlSegment::Kind::kText: {
+        if (!(segment.prosody == run_prosody)) flush(false);
         run_prosody = segment.prosody;
-        run += segment.text;
+        std::string text = segment.text;
+        for (std::size_t at; (at = text.find(kMarkSentinel)) != std::string::npos;)
+          text.replace(at, kMarkSentinel.size(), " ");
+        // Marks go with the next text that has something in it (white space between a mark and a
+        // <prosody> does not keep it from the words it is before).
+        if (text.find_first_not_of(" \t\r\n") != std::string::npos) add_pending();
+        run += text;
         break;
+      }
       case SsmlSegment::Kind::kPhonemes: {
-        flush();
+        flush(false);
         PhonemizedSentence s;
         s.text = s.phonemes = segment.text;
         s.ids = pipeline.symbols().encode(segment.text, segment.text);
-        handlers.sentence(std::move(s), segment.prosody);
+        for (auto& name : pending) s.marks.push_back({std::move(name), 1});
+        pending.clear();
+        deliver(std::move(s), segment.prosody);
         break;
       }
       case SsmlSegment::Kind::kBreak:
-        flush();
+        flush(true);
         handlers.pause(segment.break_ms);
         break;
       case SsmlSegment::Kind::kSentenceEnd:
-        flush();
+        flush(true);
+        break;
+      case SsmlSegment::Kind::kMark:
+        pending.push_back(segment.text);
         break;
     }
   }
-  flush();
+  flush(true);
 }
 
 }  // namespace tts::frontend

@@ -6,6 +6,10 @@
 
 namespace tts::frontend::detail {
 
+// U+FFFC OBJECT REPLACEMENT CHARACTER: a word character to the splitter, which the SSML walk puts
+// where a <mark> is (ssml_pipeline.cpp); sentence-end decisions look past it.
+inline constexpr char32_t kObjectReplacement = 0xFFFC;
+
 bool is_space(char32_t cp);       // white space, including no-break and ideographic spaces
 bool is_line_break(char32_t cp);  // \n, NEL, line and paragraph separators
 bool is_control(char32_t cp);     // C0/C1 controls and DEL that are not white space

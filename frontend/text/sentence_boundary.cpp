@@ -93,6 +93,13 @@ bool sentence_end_needs_next_word(std::string_view before) {
 }
 
 bool is_sentence_end(std::string_view before, std::string_view next_word) {
+  std::string without_marks;  // U+FFFC stands for an SSML <mark>: the word is what follows it
+  if (next_word.find("\xEF\xBF\xBC") != std::string_view::npos) {
+    without_marks = next_word;
+    for (std::size_t at; (at = without_marks.find("\xEF\xBF\xBC")) != std::string::npos;)
+      without_marks.erase(at, 3);
+    next_word = without_marks;
+  }
   next_word = strip_punctuation(next_word);
   char32_t next = first_code_point(next_word);
   if (is_lower(next)) return false;

@@ -68,7 +68,8 @@ void SentenceSplitter::push(char32_t cp, const SentenceSink& sink) {
   newlines_ = 0;
   append_utf8(pending_, cp);
   // Decide at the first letter of the next word, unless the whole word is needed ("etc. The").
-  if (candidate_ > 0 && is_word_char(cp) &&
+  // U+FFFC (where an SSML <mark> is, ssml_pipeline.cpp) is no letter to decide at.
+  if (candidate_ > 0 && is_word_char(cp) && cp != kObjectReplacement &&
       !sentence_end_needs_next_word(std::string_view(pending_).substr(0, candidate_)))
     resolve_candidate(sink);
   cut_if_too_long(sink);

@@ -104,6 +104,19 @@ typedef struct tts_phoneme_span {
   size_t count;
 } tts_phoneme_span;
 
+/* An SSML <mark name="..."/> (input with ssml set) as the audio reaches it: it falls just before
+ * samples[sample] of its chunk, so a player fires it when that sample is played, i.e. once the
+ * `sample` samples of the chunk before it have been played. 0 <= sample < count, except that marks
+ * at the very end of the input come with the last chunk at sample == count (and input with marks
+ * but no audio gives one last chunk of count 0 carrying them). Every mark is reported exactly once,
+ * in document order, by pull and callback alike. A mark before a word falls where the word's first
+ * symbol starts in `alignment`; docs/c-api.md says where the others fall. */
+typedef struct tts_mark {
+  const char* name;       /* UTF-8, as in the SSML (names need not be unique) */
+  size_t sample;          /* offset in this chunk's samples, [0, count] */
+  uint64_t stream_sample; /* offset from the stream's first sample */
+} tts_mark;
+
 /* One chunk of audio. Initialise with tts_chunk_init() (sets struct_size). */
 typedef struct tts_chunk {
   size_t struct_size;
@@ -122,6 +135,10 @@ typedef struct tts_chunk {
    * caller built against a header without them has a smaller struct_size and is not given them.) */
   const tts_phoneme_span* alignment;
   size_t alignment_count;
+  /* The SSML marks falling in this chunk, in order (NULL and 0 when none); valid as long as the
+   * chunk. (Appended after alignment: a smaller struct_size is not given them.) */
+  const tts_mark* marks;
+  size_t mark_count;
 } tts_chunk;
 
 typedef struct tts_voice_info {

@@ -1,10 +1,11 @@
 // The SSML subset the engine reads: speak, s, p, break (time, strength), prosody (rate, pitch,
 // volume), say-as (interpret-as characters/spell-out, digits, cardinal, ordinal, date, time), sub
-// (alias), phoneme (alphabet="ipa", ph). Unknown elements are reported as warnings and skipped;
-// their text is still spoken. Malformed markup throws SsmlError with line and column.
+// (alias), phoneme (alphabet="ipa", ph), mark (name). Unknown elements are reported as warnings and
+// skipped; their text is still spoken. Malformed markup throws SsmlError with line and column.
 // Stateless and thread-safe.
 #pragma once
 
+#include <cstddef>
 #include <stdexcept>
 #include <string>
 #include <string_view>
@@ -37,6 +38,7 @@ struct SsmlSegment {
     kPhonemes,     // `text` is IPA given by <phoneme>, used as is
     kBreak,        // a pause of `break_ms` milliseconds
     kSentenceEnd,  // the end of an <s> or <p>: the text before it is a sentence of its own
+    kMark,         // a <mark>: `text` is its name, reported when the audio gets to this point
   };
   Kind kind = Kind::kText;
   std::string text;
@@ -55,5 +57,10 @@ SsmlDocument parse_ssml(std::string_view markup, std::string_view language = "en
 
 // True if `text` looks like SSML (starts, after white space, with "<speak" or "<?xml").
 bool looks_like_ssml(std::string_view text);
+
+// The longest <mark> name accepted, in bytes of UTF-8; a longer one is an SsmlError, as are a
+// missing or empty name and one with control characters. Names need not be unique: every mark is
+// reported, in document order.
+inline constexpr std::size_t kMaxMarkNameBytes = 1024;
 
 }  // namespace tts::frontend

@@ -2,9 +2,19 @@
 // phonemised sentence by sentence (runs of equal prosody together), <phoneme> IPA is encoded as
 // given, and <break>s are reported. `tts say` (through the engine) and `tts phonemize --ssml` both
 // walk SSML this way.
+//
+// <mark>s: a mark before a word of a sentence is in that sentence's `marks` at the word's first
+// symbol; one after the sentence's last word (before a <break>, </s>, </p> or the end) at its end
+// (ids.size()). A mark followed by other text goes with that text, across prosody changes. Marks
+// with no sentence around them (between two <break>s, at the very start before a <break>, in a
+// sentence with nothing to say) go to `mark`, in order with the sentences and pauses. Every mark of
+// the document reaches one of the two exactly once, in document order. The phonemes of a sentence
+// with marks are those of the same sentence without them (but see marked_sentence in the .cpp for
+// text the normaliser rewrites across a mark).
 #pragma once
 
 #include <functional>
+#include <string>
 
 #include "tts/frontend/ssml.h"
 #include "tts/frontend/text_pipeline.h"
@@ -13,7 +23,8 @@ namespace tts::frontend {
 
 struct SsmlHandlers {
   std::function<void(PhonemizedSentence, const Prosody&)> sentence;
-  std::function<void(int milliseconds)> pause;  // a <break> (may be 0 ms)
+  std::function<void(int milliseconds)> pause;        // a <break> (may be 0 ms)
+  std::function<void(const std::string& name)> mark;  // a mark outside any sentence (may be empty)
 };
 
 // Throws what TextPipeline::process throws, and UnknownPhonemeError for <phoneme> IPA the

@@ -4,6 +4,7 @@
 // phonemizer.h); each call keeps its own splitter.
 #pragma once
 
+#include <cstddef>
 #include <functional>
 #include <istream>
 #include <string>
@@ -15,11 +16,20 @@
 
 namespace tts::frontend {
 
+// An SSML <mark> inside a sentence: it falls before symbol `symbol` of `ids` (the first symbol of
+// the word after it; 1 for a mark before the first word), or at the sentence's end (ids.size())
+// for a mark after its last word.
+struct SentenceMark {
+  std::string name;
+  std::size_t symbol = 0;
+};
+
 struct PhonemizedSentence {
   std::string text;        // the sentence as split from the input
   std::string normalized;  // what was given to espeak-ng
   std::string phonemes;    // IPA with word boundaries and clause punctuation (phonemizer.h)
   std::vector<int> ids;    // BOS, phoneme ids, EOS
+  std::vector<SentenceMark> marks;  // SSML marks in it, in order (only from process_ssml)
 };
 
 using PhonemizedSink = std::function<void(PhonemizedSentence)>;
