@@ -52,6 +52,36 @@ TEST(Ssml, ProsodyScopesMultiply) {
   EXPECT_THAT(odd.warnings[0], HasSubstr("rate=\"warp\""));
 }
 
+// Found by fuzz/ssml_fuzz (seeds fuzz/corpus/ssml/huge_*): numbers past a double's range threw
+// std::out_of_range out of parse_ssml, and nested prosody multiplied to infinity or to a rate
+// so small that a sentence would ask for unbounded audio.
+TEST(Ssml, ProsodyAndBreakNumbersStayInRange) {
+  const std::string huge(400, '9');
+  auto breaks = parse_ssml("<speak><break time=\"" + huge + "ms\"/></speak>");
+  ASSERT_EQ(breaks.segments.size(), 1u);
+  EXPECT_EQ(breaks.segments[0].break_ms, 60000);  // at most a minute, as for any long time
+
+  auto too_large = parse_ssml("<speak><prosody rate=\"" + huge + "\">x</prosody></speak>");
+  ASSERT_EQ(too_large.warnings.size(), 1u);
+  EXPECT_THAT(too_large.warnings[0], HasSubstr("not understood"));
+  EXPECT_EQ(too_large.segments[0].prosody, Prosody{});
+
+  const std::string big(300, '9');
+  auto nested = parse_ssml("<speak><prosody rate=\"" + big + "\" pitch=\"+90st\"><prosody rate=\"" +
+                           big + "\" volume=\"+200dB\">x</prosody></prosody></speak>");
+  ASSERT_EQ(nested.segments.size(), 1u);
+  EXPECT_EQ(nested.segments[0].prosody.rate, kMaxProsodyRate);
+  EXPECT_EQ(nested.segments[0].prosody.pitch, kMaxProsodyPitch);
+  EXPECT_EQ(nested.segments[0].prosody.volume, kMaxProsodyVolume);
+  EXPECT_THAT(nested.warnings[0], HasSubstr("kept at the limit"));
+
+  auto slow = parse_ssml("<speak><prosody rate=\"0." + std::string(300, '0') +
+                         "1\" pitch=\"-90st\" volume=\"silent\">x</prosody></speak>");
+  EXPECT_EQ(slow.segments[0].prosody.rate, kMinProsodyRate);
+  EXPECT_EQ(slow.segments[0].prosody.pitch, kMinProsodyPitch);
+  EXPECT_EQ(slow.segments[0].prosody.volume, 0.0);
+}
+
 TEST(Ssml, SayAsSubAndPhoneme) {
   auto text = [](std::string_view inner) {
     auto doc = parse_ssml("<speak>" + std::string(inner) + "</speak>");

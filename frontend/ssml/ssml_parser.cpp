@@ -1,6 +1,8 @@
 // SSML semantics on top of the XML reader: prosody scopes, breaks, say-as expansion, sub, phoneme.
+#include <algorithm>
 #include <cctype>
 #include <cmath>
+#include <cstdlib>
 #include <regex>
 
 #include "tts/frontend/normalizer.h"
@@ -44,7 +46,9 @@ bool parse_prosody_value(const std::string& text, const Named (&names)[N], doubl
   static const std::regex& kNumber = *new std::regex(R"(^([+-]?\d+(?:\.\d+)?)(%|st|dB|Hz)?$)");
   std::smatch m;
   if (!std::regex_match(text, m, kNumber)) return false;
-  double number = std::stod(m.str(1));
+  // strtod, not stod: a number too large for a double is infinite here (refused below), where stod
+  // would throw std::out_of_range out of parse_ssml.
+  double number = std::strtod(m.str(1).c_str(), nullptr);
   bool relative = text[0] == '+' || text[0] == '-';
   std::string unit = m.str(2);
   if (unit == "%")
@@ -57,7 +61,7 @@ bool parse_prosody_value(const std::string& text, const Named (&names)[N], doubl
     value = number;
   else
     return false;
-  return value >= 0.0;
+  return value >= 0.0 && std::isfinite(value);
 }
 
 class Interpreter {
@@ -162,7 +166,9 @@ class Interpreter {
       if (!std::regex_match(*time, m, kTime))
         throw SsmlError(node.line, node.column,
                         "break time \"" + *time + "\" is not like 500ms or 1.5s");
-      double ms = std::stod(m.str(1)) * (m.str(2) == "s" ? 1000.0 : 1.0);
+      // strtod: digits past a double's range are an infinite time, which is a minute, like any
+      // time over a minute (stod would throw std::out_of_range out of parse_ssml).
+      double ms = std::strtod(m.str(1).c_str(), nullptr) * (m.str(2) == "s" ? 1000.0 : 1.0);
       return static_cast<int>(std::min(ms, 60000.0) + 0.5);  // at most a minute
     }
     static const Named kStrengths[] = {{"none", 0},     {"x-weak", 100}, {"weak", 250},
@@ -182,18 +188,24 @@ class Interpreter {
     static const Named kVolumes[] = {{"silent", 0.0}, {"x-soft", 0.25}, {"soft", 0.5},
                                      {"medium", 1.0}, {"loud", 1.5},    {"x-loud", 2.0},
                                      {"default", 1.0}};
-    auto apply = [&](const char* key, const auto& names, double& target) {
+    auto apply = [&](const char* key, const auto& names, double& target, double lowest,
+                     double highest) {
       const std::string* text = node.attribute(key);
       if (!text) return;
       double value;
-      if (parse_prosody_value(*text, names, value) && (value > 0 || std::string(key) == "volume"))
-        target *= value;
-      else
+      if (parse_prosody_value(*text, names, value) && (value > 0 || std::string(key) == "volume")) {
+        const double wanted = target * value;  // finite: both factors are, and infinity clamps
+        target = std::clamp(wanted, lowest, highest);
+        if (target != wanted)
+          warn(node, std::string("prosody ") + key + "=\"" + *text +
+                         "\" goes past what is allowed (ssml.h); kept at the limit");
+      } else {
         warn(node, std::string("prosody ") + key + "=\"" + *text + "\" not understood; ignored");
+      }
     };
-    apply("rate", kRates, prosody.rate);
-    apply("pitch", kPitches, prosody.pitch);
-    apply("volume", kVolumes, prosody.volume);
+    apply("rate", kRates, prosody.rate, kMinProsodyRate, kMaxProsodyRate);
+    apply("pitch", kPitches, prosody.pitch, kMinProsodyPitch, kMaxProsodyPitch);
+    apply("volume", kVolumes, prosody.volume, 0.0, kMaxProsodyVolume);
     return prosody;
   }
 

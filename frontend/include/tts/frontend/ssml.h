@@ -23,10 +23,17 @@ class SsmlError : public std::runtime_error {
   int line_, column_;
 };
 
+// Nested <prosody> multiply; the product is kept within these bounds (and a warning says when it
+// was not), so that a value such as rate="0.0001" or a run of nested ones cannot ask for
+// unbounded audio or leave the range a double or the acoustic model's ±24 semitones holds.
+inline constexpr double kMinProsodyRate = 0.1, kMaxProsodyRate = 10.0;
+inline constexpr double kMinProsodyPitch = 0.25, kMaxProsodyPitch = 4.0;  // ±24 semitones
+inline constexpr double kMaxProsodyVolume = 16.0;                         // +24 dB
+
 struct Prosody {
-  double rate = 1.0;    // duration divisor: 2 = twice as fast
-  double pitch = 1.0;   // pitch multiplier
-  double volume = 1.0;  // amplitude multiplier
+  double rate = 1.0;    // duration divisor: 2 = twice as fast (kMinProsodyRate..kMaxProsodyRate)
+  double pitch = 1.0;   // pitch multiplier (kMinProsodyPitch..kMaxProsodyPitch)
+  double volume = 1.0;  // amplitude multiplier (0..kMaxProsodyVolume)
   bool operator==(const Prosody& other) const {
     return rate == other.rate && pitch == other.pitch && volume == other.volume;
   }
