@@ -1,0 +1,202 @@
+#!/usr/bin/env python3
+"""sd_tts, the Speech Dispatcher output module, driven over its stdin and stdout by a scripted
+server (module_client.py) with the bundled voice: the handshake, SSML with a mark before every
+word (every 700 INDEX MARK, in order, between the audio it separates), STOP mid-sentence (703
+STOP within 50 ms, and nothing after it), PAUSE (704 PAUSE at the next __spd_ mark), CHAR, KEY,
+SOUND_ICON, settings, errors and QUIT.
+
+    python3 tests/speechd/test_sd_tts.py BUILD_DIR      (ctest runs it as speechd_module)
+"""
+
+import os
+import sys
+import tempfile
+import time
+import unittest
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from module_client import Module, VOICE  # noqa: E402
+
+BUILD = None
+WORDS = "The quick brown fox jumps over the lazy dog".split()
+
+
+def marked_ssml(words, prefix="w"):
+    return "<speak>" + " ".join(f'<mark name="{prefix}{i}"/>{w}' for i, w in enumerate(words)) + \
+        ".</speak>"
+
+
+def audio_and_marks(messages):
+    """[(kind, value)]: ("audio", n samples) and ("mark", name) in arrival order."""
+    out = []
+    for m in messages:
+        if m.code == "705":
+            out.append(("audio", len(m.samples)))
+        elif m.code == "700":
+            out.append(("mark", m.lines[0][4:].decode()))
+    return out
+
+
+class ModuleTest(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls):
+        cls.tmp = tempfile.TemporaryDirectory()
+        binary = os.path.join(BUILD, "tools", "sd_tts", "sd_tts")
+        cls.module = Module(binary, f'TtsVoice "{VOICE}"\nTtsThreads 1\n', cls.tmp.name)
+        cls.init, cls.voices = cls.module.handshake()
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.module.close()
+        cls.tmp.cleanup()
+
+    def setUp(self):
+        self.m = self.module
+        self.assertEqual(self.m.quiet_for(0.05), [])  # nothing left over from the last test
+
+    def test_01_init_and_voices(self):
+        self.assertTrue(self.init.lines[0].startswith(b"299-"), self.init)
+        self.assertIn(b"default", self.init.lines[0])
+        lines = self.voices.text.split("\n")
+        self.assertEqual(lines[-1], "200 OK VOICE LIST SENT")
+        self.assertIn("200-default\ten-us\tnone", lines)
+
+    def test_02_marks_before_every_word(self):
+        self.m.send("SET")
+        self.assertEqual(self.m.reply().text, "203 OK RECEIVING SETTINGS")
+        self.m.send("rate=0", "pitch=0", "volume=100", "punctuation_mode=none",
+                    "language=en", "synthesis_voice=NULL", "voice=FEMALE1", ".")
+        self.assertEqual(self.m.reply().text, "203 OK SETTINGS RECEIVED")
+        self.m.speak(marked_ssml(WORDS))
+        got = self.m.until({"702", "703", "704"})
+        self.assertEqual(got[0].text, "701 BEGIN")
+        self.assertEqual(got[-1].text, "702 END")
+        events = audio_and_marks(got)
+        marks = [v for k, v in events if k == "mark"]
+        self.assertEqual(marks, [f"w{i}" for i in range(len(WORDS))])
+        # Audio between the marks: each word has some, and the samples before each mark grow.
+        position, positions = 0, []
+        for kind, value in events:
+            if kind == "audio":
+                position += value
+            else:
+                positions.append(position)
+        self.assertEqual(positions, sorted(positions))
+        self.assertGreater(position - positions[-1], 1000)  # "dog." after the last mark
+        for a, b in zip(positions, positions[1:]):
+            self.assertGreater(b - a, 400, positions)  # a word is longer than 25 ms
+        self.assertGreater(position, 16000)  # more than a second of speech
+
+    def test_03_stop_mid_sentence_within_50_ms(self):
+        text = ("<speak>This is a long sentence that keeps going for a while, so that there is "
+                "plenty left to stop, and it goes on and on.</speak>")
+        replies, idle = [], []
+        self.m.speak(text)
+        for round in range(3):
+            got = self.m.until({"705"})
+            if round == 0:
+                self.assertEqual(got[0].text, "701 BEGIN")
+            self.assertEqual([m.code for m in got[1:] if m.code != "705"], [])
+            time.sleep(0.2)  # well into the sentence
+            sent = self.m.send("STOP")
+            got = self.m.until({"702", "703", "704"}, timeout=5)
+            self.assertEqual(got[-1].text, "703 STOP", got)
+            replies.append(got[-1].arrived - sent)
+            # At once the next message: its 701 BEGIN comes when the worker has left the
+            # cancelled synthesis, and nothing of the stopped one may come before it.
+            self.m.send("SPEAK")
+            self.assertEqual(self.m.next().text, "202 OK RECEIVING MESSAGE")
+            self.m.send(*(text if round < 2 else "<speak>Again.</speak>").split("\n"), ".")
+            self.assertEqual(self.m.next().text, "200 OK SPEAKING")
+            begin = self.m.next()
+            self.assertEqual(begin.text, "701 BEGIN")
+            idle.append(begin.arrived - sent)
+        got = self.m.until({"702", "703", "704"})
+        self.assertEqual(got[-1].text, "702 END")
+        print("\nSTOP → 703 STOP: " + ", ".join(f"{r * 1000:.1f} ms" for r in replies) +
+              "; STOP → synthesis cancelled (next 701 BEGIN): " +
+              ", ".join(f"{t * 1000:.1f} ms" for t in idle), file=sys.stderr)
+        self.assertLess(max(replies), 0.05)
+        self.assertLess(max(idle), 0.5)  # one chunk's work, even on a loaded machine
+
+    def test_04_stop_when_idle_says_nothing(self):
+        self.m.send("STOP")
+        self.assertEqual(self.m.quiet_for(0.2), [])
+
+    def test_05_pause_at_the_next_speechd_mark(self):
+        # What the server makes of plain text: <speak>, and a __spd_ mark after each sentence.
+        text = ("<speak>First sentence here.<mark name=\"__spd_0\"/> Second sentence is this."
+                "<mark name=\"__spd_1\"/> Third one.<mark name=\"__spd_2\"/> Fourth.</speak>")
+        self.m.speak(text)
+        self.m.until({"705"})
+        self.m.send("PAUSE")
+        got = self.m.until({"702", "703", "704"}, timeout=30)
+        self.assertEqual(got[-1].text, "704 PAUSE", got)
+        before = [m for m in got if m.code == "700"]
+        self.assertTrue(before, got)
+        self.assertTrue(before[-1].text.startswith("700-__spd_"))
+        self.assertIs(got[-2], before[-1])  # paused right at the mark
+        self.assertEqual(self.m.quiet_for(0.3), [])
+
+    def test_06_char_key_and_icon(self):
+        for command, data in (("CHAR", "a"), ("CHAR", "space"), ("CHAR", ","),
+                              ("KEY", "shift_a"), ("KEY", "kp-enter")):
+            self.m.speak(data, command)
+            got = self.m.until({"702", "703", "704"})
+            self.assertEqual(got[0].text, "701 BEGIN")
+            self.assertEqual(got[-1].text, "702 END", (command, data, got))
+            self.assertGreater(sum(len(m.samples) for m in got if m.code == "705"), 1000)
+        self.m.speak("message", "SOUND_ICON")
+        got = self.m.until({"702"})
+        self.assertEqual([m.text for m in got], ["701 BEGIN", "706-message\n706 ICON", "702 END"])
+
+    def test_07_settings_and_errors(self):
+        self.m.send("SET")
+        self.m.reply()
+        self.m.send("rate=500", "pitch=10", ".")
+        self.assertEqual(self.m.reply().text, "303 ERROR INVALID PARAMETER OR VALUE")
+        self.m.send("SET")
+        self.m.reply()
+        self.m.send("rate", ".")
+        self.assertEqual(self.m.reply().text, "302 ERROR BAD SYNTAX")
+        self.m.send("FROBNICATE")
+        self.assertEqual(self.m.reply().text, "300 ERR UNKNOWN COMMAND")
+        self.m.send("SPEAK")
+        self.m.reply()
+        self.m.send(".")
+        self.assertEqual(self.m.reply().text, "301 ERROR CANT SPEAK")
+        self.m.send("AUDIO")
+        self.m.reply()
+        self.m.send("audio_output_method=pulse", ".")
+        self.assertEqual(self.m.reply().text, "303 ERROR INVALID PARAMETER OR VALUE")
+        # Faster speech is shorter.
+        lengths = []
+        for rate in (0, 50):
+            self.m.send("SET")
+            self.m.reply()
+            self.m.send(f"rate={rate}", "pitch=0", ".")
+            self.assertEqual(self.m.reply().text, "203 OK SETTINGS RECEIVED")
+            self.m.speak("<speak>One two three four five.</speak>")
+            got = self.m.until({"702"})
+            lengths.append(sum(len(m.samples) for m in got if m.code == "705"))
+        self.assertLess(lengths[1], lengths[0] * 0.75, lengths)
+        self.m.send("SET")
+        self.m.reply()
+        self.m.send("rate=0", ".")
+        self.m.reply()
+
+    def test_08_bad_ssml_still_ends(self):
+        self.m.speak("<speak>unclosed <emphasis>tag</speak>")
+        got = self.m.until({"702", "703", "704"})
+        self.assertEqual(got[-1].text, "702 END")
+
+    def test_99_quit(self):
+        self.m.send("QUIT")
+        self.assertEqual(self.m.reply().text, "210 OK QUIT")
+        self.assertEqual(self.m.proc.wait(10), 0)
+
+
+if __name__ == "__main__":
+    BUILD = os.path.abspath(sys.argv.pop(1) if len(sys.argv) > 1 else
+                            os.environ.get("TTS_BUILD_DIR", "build"))
+    unittest.main(verbosity=2)
