@@ -401,6 +401,55 @@ TEST_F(SayCli, SayTimingsPlaceEverySymbolInTheOutputAudio) {
   EXPECT_NEAR(previous_end, duration, 1e-4);  // the last sentence ends the file
 }
 
+TEST_F(SayCli, SayTimingsListSsmlMarksWhereTheirWordsStart) {
+  const std::string babble = (root_ / "voices" / "babble").string();
+  std::ofstream(root_ / "marks.ssml")
+      << "<speak><mark name=\"a\"/>Hello <mark name=\"b\"/>there."
+         "<mark name=\"c\"/><break time=\"100ms\"/><mark name=\"d\"/>Bye.<mark name=\"e\"/>"
+         "</speak>";
+  Result r =
+      tts("say --ssml -f marks.ssml --voice " + babble + " -o marked.wav --timings marked.tsv");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const auto audio = tts::audio::read_audio(root_ / "marked.wav");
+  const double duration =
+      static_cast<double>(audio.samples.size()) / static_cast<double>(audio.sample_rate);
+  std::ifstream tsv(root_ / "marked.tsv");
+  std::string line, previous_symbol;
+  std::getline(tsv, line);
+  std::vector<std::string> marks;
+  std::vector<double> at;
+  double previous_start = 0.0;
+  bool mark_due = false;  // a mark before a word: the next row starts a word at its time
+  while (std::getline(tsv, line)) {
+    std::istringstream row(line);
+    std::string sentence, index, symbol;
+    double start = -1.0, end = -1.0;
+    std::getline(row, sentence, '\t');
+    std::getline(row, index, '\t');
+    std::getline(row, symbol, '\t');
+    row >> start >> end;
+    EXPECT_GE(start, previous_start) << line;  // by time
+    previous_start = start;
+    if (index == "mark") {
+      EXPECT_EQ(start, end) << line;
+      marks.push_back(symbol);
+      at.push_back(start);
+      mark_due = symbol == "a" || symbol == "b" || symbol == "d";
+      continue;
+    }
+    if (mark_due) {  // the first symbol of the word the mark is before
+      EXPECT_NEAR(start, at.back(), 1e-4) << line;
+      EXPECT_TRUE(previous_symbol == "^" || previous_symbol == "|") << line;
+      mark_due = false;
+    }
+    previous_symbol = symbol;
+  }
+  EXPECT_EQ(marks, (std::vector<std::string>{"a", "b", "c", "d", "e"}));
+  ASSERT_EQ(at.size(), 5u);
+  EXPECT_GT(at[3] - at[2], 0.1 - 1e-4);  // the break lies between c and d
+  EXPECT_NEAR(at[4], duration, 1e-4);    // e: the very end
+}
+
 TEST_F(SayCli, PackAndSynthMelErrorsNameTheProblem) {
   const std::string babble = (root_ / "voices" / "babble").string();
   const std::string common = " --name x --licence CC0-1.0 --source test";

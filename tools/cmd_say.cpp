@@ -1,6 +1,7 @@
 // `tts say`: speak text with a voice, to the speakers, a file, or raw PCM on stdout.
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
@@ -9,6 +10,7 @@
 #include <memory>
 #include <sstream>
 #include <stdexcept>
+#include <vector>
 
 #include "commands.h"
 #include "tts/audio/audio_file.h"
@@ -76,25 +78,34 @@ class FileSink : public Sink {
 
 // Passes audio on to another sink, counting it, and keeps a TSV row for every symbol of every
 // sentence at its time in the whole output (sentence silences and the gaps between stdin lines
-// included): the table lip-sync and subtitle tools take. Written, atomically, after the audio.
+// included): the table lip-sync and subtitle tools take. SSML marks get a row each too (index
+// "mark", the name as symbol, start_s = end_s = when it falls), among the symbols by time, before
+// the symbol that sounds from where the mark is. Written, atomically, after the audio.
 class TimingsSink : public Sink {
  public:
   TimingsSink(Sink& inner, std::string path, int rate)
-      : inner_(inner), path_(std::move(path)), rate_(rate) {
-    rows_ << "sentence\tindex\tsymbol\tstart_s\tend_s\n";
-  }
+      : inner_(inner), path_(std::move(path)), rate_(rate) {}
   // Called with each chunk before its samples are written.
   void note(const engine::AudioChunk& chunk) {
-    if (!chunk.sentence || chunk.sentence == last_ || chunk.sentence->alignment.empty()) return;
-    last_ = chunk.sentence;
-    ++sentences_;
-    const std::size_t sentence_start = written_ - chunk.sentence_offset;
-    const auto& spans = chunk.sentence->alignment;
-    for (std::size_t i = 0; i < spans.size(); ++i) {
-      const std::string& name = spans[i].symbol;
-      rows_ << sentences_ << '\t' << i << '\t' << (name == " " ? "|" : name) << '\t'
-            << seconds(sentence_start + spans[i].start) << '\t'
-            << seconds(sentence_start + spans[i].start + spans[i].count) << '\n';
+    if (chunk.sentence && chunk.sentence != last_ && !chunk.sentence->alignment.empty()) {
+      last_ = chunk.sentence;
+      ++sentences_;
+      const std::size_t sentence_start = written_ - chunk.sentence_offset;
+      const auto& spans = chunk.sentence->alignment;
+      for (std::size_t i = 0; i < spans.size(); ++i) {
+        const std::string& name = spans[i].symbol;
+        const std::size_t start = sentence_start + spans[i].start;
+        std::ostringstream row;
+        row << sentences_ << '\t' << i << '\t' << (name == " " ? "|" : name) << '\t'
+            << seconds(start) << '\t' << seconds(start + spans[i].count) << '\n';
+        rows_.push_back({start, spans[i].count > 0 ? 1 : 0, rows_.size(), row.str()});
+      }
+    }
+    for (const auto& m : chunk.marks) {
+      const std::size_t at = written_ + m.sample;
+      rows_.push_back({at, 0, rows_.size(),
+                       std::to_string(sentences_) + "\tmark\t" + m.name + '\t' + seconds(at) +
+                           '\t' + seconds(at) + '\n'});
     }
   }
   void write(const float* s, std::size_t n) override {
@@ -103,10 +114,23 @@ class TimingsSink : public Sink {
   }
   void finish() override {
     inner_.finish();
-    kernels::write_file_atomically(path_, rows_.str());
+    std::stable_sort(rows_.begin(), rows_.end(), [](const Row& a, const Row& b) {
+      return a.start != b.start ? a.start < b.start : a.rank < b.rank;
+    });
+    std::string table = "sentence\tindex\tsymbol\tstart_s\tend_s\n";
+    for (const Row& row : rows_) table += row.text;
+    kernels::write_file_atomically(path_, table);
   }
 
  private:
+  struct Row {
+    std::size_t start;  // sample
+    // A mark (0) comes after the empty spans (0, added before it) at its sample and before the
+    // symbol that sounds from there (1).
+    int rank;
+    std::size_t order;
+    std::string text;
+  };
   std::string seconds(std::size_t sample) const {
     std::ostringstream text;
     text << std::fixed << std::setprecision(4)
@@ -119,7 +143,7 @@ class TimingsSink : public Sink {
   std::size_t written_ = 0;
   int sentences_ = 0;
   std::shared_ptr<const engine::SentenceInfo> last_;
-  std::ostringstream rows_;
+  std::vector<Row> rows_;
 };
 
 // Speaks one input; `progress_total` > 0 draws a progress bar on stderr (bytes of text).
@@ -280,7 +304,8 @@ void register_say(CLI::App& app, int& exit_code) {
   cmd->add_flag("--raw", o->raw, "Write raw signed 16-bit little-endian mono PCM to stdout");
   cmd->add_option("--timings", o->timings,
                   "Also write when each phoneme sounds in the output (TSV: sentence, index, "
-                  "symbol, start_s, end_s; | is a word boundary, ^ and $ a sentence's edges)");
+                  "symbol, start_s, end_s; | is a word boundary, ^ and $ a sentence's edges; "
+                  "an SSML <mark> is a row with index \"mark\" and its name)");
   cmd->add_flag("--ssml", o->ssml, "The text is SSML (<speak>...</speak>)");
   auto& s = o->synthesis;
   // The engine's own check decides the range, (0, 10], so the CLI and the C API agree.
