@@ -125,7 +125,10 @@ class ModuleTest(unittest.TestCase):
 
     def test_05_pause_at_the_next_speechd_mark(self):
         # What the server makes of plain text: <speak>, and a __spd_ mark after each sentence.
-        text = ("<speak>First sentence here.<mark name=\"__spd_0\"/> Second sentence is this."
+        # The first sentence is long enough that PAUSE, sent with its first audio, comes before
+        # the synthesis reaches the first __spd_ mark even on a fast machine.
+        text = ("<speak>First sentence here, and it goes on for quite a while before it ends."
+                "<mark name=\"__spd_0\"/> Second sentence is this."
                 "<mark name=\"__spd_1\"/> Third one.<mark name=\"__spd_2\"/> Fourth.</speak>")
         self.m.speak(text)
         self.m.until({"705"})
