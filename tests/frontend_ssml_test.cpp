@@ -276,6 +276,15 @@ TEST(SsmlMarks, InsideAWordBeforeItAndAroundPhonemeElements) {
             (std::vector<std::string>{"S a b c", "  m@2"}));
 }
 
+TEST(SsmlMarks, MarksInsideReplacedContentComeBeforeItsWords) {
+  // say-as, sub and phoneme replace their content; marks in it are kept, before the words.
+  EXPECT_EQ(walk("<speak>Call <say-as interpret-as=\"characters\"><mark name=\"a\"/>AB"
+                 "<mark name=\"b\"/>C</say-as> <sub alias=\"doctor\"><mark name=\"c\"/>Dr"
+                 "</sub> <phoneme ph=\"nˈoʊ\"><mark name=\"d\"/>no</phoneme></speak>"),
+            (std::vector<std::string>{"S Call A B C doctor", "  a@1", "  b@1", "  c@4", "S nˈoʊ",
+                                      "  d@0"}));
+}
+
 TEST(SsmlMarks, TextTheNormaliserRewritesKeepsItsMarksBeforeTheirWords) {
   // "$5" is "five dollars": the mark after it is before the third word of "I paid five dollars".
   const std::string doc = "<speak>I paid <mark name=\"m\"/>$5 <mark name=\"n\"/>today.</speak>";

@@ -115,10 +115,12 @@ class Interpreter {
     } else if (name == "prosody") {
       children(node, scoped(node, prosody));
     } else if (name == "say-as") {
+      marks_within(node, prosody);
       add(SsmlSegment::Kind::kText, " " + say_as(node) + " ", prosody);
     } else if (name == "sub") {
       const std::string* alias = node.attribute("alias");
       if (!alias) throw SsmlError(node.line, node.column, "<sub> needs an alias attribute");
+      marks_within(node, prosody);
       add(SsmlSegment::Kind::kText, " " + *alias + " ", prosody);
     } else if (name == "phoneme") {
       const std::string* alphabet = node.attribute("alphabet");
@@ -129,6 +131,7 @@ class Interpreter {
                        "\" is not supported (only ipa); the text is read instead");
         children(node, prosody);
       } else {
+        marks_within(node, prosody);
         add(SsmlSegment::Kind::kPhonemes, *ph, prosody);
       }
     } else if (name == "mark") {
@@ -142,6 +145,16 @@ class Interpreter {
     } else {
       warn(node, "unknown element <" + name + "> skipped (its text is still read)");
       children(node, prosody);
+    }
+  }
+
+  // The marks inside an element whose content is replaced (say-as, sub, phoneme): each is still
+  // reported, before the element's words.
+  void marks_within(const XmlNode& node, const Prosody& prosody) {
+    for (const XmlNode& child : node.children) {
+      if (child.is_text) continue;
+      if (child.name == "mark") add(SsmlSegment::Kind::kMark, mark_name(child), prosody);
+      marks_within(child, prosody);
     }
   }
 
@@ -214,7 +227,7 @@ class Interpreter {
     for (const XmlNode& child : node.children) {
       if (child.is_text)
         text += child.text;
-      else
+      else if (child.name != "mark")  // marks_within has them
         warn(child, "<" + child.name + "> inside <say-as> skipped");
     }
     const std::string* kind = node.attribute("interpret-as");
