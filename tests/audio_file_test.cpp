@@ -333,6 +333,32 @@ TEST(AudioFile, TruncatedOrGarbageFilesThrowNamingTheFile) {
   expect_throws_naming([&] { tts::audio::read_audio(missing); }, missing.string());
 }
 
+// Found by fuzz/audio_fuzz (seed fuzz/corpus/audio/float_nan_inf.wav): a floating-point file's NaN
+// or infinite samples came back as audio, poisoning every mel frame and training loss made from it.
+TEST(AudioFile, NonFiniteFloatSamplesAreRefusedNamingTheFileAndSample) {
+  TempDir dir;
+  for (float bad : {std::nanf(""), INFINITY, -INFINITY}) {
+    const fs::path path = dir / "float.wav";
+    SF_INFO info{};
+    info.samplerate = 16000;
+    info.channels = 1;
+    info.format = SF_FORMAT_WAV | SF_FORMAT_FLOAT;
+    SNDFILE* file = sf_open(path.c_str(), SFM_WRITE, &info);
+    ASSERT_NE(file, nullptr) << sf_strerror(nullptr);
+    const float samples[4] = {0.5f, 0.25f, bad, -0.5f};
+    ASSERT_EQ(sf_writef_float(file, samples, 4), 4);
+    sf_close(file);
+    try {
+      tts::audio::read_audio(path);
+      FAIL() << "a sample of " << bad << " was read";
+    } catch (const tts::audio::AudioError& e) {
+      EXPECT_NE(std::string(e.what()).find(path.string()), std::string::npos) << e.what();
+      EXPECT_NE(std::string(e.what()).find("sample 2 is NaN or infinite"), std::string::npos)
+          << e.what();
+    }
+  }
+}
+
 TEST(AudioFile, UnknownExtensionIsRejectedBeforeTouchingTheDisk) {
   TempDir dir;
   float x[4] = {};

@@ -108,7 +108,13 @@ Audio read_audio(const fs::path& path, int sample_rate) {
     for (sf_count_t i = 0; i < frames; ++i) {
       float sum = 0.0f;
       for (int c = 0; c < info.channels; ++c) sum += block[i * info.channels + c];
-      audio.samples.push_back(sum / static_cast<float>(info.channels));
+      const float mono = sum / static_cast<float>(info.channels);
+      // A float file can hold NaN or infinity (found by fuzz/audio_fuzz), which would poison
+      // every mel frame and loss computed from it: refused here, where the file can be named.
+      if (!std::isfinite(mono))
+        throw AudioError(path.string() + ": sample " + std::to_string(audio.samples.size()) +
+                         " is NaN or infinite (corrupt floating-point audio)");
+      audio.samples.push_back(mono);
     }
     if (frames < kBlockFrames) break;
   }
