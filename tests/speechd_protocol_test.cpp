@@ -247,6 +247,18 @@ TEST(SpeechdText, PunctuationModes) {
   EXPECT_FALSE(parse_punctuation("lots"));
 }
 
+TEST(SpeechdText, SpellingMode) {
+  EXPECT_EQ(spell_ssml("<speak>Hi <mark name=\"a b\"/>you</speak>"),
+            "<speak><say-as interpret-as=\"characters\">Hi </say-as><mark name=\"a b\"/>"
+            "<say-as interpret-as=\"characters\">you</say-as></speak>");
+  // Text already in say-as, phoneme or sub is theirs; blank runs stay as they are.
+  EXPECT_EQ(
+      spell_ssml(
+          "<speak> <sub alias=\"x\">y</sub>\n<say-as interpret-as=\"date\">1</say-as></speak>"),
+      "<speak> <sub alias=\"x\">y</sub>\n<say-as interpret-as=\"date\">1</say-as></speak>");
+  EXPECT_EQ(spell_ssml("<speak>a<b"), "<speak><say-as interpret-as=\"characters\">a</say-as><b");
+}
+
 TEST(SpeechdText, ConfigAndVoiceChoice) {
   auto config = parse_config("# comment\nTtsVoice \"my voice\"\n  TtsThreads 2 # two\nBad\n");
   EXPECT_EQ(config["ttsvoice"], "my voice");

@@ -183,6 +183,21 @@ class ModuleTest(unittest.TestCase):
             got = self.m.until({"702"})
             lengths.append(sum(len(m.samples) for m in got if m.code == "705"))
         self.assertLess(lengths[1], lengths[0] * 0.75, lengths)
+        # Spelling mode spells: "cat" as three letters is longer than the word.
+        spelled = []
+        for mode in ("off", "on"):
+            self.m.send("SET")
+            self.m.reply()
+            self.m.send("rate=0", f"spelling_mode={mode}", ".")
+            self.assertEqual(self.m.reply().text, "203 OK SETTINGS RECEIVED")
+            self.m.speak("<speak>cat</speak>")
+            got = self.m.until({"702"})
+            spelled.append(sum(len(m.samples) for m in got if m.code == "705"))
+        self.assertGreater(spelled[1], spelled[0] * 1.5, spelled)
+        self.m.send("SET")
+        self.m.reply()
+        self.m.send("spelling_mode=off", ".")
+        self.m.reply()
         self.m.send("SET")
         self.m.reply()
         self.m.send("rate=0", ".")

@@ -147,9 +147,14 @@ std::string Session::set(const std::vector<std::pair<std::string, std::string>>&
       language_ = value;
     } else if (key == "synthesis_voice") {
       synthesis_voice_ = value;
-    } else if (key == "voice" || key == "spelling_mode" || key == "cap_let_recogn") {
+    } else if (key == "spelling_mode") {
+      if (value == "on" || value == "off")
+        spelling_ = value == "on";
+      else
+        bad = true;
+    } else if (key == "voice" || key == "cap_let_recogn") {
       // voice (MALE1, FEMALE1, ...): each of our voices is one speaker, chosen by name or
-      // language; spelling and capital letters: the server's own spelling tables do this.
+      // language; capital letters (none, spell, icon): not signalled.
     } else {
       log("sd_tts: unknown setting " + key + "=" + value + ", ignored");
     }
@@ -204,7 +209,8 @@ void Session::speak(const Request& request) {
       job.ssml = request.text;
       break;
     default:
-      job.ssml = speak_punctuation(request.text, punctuation_);
+      job.ssml =
+          spelling_ ? spell_ssml(request.text) : speak_punctuation(request.text, punctuation_);
   }
   job.voice = choose_voice(installed_, synthesis_voice_, language_, default_voice_);
   job.options.rate = rate_factor(rate_);

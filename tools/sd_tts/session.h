@@ -107,6 +107,7 @@ class Session {
   // Settings as Speech Dispatcher last sent them.
   int rate_ = 0, pitch_ = 0, volume_ = 100;
   Punctuation punctuation_ = Punctuation::kNone;
+  bool spelling_ = false;
   std::string language_, synthesis_voice_;
 
   // The worker's queue (at most one message: a new one replaces one not yet started).

@@ -250,6 +250,53 @@ std::string speak_punctuation(std::string_view ssml, Punctuation mode) {
   return out;
 }
 
+std::string spell_ssml(std::string_view ssml) {
+  std::string out;
+  out.reserve(ssml.size() * 2);
+  int inside = 0;  // depth of say-as, phoneme and sub elements, whose text is theirs
+  std::size_t i = 0;
+  while (i < ssml.size()) {
+    if (ssml[i] == '<') {
+      std::size_t end = i + 1;
+      char quote = 0;
+      while (end < ssml.size() && (quote || ssml[end] != '>')) {
+        if (quote && ssml[end] == quote)
+          quote = 0;
+        else if (!quote && (ssml[end] == '"' || ssml[end] == '\''))
+          quote = ssml[end];
+        ++end;
+      }
+      if (end >= ssml.size()) {  // unterminated: left for the SSML parser to report
+        out.append(ssml.substr(i));
+        break;
+      }
+      std::string_view tag = ssml.substr(i, end - i + 1);
+      bool closing = tag.size() > 2 && tag[1] == '/';
+      bool empty = tag.size() > 2 && tag[tag.size() - 2] == '/';
+      std::size_t name_start = closing ? 2 : 1, name_end = name_start;
+      while (name_end < tag.size() && tag[name_end] != ' ' && tag[name_end] != '/' &&
+             tag[name_end] != '>' && tag[name_end] != '\t' && tag[name_end] != '\n')
+        ++name_end;
+      std::string_view name = tag.substr(name_start, name_end - name_start);
+      if (!empty && (name == "say-as" || name == "phoneme" || name == "sub"))
+        inside = std::max(0, inside + (closing ? -1 : 1));
+      out.append(tag);
+      i = end + 1;
+      continue;
+    }
+    std::size_t next = std::min(ssml.find('<', i), ssml.size());
+    std::string_view run = ssml.substr(i, next - i);
+    bool blank = std::all_of(run.begin(), run.end(),
+                             [](char c) { return std::isspace(static_cast<unsigned char>(c)); });
+    if (inside == 0 && !blank)
+      out += "<say-as interpret-as=\"characters\">" + std::string(run) + "</say-as>";
+    else
+      out.append(run);
+    i = next;
+  }
+  return out;
+}
+
 std::map<std::string, std::string> parse_config(std::string_view text) {
   std::map<std::string, std::string> out;
   std::size_t pos = 0;

@@ -50,6 +50,11 @@ std::optional<Punctuation> parse_punctuation(std::string_view text);
 // its place after its name, so sentences and phrasing stay as they were.
 std::string speak_punctuation(std::string_view ssml, Punctuation mode);
 
+// Spelling mode (SET spelling_mode=on): the text of an SSML document spelled letter by letter, each
+// run of text between tags put in <say-as interpret-as="characters"> (marks and other elements
+// stay where they are; text already in a say-as, phoneme or sub is left to it).
+std::string spell_ssml(std::string_view ssml);
+
 // The module's config file (speechd's dotconf syntax: "Key value" or Key "value" lines, "#"
 // comments): keys are lower-cased; unknown keys are kept for the caller to warn about.
 std::map<std::string, std::string> parse_config(std::string_view text);
