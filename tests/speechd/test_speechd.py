@@ -224,6 +224,27 @@ class SpeechDispatcherTest(unittest.TestCase):
         print(f"\nspeechd STOP → cancel event: {(time.time() - sent) * 1000:.0f} ms", file=sys.stderr)
         self.assertEqual(events[-1], "cancel", events)
 
+    def test_6_interrupted_again_and_again(self):
+        # As a screen reader does while one types: each message cancels the one before.
+        import speechd
+        c = self.client()
+        c.set_priority(speechd.Priority.MESSAGE)
+        ended, done = [], threading.Event()
+        for i in range(8):
+            last = i == 7
+
+            def callback(kind, index_mark=None, i=i, last=last):
+                ended.append((i, kind))
+                if last and kind in (speechd.CallbackType.END, speechd.CallbackType.CANCEL):
+                    done.set()
+
+            c.cancel()
+            c.speak(f"Message number {i} is interrupted.", callback=callback,
+                    event_types=(speechd.CallbackType.END, speechd.CallbackType.CANCEL))
+            time.sleep(0.05)
+        self.assertTrue(done.wait(30), ended)
+        self.assertEqual(ended[-1], (7, "end"), ended)
+
 
 def main():
     global BUILD
