@@ -155,6 +155,10 @@ VoiceInfo read_voice_info(const fs::path& folder) {
         throw std::invalid_argument(std::string("\"files\" does not list ") + name);
   } catch (const std::invalid_argument& e) {
     throw VoiceError(json_path.string() + ": " + e.what());
+  } catch (const nlohmann::json::exception& e) {
+    // A field of the wrong type read with value() ("format": 1, "description": []): found by
+    // fuzz/voice_fuzz, it escaped as a JSON exception instead of a VoiceError naming the file.
+    throw VoiceError(json_path.string() + ": " + e.what());
   }
   return info;
 }

@@ -100,6 +100,38 @@ TEST_F(VoiceFiles, MissingFieldIsNamed) {
   expect_contains(load_error(v), "missing \"licence\"");
 }
 
+// Found by fuzz/voice_fuzz (seed fuzz/corpus/voice/format_not_a_string): a field of the wrong type
+// that voice.json reads with a default escaped as a JSON exception, not a VoiceError.
+TEST_F(VoiceFiles, FieldsOfTheWrongTypeAreNamed) {
+  for (const char* field : {"format", "description"}) {
+    const fs::path v = copy(std::string("wrong-type-") + field);
+    auto j = read_json(v / "voice.json");
+    j[field] = nlohmann::json::array({1});
+    write_json(v / "voice.json", j);
+    const std::string e = load_error(v);
+    expect_contains(e, (v / "voice.json").string());
+    EXPECT_THROW(read_voice_info(v), VoiceError) << field;
+  }
+}
+
+// vocoder.json's "weights" must be a file beside it, as acoustic.json's is (one elsewhere would
+// be read without the voice's checksums), and one of the wrong type is named like any other error.
+TEST_F(VoiceFiles, VocoderWeightsMustBeAFileBesideVocoderJson) {
+  const fs::path v = copy("vocoder-weights");
+  for (const nlohmann::json& weights : {nlohmann::json("../acoustic/acoustic.safetensors"),
+                                        nlohmann::json(""), nlohmann::json(5)}) {
+    auto j = read_json(v / "vocoder" / "vocoder.json");
+    j["weights"] = weights;
+    write_json(v / "vocoder" / "vocoder.json", j);
+    try {
+      tts::vocoder::load_vocoder(v / "vocoder");
+      ADD_FAILURE() << "weights " << weights << " were loaded";
+    } catch (const std::runtime_error& e) {
+      expect_contains(e.what(), (v / "vocoder" / "vocoder.json").string());
+    }
+  }
+}
+
 TEST_F(VoiceFiles, TruncatedWeightsAreNamedAsTruncated) {
   const fs::path v = copy("cut-weights");
   const fs::path file = v / "vocoder" / "vocoder.safetensors";

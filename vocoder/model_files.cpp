@@ -25,8 +25,8 @@ void check_features_match(const WaveNetConfig& c, const kernels::MelConfig& f) {
     throw std::invalid_argument(
         "vocoder config and mel features disagree (sample_rate " + std::to_string(c.sample_rate) +
         " vs " + std::to_string(f.sample_rate) + ", hop " + std::to_string(c.hop_length) + " vs " +
-        std::to_string(f.hop_length) + ", mel channels " + std::to_string(c.mel_channels) +
-        " vs " + std::to_string(f.n_mels) + ")");
+        std::to_string(f.hop_length) + ", mel channels " + std::to_string(c.mel_channels) + " vs " +
+        std::to_string(f.n_mels) + ")");
 }
 
 void save_vocoder(const fs::path& dir, const WaveNetWeights& weights,
@@ -43,7 +43,8 @@ void save_vocoder(const fs::path& dir, const WaveNetWeights& weights,
 VocoderModel load_vocoder(const fs::path& dir) {
   const fs::path json_path = dir / "vocoder.json";
   std::ifstream in(json_path);
-  if (!in) throw std::runtime_error(json_path.string() + ": cannot open (is this a vocoder folder?)");
+  if (!in)
+    throw std::runtime_error(json_path.string() + ": cannot open (is this a vocoder folder?)");
   nlohmann::json j;
   try {
     in >> j;
@@ -52,6 +53,7 @@ VocoderModel load_vocoder(const fs::path& dir) {
   }
   VocoderModel model;
   WaveNetConfig config;
+  std::string weights_name;
   try {
     if (j.value("format", "") != "tts-vocoder")
       throw std::invalid_argument("\"format\" is not \"tts-vocoder\"");
@@ -63,11 +65,16 @@ VocoderModel load_vocoder(const fs::path& dir) {
     config = j.at("wavenet").get<WaveNetConfig>();
     model.features = j.at("features").get<kernels::MelConfig>();
     check_features_match(config, model.features);
+    // As acoustic.json's: a file beside vocoder.json, so that a voice's checksums cover it (read
+    // outside this try, a "weights" of the wrong type escaped as a JSON exception).
+    weights_name = j.value("weights", "vocoder.safetensors");
+    if (weights_name.empty() || fs::path(weights_name).has_parent_path())
+      throw std::invalid_argument("\"weights\" must name a file beside vocoder.json");
   } catch (const std::exception& e) {
     throw std::runtime_error(json_path.string() + ": " + e.what());
   }
   model.weights = std::make_unique<WaveNetWeights>(config);
-  const auto file = kernels::SafetensorsFile::load(dir / j.value("weights", "vocoder.safetensors"));
+  const auto file = kernels::SafetensorsFile::load(dir / weights_name);
   kernels::read_parameters(file, model.weights->parameters());
   if (!kernels::all_finite(model.weights->parameters().data(), model.weights->parameters().size()))
     throw std::runtime_error(file.source() + ": weights contain NaN or Inf");
