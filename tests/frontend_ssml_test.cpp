@@ -285,6 +285,53 @@ TEST(SsmlMarks, MarksInsideReplacedContentComeBeforeItsWords) {
                                       "  d@0"}));
 }
 
+TEST(SsmlMarks, AMarkBeforeEveryWordLeavesTheSpeechAsItWas) {
+  // espeak-ng fuses "that the" into one word and reads "a" alone as the letter: the phonemes are
+  // still those of the sentence without marks, and a mark between fused words falls before both.
+  const std::string words[] = {"I", "know", "that", "the", "user", "is",   "reading",
+                               "a", "long", "line", "of",  "the",  "text", "aloud."};
+  std::string doc = "<speak>";
+  for (std::size_t i = 0; i < std::size(words); ++i)
+    doc += "<mark name=\"" + std::to_string(i) + "\"/>" + words[i] + " ";
+  doc += "</speak>";
+  expect_marks_change_nothing_said(doc);
+  std::vector<PhonemizedSentence> sentences;
+  const auto events = walk(doc, &sentences);
+  ASSERT_EQ(sentences.size(), 1u);
+  ASSERT_EQ(events.size(), 1 + std::size(words));
+  const auto phoneme_words =
+      std::count(sentences[0].phonemes.begin(), sentences[0].phonemes.end(), ' ') + 1;
+  int previous = -1;
+  for (std::size_t i = 0; i < std::size(words); ++i) {
+    const std::string& e = events[1 + i];
+    ASSERT_EQ(e.substr(0, e.find('@')), "  " + std::to_string(i));
+    const int word = std::stoi(e.substr(e.find('@') + 1));
+    EXPECT_GE(word, previous) << e;  // in order, each before a word of the phonemes
+    EXPECT_LT(word, phoneme_words) << e;
+    EXPECT_LE(word, static_cast<int>(i)) << e;
+    previous = word;
+  }
+  EXPECT_EQ(events[1], "  0@0");
+  EXPECT_EQ(events.back(), "  13@" + std::to_string(phoneme_words - 1));  // "aloud."
+}
+
+TEST(SsmlMarks, MarksDoNotMoveWhereALongSentenceIsCut) {
+  std::string plain, marked;
+  for (int i = 0; i < 120; ++i) {  // no sentence end: cut near 400 bytes, at a space
+    const std::string word = i % 3 == 0 ? "reading" : i % 3 == 1 ? "the" : "line";
+    plain += word + " ";
+    marked += "<mark name=\"" + std::to_string(i) + "\"/>" + word + " ";
+  }
+  std::vector<PhonemizedSentence> with, without;
+  const auto events = walk("<speak>" + marked + "</speak>", &with);
+  walk("<speak>" + plain + "</speak>", &without);
+  ASSERT_GT(without.size(), 1u);
+  expect_marks_change_nothing_said("<speak>" + marked + "</speak>");
+  int marks = 0;
+  for (const auto& e : events) marks += e.rfind("  ", 0) == 0;
+  EXPECT_EQ(marks, 120);
+}
+
 TEST(SsmlMarks, TextTheNormaliserRewritesKeepsItsMarksBeforeTheirWords) {
   // "$5" is "five dollars": the mark after it is before the third word of "I paid five dollars".
   const std::string doc = "<speak>I paid <mark name=\"m\"/>$5 <mark name=\"n\"/>today.</speak>";

@@ -1,9 +1,12 @@
 #include "tts/frontend/ssml_pipeline.h"
 
 #include <algorithm>
+#include <cstdint>
 
 #include "../text/char_class.h"
+#include "tts/frontend/phonemizer.h"
 #include "tts/frontend/sentence_splitter.h"
+#include "tts/frontend/utf8.h"
 
 namespace tts::frontend {
 
@@ -52,12 +55,74 @@ std::size_t symbol_of_word(const SymbolTable& table, const std::string& phonemes
   return id_count;
 }
 
+// The letters of phonemes without stress marks, punctuation and spaces.
+void letters_of(std::string_view phonemes, std::vector<char32_t>& letters) {
+  for (std::size_t i = 0; i < phonemes.size();) {
+    const char32_t cp = next_code_point(phonemes, i);
+    const bool punctuation =
+        cp < 0x80 && kClausePunctuation.find(static_cast<char>(cp)) != std::string_view::npos;
+    if (cp != ' ' && cp != 0x2C8 && cp != 0x2CC && !punctuation) letters.push_back(cp);
+  }
+}
+
+// Where in `whole` (the sentence's phonemes) each stretch of `stretches` (the same sentence's
+// words between marks, phonemised alone) starts, in phoneme words of `whole`: the two are aligned
+// letter by letter (edit distance, stress and punctuation left out), and a stretch starting inside
+// a word of `whole` starts with that word. espeak-ng fuses some words ("that the" is "ðætðə") and
+// reads words alone a little differently ("a" alone is "ˈeɪ"), so the counts alone do not say.
+std::vector<std::size_t> align_stretches(const std::string& whole,
+                                         const std::vector<std::string>& stretches) {
+  std::vector<char32_t> a, b;
+  std::vector<std::size_t> a_word, b_start;
+  const std::size_t words = words_of(whole).size();
+  std::size_t words_seen = 0;
+  for (std::string_view w : words_of(whole)) {  // each letter of `whole` with its word
+    letters_of(w, a);
+    a_word.resize(a.size(), words_seen++);
+  }
+  for (const std::string& s : stretches) {
+    b_start.push_back(b.size());
+    letters_of(s, b);
+  }
+  const std::size_t n = a.size(), m = b.size();
+  std::vector<std::size_t> at_word(stretches.size(), 0);
+  if (n == 0 || m == 0 || n * m > 4000000) {  // nothing to align, or too long: in proportion
+    for (std::size_t c = 1; c < stretches.size(); ++c)
+      at_word[c] = m == 0 ? 0 : std::min(words, b_start[c] * words / m);
+    return at_word;
+  }
+  std::vector<std::uint32_t> cost((n + 1) * (m + 1));
+  auto d = [&](std::size_t i, std::size_t j) -> std::uint32_t& { return cost[i * (m + 1) + j]; };
+  for (std::size_t i = 0; i <= n; ++i) d(i, 0) = static_cast<std::uint32_t>(i);
+  for (std::size_t j = 0; j <= m; ++j) d(0, j) = static_cast<std::uint32_t>(j);
+  for (std::size_t i = 1; i <= n; ++i)
+    for (std::size_t j = 1; j <= m; ++j)
+      d(i, j) = std::min(
+          {d(i - 1, j - 1) + (a[i - 1] == b[j - 1] ? 0u : 1u), d(i - 1, j) + 1, d(i, j - 1) + 1});
+  std::vector<std::size_t> a_of_b(m + 1, n);  // the letter of `whole` each letter of b meets
+  for (std::size_t i = n, j = m; j > 0;) {
+    if (i > 0 && d(i, j) == d(i - 1, j - 1) + (a[i - 1] == b[j - 1] ? 0u : 1u)) {
+      a_of_b[--j] = --i;
+    } else if (i > 0 && d(i, j) == d(i - 1, j) + 1) {
+      --i;
+    } else {
+      a_of_b[--j] = i;
+    }
+  }
+  for (std::size_t c = 1; c < stretches.size(); ++c) {  // the first starts with the first word
+    const std::size_t i = a_of_b[b_start[c]];
+    at_word[c] = i < n ? a_word[i] : words;
+    at_word[c] = std::max(at_word[c], at_word[c - 1]);
+  }
+  return at_word;
+}
+
 // One sentence of a run, its marks (the sentinels in it) mapped to symbols. A mark falls before
 // the word after it; one inside a word, before that word. The phonemes are those of the sentence
-// without its marks, so marks never change what is said: each stretch of words between marks is
-// also phonemised alone to count its phoneme words (espeak-ng keeps one word per text word, but
-// the normaliser may make several: "$5" is "five dollars"); only when those counts do not add up
-// to the whole sentence's are the stretches' own phonemes used instead, joined.
+// without its marks, so marks never change what is said. To find the words, each stretch of words
+// between marks is also phonemised alone: where the stretches' phoneme words add up to the whole
+// sentence's they are counted off; otherwise (the normaliser reads text differently on either
+// side of a mark, or espeak-ng fuses two words) they are aligned to it (align_stretches).
 PhonemizedSentence marked_sentence(const TextPipeline& pipeline, const std::string& sentence,
                                    const std::vector<std::string>& names, std::size_t& used) {
   if (sentence.find(kMarkSentinel) == std::string::npos) return pipeline.process_sentence(sentence);
@@ -97,20 +162,18 @@ PhonemizedSentence marked_sentence(const TextPipeline& pipeline, const std::stri
   cuts.push_back(words.size());
   std::vector<std::size_t> phoneme_words{0};  // phoneme words before each cut
   if (!out.phonemes.empty() && cuts.size() > 2) {
-    std::vector<PhonemizedSentence> stretches;
+    std::vector<std::string> stretches;
     for (std::size_t c = 0; c + 1 < cuts.size(); ++c) {
-      stretches.push_back(pipeline.process_sentence(join(words, cuts[c], cuts[c + 1])));
-      phoneme_words.push_back(phoneme_words.back() + words_of(stretches.back().phonemes).size());
+      try {
+        stretches.push_back(pipeline.process_sentence(join(words, cuts[c], cuts[c + 1])).phonemes);
+      } catch (const std::exception&) {  // the whole sentence could be said: use what it says
+        stretches.emplace_back();
+      }
+      phoneme_words.push_back(phoneme_words.back() + words_of(stretches.back()).size());
     }
     if (phoneme_words.back() != words_of(out.phonemes).size()) {
-      out.phonemes.clear();
-      out.normalized.clear();
-      for (const auto& s : stretches) {
-        if (s.phonemes.empty()) continue;
-        out.phonemes += (out.phonemes.empty() ? "" : " ") + s.phonemes;
-        out.normalized += (out.normalized.empty() ? "" : " ") + s.normalized;
-      }
-      out.ids = pipeline.symbols().encode(out.phonemes, text);
+      phoneme_words = align_stretches(out.phonemes, stretches);
+      phoneme_words.push_back(words_of(out.phonemes).size());
     }
   } else {
     phoneme_words.assign(cuts.size(), 0);

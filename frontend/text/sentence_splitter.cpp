@@ -106,18 +106,33 @@ void SentenceSplitter::emit(std::size_t length, const SentenceSink& sink) {
 
 void SentenceSplitter::cut_if_too_long(const SentenceSink& sink) {
   if (pending_.size() <= kMaxSentenceBytes) return;
+  // U+FFFC (where an SSML <mark> is) takes no room: the limits count the text without it, so that
+  // marks never move a cut.
+  auto limit = [&](std::size_t bytes) {
+    if (pending_.find("\xEF\xBF\xBC") == std::string::npos) return bytes;
+    std::size_t at = 0;
+    for (std::size_t counted = 0; at < pending_.size() && counted < bytes;)
+      if (pending_.compare(at, 3, "\xEF\xBF\xBC") == 0)
+        at += 3;
+      else
+        ++at, ++counted;
+    return at;
+  };
+  const std::size_t max_bytes = limit(kMaxSentenceBytes);
+  if (pending_.size() <= max_bytes) return;
+  const std::size_t half = limit(kMaxSentenceBytes / 2);
   std::string_view text = pending_;
   std::size_t cut = 0;
   for (char mark : {',', ';', ':'}) {
-    std::size_t at = text.rfind(std::string{mark, ' '}, kMaxSentenceBytes - 1);
-    if (at != std::string_view::npos && at >= kMaxSentenceBytes / 2) cut = std::max(cut, at + 1);
+    std::size_t at = text.rfind(std::string{mark, ' '}, max_bytes - 1);
+    if (at != std::string_view::npos && at >= half) cut = std::max(cut, at + 1);
   }
   if (cut == 0) {
-    std::size_t space = text.rfind(' ', kMaxSentenceBytes);
+    std::size_t space = text.rfind(' ', max_bytes);
     if (space != std::string_view::npos && space > 0) cut = space;
   }
   if (cut == 0) {  // one very long word: cut it at a code point boundary
-    cut = kMaxSentenceBytes;
+    cut = max_bytes;
     while (cut > 0 && (static_cast<unsigned char>(pending_[cut]) & 0xC0) == 0x80) --cut;
   }
   emit(cut, sink);

@@ -9,8 +9,8 @@
 // with no sentence around them (between two <break>s, at the very start before a <break>, in a
 // sentence with nothing to say) go to `mark`, in order with the sentences and pauses. Every mark of
 // the document reaches one of the two exactly once, in document order. The phonemes of a sentence
-// with marks are those of the same sentence without them (but see marked_sentence in the .cpp for
-// text the normaliser rewrites across a mark).
+// with marks are those of the same sentence without them; where espeak-ng fuses two words ("that
+// the" is "ðætðə"), a mark between them falls before both (docs/ssml.md).
 #pragma once
 
 #include <functional>
