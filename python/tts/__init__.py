@@ -18,7 +18,7 @@ import tempfile
 import threading
 import wave
 from dataclasses import dataclass, field
-from typing import List, Union
+from typing import List, NamedTuple, Optional, Union
 
 from . import _capi
 from ._capi import lib as _lib
@@ -29,7 +29,7 @@ except ImportError:  # samples come as array('f') instead
     _np = None
 
 __all__ = ["Voice", "VoiceInfo", "Chunk", "Span", "Mark", "Status", "TtsError", "version",
-           "synthesis_defaults", "Synthesis"]
+           "synthesis_defaults", "Synthesis", "list_voices", "voice_search_path"]
 
 
 class Status(enum.IntEnum):
@@ -93,36 +93,23 @@ class VoiceInfo:
     source: str        # where the recordings came from
     path: str          # the voice folder
     size_bytes: int
+    error: Optional[str] = None  # list_voices(): why its voice.json could not be read, if it could not
 
 
-class Span(tuple):
-    """One symbol of a sentence's alignment: (symbol, start, end), the samples [start, end) of the
-    sentence's audio, counted from its first sample (as Chunk.sentence_offset is)."""
-    __slots__ = ()
-
-    def __new__(cls, symbol: str, start: int, end: int):
-        return tuple.__new__(cls, (symbol, start, end))
-
-    symbol = property(lambda self: self[0])
-    start = property(lambda self: self[1])
-    end = property(lambda self: self[2])
-
-    def __repr__(self):
-        return f"Span({self[0]!r}, {self[1]}, {self[2]})"
+class Span(NamedTuple):
+    """One symbol of a sentence's alignment and the samples [start, end) of the sentence's audio it
+    sounds in, counted from the sentence's first sample (as Chunk.sentence_offset is)."""
+    symbol: str  # an IPA symbol, " " a word boundary, "^" and "$" the edges
+    start: int
+    end: int
 
 
-class Mark(tuple):
-    """An SSML <mark name="..."/> reached in the audio: (name, sample)."""
-    __slots__ = ()
-
-    def __new__(cls, name: str, sample: int):
-        return tuple.__new__(cls, (name, sample))
-
-    name = property(lambda self: self[0])
-    sample = property(lambda self: self[1])
-
-    def __repr__(self):
-        return f"Mark({self[0]!r}, {self[1]})"
+class Mark(NamedTuple):
+    """An SSML <mark name="..."/> as the audio reaches it: it falls just before samples[sample] of
+    its chunk (sample == len(samples) for marks at the very end of the input)."""
+    name: str
+    sample: int         # offset in the chunk's samples
+    stream_sample: int  # offset from the synthesis's first sample
 
 
 @dataclass
@@ -163,11 +150,12 @@ def _options(kwargs) -> "_capi.tts_synthesis_options":
             if isinstance(value, bool) or int(value) != value:
                 raise TypeError(f"synthesis option {name} must be an integer, not {value!r}")
             value = int(value)
-            if value < 0:  # the C fields are unsigned or positive; let the library name the range
-                if name == "threads":
-                    value = max(value, -(2 ** 31))
-                else:
-                    raise TtsError(Status.INVALID_ARGUMENT, f"{name} must not be negative: {value}")
+            # What the C field can hold (the library checks the range within it).
+            bits = 8 * ctypes.sizeof(dict(_capi.tts_synthesis_options._fields_)[name])
+            low, high = (-(2 ** (bits - 1)), 2 ** (bits - 1)) if name == "threads" else (0, 2 ** bits)
+            if not low <= value < high:
+                raise TtsError(Status.INVALID_ARGUMENT,
+                               f"{name} {value} does not fit its C field (from {low} below {high})")
         elif name == "ssml":
             value = 1 if value else 0
         else:
@@ -214,11 +202,7 @@ class Voice:
         info = _capi.tts_voice_info()
         info.struct_size = ctypes.sizeof(info)
         _check(_lib.tts_voice_get_info(self._handle, ctypes.byref(info)), _last_error)
-        self.info = VoiceInfo(
-            name=_capi.text(info.name), language=_capi.text(info.language),
-            sample_rate=int(info.sample_rate), licence=_capi.text(info.licence),
-            source=_capi.text(info.source), path=_capi.text(info.path),
-            size_bytes=int(info.size_bytes))
+        self.info = _voice_info(info)
 
     @classmethod
     def load(cls, name_or_path: Union[str, os.PathLike], *, device: str = "cpu") -> "Voice":
@@ -417,4 +401,58 @@ class Synthesis:
 
 
 def _marks(c) -> List[Mark]:
-    return []  # tts_chunk has no SSML marks yet
+    if not c.marks or not c.mark_count:
+        return []
+    return [Mark(_capi.text(c.marks[i].name), int(c.marks[i].sample),
+                 int(c.marks[i].stream_sample)) for i in range(c.mark_count)]
+
+
+def _voice_info(info, error=None) -> VoiceInfo:
+    return VoiceInfo(
+        name=_capi.text(info.name), language=_capi.text(info.language),
+        sample_rate=int(info.sample_rate), licence=_capi.text(info.licence),
+        source=_capi.text(info.source), path=_capi.text(info.path),
+        size_bytes=int(info.size_bytes), error=error)
+
+
+def _voice_list():
+    if not _capi.HAVE_VOICE_LIST:
+        raise TtsError(Status.UNSUPPORTED, f"libtts {version()} has no voice listing "
+                       "(tts_voice_list_create)")
+    handle = _capi.tts_voice_list_p()
+    _check(_lib.tts_voice_list_create(ctypes.byref(handle)), _last_error)
+    return handle
+
+
+def list_voices() -> List[VoiceInfo]:
+    """The voices on the search path (see voice_search_path()), in search-path order, a name found
+    twice listed once (the one Voice.load takes), read from their voice.json without loading them.
+    `name` is the name Voice.load finds it by (its folder's name). A voice whose voice.json cannot
+    be read is listed with its name and path and the reason in `error`."""
+    handle = _voice_list()
+    try:
+        voices = []
+        for i in range(_lib.tts_voice_list_count(handle)):
+            info = _capi.tts_voice_info()
+            info.struct_size = ctypes.sizeof(info)
+            rc = _lib.tts_voice_list_get(handle, i, ctypes.byref(info))
+            if rc == _capi.TTS_ERR_BAD_VOICE:
+                voices.append(_voice_info(info, _last_error() or "bad voice"))
+            else:
+                _check(rc, _last_error)
+                voices.append(_voice_info(info))
+        return voices
+    finally:
+        _lib.tts_voice_list_free(handle)
+
+
+def voice_search_path() -> List[str]:
+    """The folders searched for voices by name, in order ($TTS_VOICE_PATH's, then
+    $XDG_DATA_HOME/tts/voices or ~/.local/share/tts/voices, then the installed voices), read from
+    the environment now; folders that do not exist are listed too."""
+    handle = _voice_list()
+    try:
+        return [_capi.text(_lib.tts_voice_list_search_path(handle, i))
+                for i in range(_lib.tts_voice_list_search_path_count(handle))]
+    finally:
+        _lib.tts_voice_list_free(handle)

@@ -58,6 +58,14 @@ class tts_phoneme_span(ctypes.Structure):
     ]
 
 
+class tts_mark(ctypes.Structure):
+    _fields_ = [
+        ("name", ctypes.c_char_p),
+        ("sample", ctypes.c_size_t),
+        ("stream_sample", ctypes.c_uint64),
+    ]
+
+
 class tts_chunk(ctypes.Structure):
     _fields_ = [
         ("struct_size", ctypes.c_size_t),
@@ -72,6 +80,9 @@ class tts_chunk(ctypes.Structure):
         ("sentence_offset", ctypes.c_size_t),
         ("alignment", ctypes.POINTER(tts_phoneme_span)),
         ("alignment_count", ctypes.c_size_t),
+        # A library older than these fields never writes them (they stay NULL and 0).
+        ("marks", ctypes.POINTER(tts_mark)),
+        ("mark_count", ctypes.c_size_t),
     ]
 
 
@@ -90,6 +101,7 @@ class tts_voice_info(ctypes.Structure):
 
 tts_voice_p = ctypes.c_void_p  # opaque handles
 tts_stream_p = ctypes.c_void_p
+tts_voice_list_p = ctypes.c_void_p
 
 
 def _candidates():
@@ -129,8 +141,14 @@ def _load():
 lib = _load()
 
 
-def _declare(name, restype, *argtypes):
-    f = getattr(lib, name)
+FUNCTIONS = []  # every tts.h function declared here (tests/python compares them with tts.h)
+
+
+def _declare(name, restype, *argtypes, optional=False):
+    FUNCTIONS.append(name)
+    f = getattr(lib, name, None) if optional else getattr(lib, name)
+    if f is None:
+        return None
     f.restype = restype
     f.argtypes = list(argtypes)
     return f
@@ -153,6 +171,19 @@ _declare("tts_synthesize_start", ctypes.c_int, tts_stream_p, ctypes.c_char_p,
          ctypes.POINTER(tts_synthesis_options))
 _declare("tts_synthesize_next", ctypes.c_int, tts_stream_p, ctypes.POINTER(tts_chunk))
 _declare("tts_stream_cancel", ctypes.c_int, tts_stream_p)
+
+# The voice list (added to tts.h after the first version): HAVE_VOICE_LIST is False for a libtts
+# without it.
+HAVE_VOICE_LIST = all([
+    _declare("tts_voice_list_create", ctypes.c_int, ctypes.POINTER(tts_voice_list_p), optional=True),
+    _declare("tts_voice_list_free", None, tts_voice_list_p, optional=True),
+    _declare("tts_voice_list_search_path_count", ctypes.c_size_t, tts_voice_list_p, optional=True),
+    _declare("tts_voice_list_search_path", ctypes.c_char_p, tts_voice_list_p, ctypes.c_size_t,
+             optional=True),
+    _declare("tts_voice_list_count", ctypes.c_size_t, tts_voice_list_p, optional=True),
+    _declare("tts_voice_list_get", ctypes.c_int, tts_voice_list_p, ctypes.c_size_t,
+             ctypes.POINTER(tts_voice_info), optional=True),
+])
 
 # A scratch buffer for tts_default_*_options: those functions write the library's own sizeof, which
 # a newer libtts may make larger than the struct declared here, so they never write into ours.

@@ -31,8 +31,15 @@ assert lib.startswith(moved + os.sep), "loaded " + lib + ", not the installed li
 with tts.Voice.load(os.path.join(moved, "share/tts/voices/default")) as voice:
     n = voice.synthesize_wav("Installed.", os.path.join(moved, "installed.wav"), seed=1)
     assert n > 1000, n
+if tts._capi.HAVE_VOICE_LIST:  # the installed voices, found from where the installed libtts is
+    installed = [v for v in tts.list_voices() if v.name == "default"]
+    assert installed and os.path.realpath(installed[0].path).startswith(moved + os.sep), installed
+    with tts.Voice.load("default") as voice:
+        assert os.path.realpath(voice.info.path).startswith(moved + os.sep), voice.info.path
 print("installed package: %s, library %s, %d samples" % (tts.__file__, lib, n))
 ]=])
-run(${CMAKE_COMMAND} -E env --unset=TTS_LIBRARY "PYTHONPATH=${moved}/${PYTHON_DIR}"
-    ${PYTHON} -c "${check}" "${moved}")
+# No voices but the installed ones: no TTS_VOICE_PATH, an empty XDG_DATA_HOME.
+file(MAKE_DIRECTORY "${work}/xdg")
+run(${CMAKE_COMMAND} -E env --unset=TTS_LIBRARY --unset=TTS_VOICE_PATH "XDG_DATA_HOME=${work}/xdg"
+    "PYTHONPATH=${moved}/${PYTHON_DIR}" ${PYTHON} -c "${check}" "${moved}")
 file(REMOVE_RECURSE "${work}")
