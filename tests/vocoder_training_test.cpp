@@ -16,10 +16,12 @@
 
 #include "run_tts.h"
 #include "tts/audio/audio_file.h"
+#include "tts/frontend/acoustic/weights.h"
 #include "tts/kernels/atomic_file.h"
 #include "tts/kernels/device.h"
 #include "tts/kernels/optimizer.h"
 #include "tts/kernels/safetensors.h"
+#include "tts/train/acoustic_checkpoint.h"
 #include "tts/train/checkpoint.h"
 #include "tts/train/crop_batches.h"
 #include "tts/train/vocoder_trainer.h"
@@ -436,6 +438,74 @@ TEST_F(VocoderTraining, ResumeFromTheCommandLineSaysWhatIsWrong) {
   EXPECT_FALSE(fs::exists(root_ / "none" / "checkpoint.json"));
 }
 
+// Found by fuzz/checkpoint_fuzz (seeds fuzz/corpus/checkpoint/*_wrong_field): checkpoint.json's
+// "features" (vocoder) and "run_seed" (acoustic) were read after the checks, so a missing or
+// malformed one escaped as a JSON or invalid_argument exception instead of "cannot resume".
+TEST(Checkpoint, AMalformedFieldReadAfterTheWeightsIsACannotResumeError) {
+  const fs::path root =
+      fs::temp_directory_path() / ("tts-checkpoint-test-" + std::to_string(::getpid()));
+  fs::remove_all(root);
+  auto edit = [](const fs::path& dir, const char* key, const nlohmann::json& value) {
+    std::ifstream in(dir / "checkpoint.json");
+    auto j = nlohmann::json::parse(in);
+    if (value.is_null())
+      j.erase(key);
+    else
+      j[key] = value;
+    std::ofstream(dir / "checkpoint.json") << j.dump();
+  };
+  auto expect_cannot_resume = [](const fs::path& dir, const std::function<void()>& load) {
+    try {
+      load();
+      FAIL() << "a damaged checkpoint.json was resumed from";
+    } catch (const std::runtime_error& e) {
+      EXPECT_THAT(e.what(), HasSubstr((dir / "checkpoint.json").string()));
+      EXPECT_THAT(e.what(), HasSubstr("cannot resume"));
+    }
+  };
+
+  train::TrainingState vocoder;
+  vocoder.config.layers = 2;
+  vocoder.config.residual_channels = 3;
+  vocoder.config.skip_channels = 4;
+  vocoder.config.classes = 5;
+  vocoder.config.mel_channels = 2;
+  vocoder.weights = vocoder::WaveNetWeights(vocoder.config).parameters();
+  vocoder.ema = vocoder.first_moment = vocoder.second_moment = vocoder.weights;
+  for (const nlohmann::json& features :
+       {nlohmann::json(), nlohmann::json("x"), nlohmann::json({{"n_mels", -1}})}) {
+    const fs::path dir = root / "vocoder";
+    train::save_checkpoint(dir, vocoder);
+    edit(dir, "features", features);
+    expect_cannot_resume(dir, [&] {
+      train::TrainingState state = vocoder;
+      train::load_checkpoint(dir, state);
+    });
+  }
+
+  train::AcousticTrainingState acoustic;
+  acoustic.config.symbols = 7;
+  acoustic.config.channels = 4;
+  acoustic.config.encoder_blocks = 1;
+  acoustic.config.decoder_channels = 4;
+  acoustic.config.decoder_blocks = 1;
+  acoustic.config.duration_channels = 3;
+  acoustic.config.n_mels = 2;
+  acoustic.config.variance_channels = 3;
+  acoustic.config.variance_bins = 4;
+  acoustic.features.n_mels = 2;
+  acoustic.weights = frontend::AcousticWeights(acoustic.config).parameters();
+  acoustic.ema = acoustic.first_moment = acoustic.second_moment = acoustic.weights;
+  const fs::path dir = root / "acoustic";
+  train::save_acoustic_checkpoint(dir, acoustic);
+  edit(dir, "run_seed", "seven");
+  expect_cannot_resume(dir, [&] {
+    train::AcousticTrainingState state = acoustic;
+    train::load_acoustic_checkpoint(dir, state);
+  });
+  fs::remove_all(root);
+}
+
 // Corpus problems are named, and when nothing is left the error says why.
 TEST_F(VocoderTraining, ADuplicateIdInMetadataIsReportedAndTheLaterRowDropped) {
   fs::create_directories(root_ / "lj" / "wavs");
@@ -452,6 +522,28 @@ TEST_F(VocoderTraining, ADuplicateIdInMetadataIsReportedAndTheLaterRowDropped) {
   EXPECT_THAT(warnings[0], HasSubstr("metadata.csv:3"));
   EXPECT_THAT(warnings[0], HasSubstr("\"a\""));
   EXPECT_THAT(warnings[0], HasSubstr("line 1"));
+}
+
+// Found by fuzz/corpus_fuzz (seed fuzz/corpus/corpus/id_outside_wavs.csv): an id that is absolute
+// or climbs out of wavs/ read a recording from outside the corpus.
+TEST_F(VocoderTraining, AMetadataIdThatLeavesWavsIsAMalformedRow) {
+  fs::create_directories(root_ / "lj" / "wavs");
+  fs::copy_file(kClip, root_ / "lj" / "wavs" / "a.wav");
+  fs::copy_file(kClip, root_ / "lj" / "outside.wav");
+  const std::string absolute = (root_ / "lj" / "outside").string();
+  std::ofstream(root_ / "lj" / "metadata.csv")
+      << "../outside|Climbs out.\n"
+      << absolute << "|Absolute.\nwavs/../../outside|Again.\na|Kept.\n";
+  std::vector<std::string> warnings;
+  train::SkipCounts skipped;
+  const auto entries = train::list_corpus(root_ / "lj", warnings, &skipped);
+  ASSERT_EQ(entries.size(), 1u);
+  EXPECT_EQ(entries[0].id, "a");
+  ASSERT_EQ(warnings.size(), 3u);
+  EXPECT_THAT(warnings[0], HasSubstr("metadata.csv:1"));
+  EXPECT_THAT(warnings[0], HasSubstr("\"../outside\" is not a file name inside wavs/"));
+  EXPECT_THAT(warnings[1], HasSubstr(absolute));
+  EXPECT_EQ(skipped["malformed row"], 3u);
 }
 
 TEST_F(VocoderTraining, WhenEveryFileFailsTheErrorGivesTheReasonsWithCounts) {

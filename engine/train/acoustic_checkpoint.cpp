@@ -26,6 +26,10 @@ nlohmann::json read_acoustic_checkpoint_header(const fs::path& out_dir,
 
 void load_acoustic_checkpoint(const fs::path& out_dir, AcousticTrainingState& state,
                               std::vector<std::string>* warnings) {
+  // run_seed is read inside the check, whose errors come out as "cannot resume" naming
+  // checkpoint.json: read after it, one of the wrong type escaped as a JSON exception (found by
+  // fuzz/checkpoint_fuzz).
+  uint64_t run_seed = state.run_seed;
   const nlohmann::json j = read_checkpoint_files(
       out_dir, kFormat, {&state.weights, &state.ema, &state.first_moment, &state.second_moment},
       [&](const nlohmann::json& j) {
@@ -37,11 +41,12 @@ void load_acoustic_checkpoint(const fs::path& out_dir, AcousticTrainingState& st
         if (nlohmann::json(features) != nlohmann::json(state.features))
           throw std::runtime_error("the checkpoint's features differ from this run's: " +
                                    nlohmann::json(features).dump());
+        run_seed = j.value("run_seed", run_seed);
       },
       warnings);
   state.step = j.at("step").get<int64_t>();
   state.seed = j.at("seed").get<uint64_t>();
-  state.run_seed = j.value("run_seed", state.run_seed);
+  state.run_seed = run_seed;
 }
 
 }  // namespace tts::train

@@ -36,6 +36,18 @@ class Skipped : public std::runtime_error {
   std::string reason_;
 };
 
+// Whether an id names a file inside wavs/: not absolute, no ".." step out, no NUL (which the
+// system would cut the name at). Found by fuzz/corpus_fuzz: a row "../x|…" or "/abs/x|…" read a
+// recording from outside the corpus.
+bool id_stays_in_wavs(const std::string& id) {
+  if (id.find('\0') != std::string::npos) return false;
+  const fs::path path(id);
+  if (path.has_root_path()) return false;
+  for (const auto& part : path)
+    if (part == "..") return false;
+  return true;
+}
+
 std::vector<CorpusEntry> read_metadata(const fs::path& dir, std::vector<std::string>& warnings,
                                        SkipCounts& skipped) {
   std::vector<CorpusEntry> entries;
@@ -70,6 +82,10 @@ std::vector<CorpusEntry> read_metadata(const fs::path& dir, std::vector<std::str
       e.text = rest.substr(second + 1);
     else
       e.text = rest.substr(0, second);
+    if (!id_stays_in_wavs(e.id)) {
+      skip("malformed row", "id \"" + e.id + "\" is not a file name inside wavs/");
+      continue;
+    }
     e.path = dir / "wavs" / (e.id + ".wav");
     if (!fs::exists(e.path)) {
       skip("missing audio", e.path.string() + " does not exist");

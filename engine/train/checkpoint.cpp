@@ -26,6 +26,10 @@ nlohmann::json read_vocoder_checkpoint_header(const fs::path& out_dir,
 
 void load_checkpoint(const fs::path& out_dir, TrainingState& state,
                      std::vector<std::string>* warnings) {
+  // The features are read inside the check, whose errors come out as "cannot resume" naming
+  // checkpoint.json: read after it, a missing or bad "features" escaped as a JSON or
+  // invalid_argument exception (found by fuzz/checkpoint_fuzz).
+  kernels::MelConfig features;
   const nlohmann::json j = read_checkpoint_files(
       out_dir, kFormat, {&state.weights, &state.ema, &state.first_moment, &state.second_moment},
       [&](const nlohmann::json& j) {
@@ -33,11 +37,12 @@ void load_checkpoint(const fs::path& out_dir, TrainingState& state,
         if (nlohmann::json(config) != nlohmann::json(state.config))
           throw std::runtime_error("the checkpoint's WaveNet config differs from this run's: " +
                                    nlohmann::json(config).dump());
+        features = j.at("features").get<kernels::MelConfig>();
       },
       warnings);
   state.step = j.at("step").get<int64_t>();
   state.seed = j.at("seed").get<uint64_t>();
-  state.features = j.at("features").get<kernels::MelConfig>();
+  state.features = features;
 }
 
 }  // namespace tts::train
