@@ -224,6 +224,7 @@ void SynthesisStream::Run::vocoder_main() {
   const std::size_t silence_samples = static_cast<std::size_t>(
       std::lround(static_cast<double>(options.sentence_silence) * voice->sample_rate()));
   std::optional<AudioChunk> pending;  // held back until we know whether it is the last
+  bool started = false;               // a chunk has been handed over (the stream's first is short)
   std::uint64_t position = 0;         // samples handed over so far
   std::deque<ChunkMark> due;          // marks not yet in a chunk, in order, at stream samples
   auto hand_over = [&](AudioChunk c) {
@@ -237,6 +238,13 @@ void SynthesisStream::Run::vocoder_main() {
     position = end;
     if (pending && !audio.push(Output{std::move(*pending), nullptr})) throw Cancelled{};
     pending = std::move(c);
+    started = true;
+  };
+  // A chunk with more of its sentence after it cannot be the last: it goes out at once, so the
+  // first audio need not wait for the second chunk to be made.
+  auto send_pending = [&] {
+    if (pending && !audio.push(Output{std::move(*pending), nullptr})) throw Cancelled{};
+    pending.reset();
   };
   auto emit_silence = [&](std::size_t count, const std::shared_ptr<const SentenceInfo>& info,
                           std::size_t offset) {
@@ -283,7 +291,7 @@ void SynthesisStream::Run::vocoder_main() {
       // The stream's first chunk is short, so audio starts sooner (the chunking never changes the
       // audio itself).
       while (std::size_t made = sampler.generate(
-                 block.data(), pending ? chunk : std::min(chunk, kFirstChunkSamples))) {
+                 block.data(), started ? chunk : std::min(chunk, kFirstChunkSamples))) {
         if (cancelled) throw Cancelled{};
         AudioChunk c;
         c.samples.resize(made);
@@ -299,6 +307,7 @@ void SynthesisStream::Run::vocoder_main() {
         if (k < item->ids.size()) c.phoneme = voice->symbols().symbol(item->ids[k]);
         offset += made;
         hand_over(std::move(c));
+        if (offset < sampler.total_samples()) send_pending();
       }
       previous = item->info;
       previous_length = offset;
