@@ -1,5 +1,8 @@
 // `tts bench pipeline`: time to first audio and end-to-end real-time factor of the streaming
 // pipeline (text → phonemes → mel → WaveNet → chunks) for a paragraph, as one JSON line.
+#include <time.h>
+
+#include <algorithm>
 #include <chrono>
 #include <filesystem>
 #include <iostream>
@@ -10,6 +13,11 @@
 #include "tts/engine/pipeline.h"
 #include "tts/engine/voice.h"
 #include "tts/engine/voice_random.h"
+#include "tts/frontend/acoustic/model_files.h"
+#include "tts/frontend/acoustic/network.h"
+#include "tts/frontend/sentence_splitter.h"
+#include "tts/kernels/linear_algebra.h"
+#include "tts/vocoder/sampler.h"
 
 namespace tts::cli {
 
@@ -28,7 +36,114 @@ struct PipelineBenchOptions {
   int threads = 1;
   std::uint64_t seed = 0;
   std::size_t chunk_samples = 2048;
+  int phases = 0;  // > 0: time the stages before the first audio this many times instead
 };
+
+// OpenBLAS's kernels, and the fallback they replaced if OpenBLAS had not known the CPU.
+std::string gemm_kernels_note() {
+  const char* from = nullptr;
+  std::string note = kernels::gemm_kernels(&from);
+  if (from && *from) note += std::string(" (OpenBLAS chose ") + from + ")";
+  return note;
+}
+
+double thread_cpu_seconds() {
+  timespec t{};
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
+  return static_cast<double>(t.tv_sec) + 1e-9 * static_cast<double>(t.tv_nsec);
+}
+
+// The stages that come before a stream's first audio, run one after another on this thread for the
+// first sentence of the text, `runs` times (the first run is reported apart: it pays the first-call
+// costs). Wall and thread CPU seconds per stage, as one JSON line.
+void bench_phases(const std::filesystem::path& folder, const engine::Voice& voice,
+                  const PipelineBenchOptions& o) {
+  using Clock = std::chrono::steady_clock;
+  const frontend::AcousticModelFiles files = frontend::load_acoustic_files(folder / "acoustic");
+  frontend::AcousticLossSettings settings;
+  settings.symbol_timings = files.symbols->timings();
+  const auto& weights = *voice.vocoder().weights;
+  std::vector<std::string> names;
+  std::vector<std::vector<double>> wall, cpu;
+  std::size_t frames = 0, tokens = 0;
+  for (int run = 0; run < o.phases; ++run) {
+    std::vector<double> w, c;
+    auto t0 = Clock::now();
+    double c0 = thread_cpu_seconds();
+    auto lap = [&](const std::string& name, double seconds = -1.0) {
+      const auto now = Clock::now();
+      const double cn = thread_cpu_seconds();
+      if (run == 0) names.push_back(name);
+      w.push_back(seconds >= 0 ? seconds : std::chrono::duration<double>(now - t0).count());
+      c.push_back(seconds >= 0 ? -1.0 : cn - c0);
+      t0 = now;
+      c0 = cn;
+    };
+    frontend::SentenceSplitter splitter;
+    std::string first;
+    splitter.feed(o.text, [&](std::string s) {
+      if (first.empty()) first = std::move(s);
+    });
+    splitter.finish([&](std::string s) {
+      if (first.empty()) first = std::move(s);
+    });
+    lap("sentence_split_all");
+    const frontend::PhonemizedSentence sentence = voice.text().process_sentence(first);
+    lap("normalise_phonemise_first");
+    frontend::AcousticPhaseTimes times;
+    frontend::AcousticPass pass(*files.weights, settings);
+    pass.set_phase_times(&times);
+    std::vector<int> durations;
+    kernels::Matrix mel;
+    pass.synthesize(std::vector<int32_t>(sentence.ids.begin(), sentence.ids.end()), 1.0f, durations,
+                    mel);
+    lap("acoustic_total");
+    frames = static_cast<std::size_t>(mel.cols());
+    tokens = sentence.ids.size();
+    vocoder::WaveNetSampler sampler(weights, {o.seed, 1.0f, 1});
+    sampler.start(mel);
+    lap("vocoder_start_conditioning");
+    std::vector<int32_t> block(std::max<std::size_t>(o.chunk_samples, 256));
+    sampler.generate(block.data(), 256);
+    lap("vocoder_first_256_samples");
+    sampler.generate(block.data(), o.chunk_samples);
+    lap("vocoder_next_chunk_samples");
+    for (auto [name, seconds] : {std::pair{"acoustic.encoder", times.encoder},
+                                 {"acoustic.durations", times.durations},
+                                 {"acoustic.variances", times.variances},
+                                 {"acoustic.length_regulation_input", times.length_regulation},
+                                 {"acoustic.decoder_blocks", times.decoder},
+                                 {"acoustic.output", times.output}})
+      lap(name, seconds);
+    wall.push_back(w);
+    cpu.push_back(c);
+  }
+  auto median = [](std::vector<double> v) {
+    std::sort(v.begin(), v.end());
+    return v.empty() ? 0.0 : v[v.size() / 2];
+  };
+  nlohmann::json phases = nlohmann::json::object();
+  for (std::size_t k = 0; k < names.size(); ++k) {
+    std::vector<double> ws, cs;
+    for (std::size_t r = 1; r < wall.size(); ++r) {
+      ws.push_back(wall[r][k]);
+      cs.push_back(cpu[r][k]);
+    }
+    nlohmann::json entry = {{"first_run_ms", 1e3 * wall[0][k]}};
+    if (!ws.empty()) entry["median_ms"] = 1e3 * median(ws);
+    if (!cs.empty() && cpu[0][k] >= 0) entry["median_cpu_ms"] = 1e3 * median(cs);
+    phases[names[k]] = entry;
+  }
+  nlohmann::json line = {{"bench", "pipeline_phases"},
+                         {"voice", voice.info().name},
+                         {"runs", o.phases},
+                         {"first_sentence_tokens", tokens},
+                         {"first_sentence_frames", frames},
+                         {"chunk_samples", o.chunk_samples},
+                         {"gemm_kernels", gemm_kernels_note()},
+                         {"phases", phases}};
+  std::cout << line.dump() << "\n";
+}
 
 int bench_pipeline(const PipelineBenchOptions& o) {
   namespace fs = std::filesystem;
@@ -53,6 +168,10 @@ int bench_pipeline(const PipelineBenchOptions& o) {
   } cleanup{temporary};
 
   const auto voice = engine::Voice::load(folder);
+  if (o.phases > 0) {
+    bench_phases(folder, *voice, o);
+    return kExitOk;
+  }
   engine::SynthesisOptions options;
   options.threads = o.threads;
   options.seed = o.seed;
@@ -93,6 +212,7 @@ int bench_pipeline(const PipelineBenchOptions& o) {
       // Standard RTF: processing time per second of audio (< 1 is faster than real time).
       {"real_time_factor", audio_seconds > 0 ? wall / audio_seconds : 0.0},
       {"times_real_time", wall > 0 ? audio_seconds / wall : 0.0},
+      {"gemm_kernels", gemm_kernels_note()},
   };
   std::cout << line.dump() << "\n";
   return kExitOk;
@@ -112,6 +232,10 @@ void register_bench_pipeline(CLI::App& bench, int& exit_code) {
   cmd->add_option("--threads", o->threads, "Vocoder threads")->check(CLI::Range(1, 256));
   cmd->add_option("--seed", o->seed, "Sampling seed");
   cmd->add_option("--chunk", o->chunk_samples, "Samples per chunk")->check(CLI::Range(1, 1 << 20));
+  cmd->add_option("--phases", o->phases,
+                  "Instead: time each stage before the first audio of the first sentence, N times "
+                  "on one thread")
+      ->check(CLI::Range(1, 1000));
   cmd->callback([o, &exit_code] {
     try {
       exit_code = bench_pipeline(*o);

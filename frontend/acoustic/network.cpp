@@ -1,6 +1,7 @@
 #include "tts/frontend/acoustic/network.h"
 
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <numeric>
 #include <stdexcept>
@@ -27,6 +28,23 @@ constexpr int kMaxTokenFrames = 1000;
 // The largest pitch shift synthesis accepts: two octaves either way, beyond which the embedding's
 // buckets (50-800 Hz) clamp anyway.
 constexpr float kMaxPitchShiftSemitones = 24.0f;
+
+// Adds the seconds since the last lap to `*slot` (nothing when timing is off).
+class Laps {
+ public:
+  explicit Laps(bool on) : on_(on), last_(on ? Clock::now() : Clock::time_point{}) {}
+  void lap(double* slot) {
+    if (!on_) return;
+    const auto now = Clock::now();
+    *slot += std::chrono::duration<double>(now - last_).count();
+    last_ = now;
+  }
+
+ private:
+  using Clock = std::chrono::steady_clock;
+  bool on_;
+  Clock::time_point last_;
+};
 
 }  // namespace
 
@@ -78,6 +96,7 @@ void AcousticPass::decode(const std::vector<int>& frame_lengths) {
   const auto& layout = weights_.layout();
   const Matrix& encoded = encoder_outs_.empty() ? embedded_ : encoder_outs_.back();
   const Eigen::Index channels = encoded.rows(), frames = sum(durations_);
+  Laps laps(phase_times_ != nullptr);
   decoder_in_.resize(channels + 2, frames);
   kernels::repeat_columns(encoded, durations_, decoder_in_.topRows(channels));
   kernels::token_position_features(durations_, decoder_in_.bottomRows(2));
@@ -95,12 +114,15 @@ void AcousticPass::decode(const std::vector<int>& frame_lengths) {
     kernels::add_interpolated_columns(p.matrix(layout.energy.embedding), energy_bucket_,
                                       energy_bucket_weight_, decoder_outs_[0]);
   }
+  if (phase_times_) laps.lap(&phase_times_->length_regulation);
   for (std::size_t i = 0; i < layout.decoder.size(); ++i)
     conv_block_forward(
         p, layout.decoder[i], decoder_outs_[i], frame_lengths, decoder_acts_[i],
         decoder_outs_[i + 1],
         dropout_for(static_cast<int>(layout.encoder.size() + layout.duration.size() + i)));
+  if (phase_times_) laps.lap(&phase_times_->decoder);
   linear_forward(p, layout.decoder_output, decoder_outs_.back(), predicted_);
+  if (phase_times_) laps.lap(&phase_times_->output);
 }
 
 void AcousticPass::predict_variances(const std::vector<int>& lengths) {
@@ -304,7 +326,10 @@ void AcousticPass::synthesize(const std::vector<int32_t>& ids, float rate,
         "acoustic model: this model has no pitch predictor (acoustic format_version 2), so it "
         "cannot shift the pitch; retrain it with this version of tts");
   const std::vector<int> lengths = {static_cast<int>(ids.size())};
+  if (phase_times_) *phase_times_ = {};
+  Laps laps(phase_times_ != nullptr);
   encode(ids, lengths);
+  if (phase_times_) laps.lap(&phase_times_->encoder);
   predict_durations(lengths);
   durations_.resize(ids.size());
   for (std::size_t i = 0; i < ids.size(); ++i) {
@@ -315,6 +340,7 @@ void AcousticPass::synthesize(const std::vector<int32_t>& ids, float rate,
     const double most = t == SymbolTiming::kNoTime ? 0.0 : double{kMaxTokenFrames};
     durations_[i] = static_cast<int>(std::clamp(std::round(frames), least, most));
   }
+  if (phase_times_) laps.lap(&phase_times_->durations);
   const auto& c = weights_.config();
   predict_variances(lengths);
   if (token_f0_hz) token_f0_hz->assign(ids.size(), 0.0f);
@@ -331,7 +357,8 @@ void AcousticPass::synthesize(const std::vector<int32_t>& ids, float rate,
       for (std::size_t k = 0; k < ids.size(); ++k)
         (*token_f0_hz)[k] = std::exp(token_log_f0(0, static_cast<Eigen::Index>(k)));
   }
-  decode({sum(durations_)});
+  if (phase_times_) laps.lap(&phase_times_->variances);
+  decode({sum(durations_)});  // times its own stages
   mel = (predicted_.array() * c.mel_std + c.mel_mean).matrix();
   durations = durations_;
 }

@@ -1,7 +1,10 @@
 #include "tts/kernels/linear_algebra.h"
 
 #include <cblas.h>
+#include <dlfcn.h>
 
+#include <cstdlib>
+#include <cstring>
 #include <stdexcept>
 #include <string>
 
@@ -14,6 +17,52 @@ namespace tts::kernels {
 
 namespace {
 int blas_int(Eigen::Index v) { return static_cast<int>(v); }
+
+extern "C" char* openblas_get_corename(void);
+
+// OpenBLAS built with DYNAMIC_ARCH picks its kernels once, when it is loaded; for a CPU model it
+// does not know it takes the baseline "Prescott" (SSE3) kernels even where the CPU has AVX-512
+// (0.3.21 on Intel family 6 model 207: GEMM at 17 instead of 93 GFLOP/s). It reads
+// OPENBLAS_CORETYPE only at that point, so this sets it and runs OpenBLAS's selection again
+// (gotoblas_dynamic_quit/init, looked up at run time: only DYNAMIC_ARCH builds have them). It runs
+// while tts_kernels is loaded, after OpenBLAS (a dependency) and before any GEMM of ours.
+const char* g_switched_from = "";
+
+bool baseline_kernels(const char* name) {
+  for (const char* n : {"Prescott", "Core2", "Penryn", "Dunnington", "Nehalem", "Sandybridge",
+                        "Katmai", "Coppermine", "Northwood", "Banias", "Atom"})
+    if (std::strcmp(name, n) == 0) return true;
+  return false;
+}
+
+struct SelectGemmKernels {
+  SelectGemmKernels() {
+    if (std::getenv("OPENBLAS_CORETYPE")) return;  // the user's choice
+    const char* name = openblas_get_corename();
+    if (!name || !baseline_kernels(name)) return;
+    const char* better = nullptr;
+    __builtin_cpu_init();
+    if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
+        __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl"))
+      better = "SkylakeX";
+    else if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma"))
+      better = "Haswell";
+    if (!better) return;
+    using Fn = void (*)(void);
+    auto quit = reinterpret_cast<Fn>(dlsym(RTLD_DEFAULT, "gotoblas_dynamic_quit"));
+    auto init = reinterpret_cast<Fn>(dlsym(RTLD_DEFAULT, "gotoblas_dynamic_init"));
+    if (!quit || !init) return;
+    static std::string was;
+    was = name;
+    setenv("OPENBLAS_CORETYPE", better, 0);
+    quit();
+    init();
+    unsetenv("OPENBLAS_CORETYPE");  // child processes make their own choice
+    g_switched_from = was.c_str();
+  }
+};
+const SelectGemmKernels g_select_gemm_kernels;
+
 }  // namespace
 
 GemmSizes gemm_sizes(ConstMatrixRef c, ConstMatrixRef a, Transpose transpose_a, ConstMatrixRef b,
@@ -58,6 +107,12 @@ void gemv(VectorRef y, ConstMatrixRef a, ConstVectorRef x, bool accumulate) {
 }
 
 const char* cpu_kernel_isa() { return detail::gemv_isa(); }
+
+const char* gemm_kernels(const char** switched_from) {
+  if (switched_from) *switched_from = g_switched_from;
+  const char* name = openblas_get_corename();
+  return name ? name : "";
+}
 
 void set_gemm_threads(int threads) { openblas_set_num_threads(threads < 1 ? 1 : threads); }
 

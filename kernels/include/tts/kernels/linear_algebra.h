@@ -28,6 +28,14 @@ const char* cpu_kernel_isa();
 // Threads that one GEMM may use (OpenBLAS's pool; process-wide). Training calls this once.
 void set_gemm_threads(int threads);
 
+// The OpenBLAS kernels GEMM runs ("SkylakeX", "Haswell", ...). OpenBLAS 0.3.21 does not know
+// recent CPU models (e.g. Intel family 6 model 207) and falls back to its SSE3 "Prescott" kernels,
+// 5.5 times slower on AVX-512 hardware; when it has done so, tts_kernels switches it at load time
+// to the kernels the CPU supports (SkylakeX with AVX-512, Haswell with AVX2 and FMA), unless
+// OPENBLAS_CORETYPE is set. `switched_from` (when not null) gets the fallback that was replaced
+// ("" when nothing was).
+const char* gemm_kernels(const char** switched_from = nullptr);
+
 // Adds `bias` to every column of `x`.
 void add_bias(MatrixRef x, ConstVectorRef bias);
 

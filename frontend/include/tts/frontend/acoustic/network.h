@@ -68,6 +68,11 @@ struct AcousticLosses {
 
 // What synthesis gives besides the frames: per token, the frames it lasts and (with a variance
 // adaptor) the F0 it is spoken at in Hz, the pitch shift included (0 without one).
+// Wall-clock seconds of each stage of the last synthesize() (for `tts bench pipeline --phases`).
+struct AcousticPhaseTimes {
+  double encoder = 0, durations = 0, variances = 0, length_regulation = 0, decoder = 0, output = 0;
+};
+
 struct AcousticSynthesis {
   std::vector<int> durations;
   std::vector<float> f0_hz;
@@ -113,6 +118,9 @@ class AcousticPass {
                   kernels::Matrix& mel, float pitch_semitones = 0.0f,
                   std::vector<float>* token_f0_hz = nullptr);
 
+  // With `times`, synthesize() records how long each stage took there (nullptr: not timed).
+  void set_phase_times(AcousticPhaseTimes* times) { phase_times_ = times; }
+
  private:
   void encode(const std::vector<int32_t>& ids, const std::vector<int>& lengths);
   // The dropout of conv block number `block` (counted over encoder, duration predictor, decoder):
@@ -134,6 +142,7 @@ class AcousticPass {
 
   const AcousticWeights& weights_;
   AcousticLossSettings settings_;
+  AcousticPhaseTimes* phase_times_ = nullptr;
   const AcousticBatch* batch_ = nullptr;
   bool dropout_active_ = false;  // only while forward() runs
   uint64_t dropout_seed_ = 0;
