@@ -116,15 +116,56 @@ int fail_current(std::string& where) {
   return status;
 }
 
+// Copies the defaults in `full` into the caller's `size` bytes: never past them, the bytes after
+// the fields this library knows cleared, struct_size set to the caller's size.
+template <typename T>
+void write_defaults(const T& full, T* out, std::size_t size) {
+  if (!out || size < sizeof(std::size_t)) return;
+  std::memset(out, 0, size);
+  std::memcpy(out, &full, std::min(size, sizeof(T)));
+  out->struct_size = size;
+}
+
+tts_voice_options voice_option_defaults() {
+  tts_voice_options o;
+  std::memset(&o, 0, sizeof o);
+  o.struct_size = sizeof o;
+  o.device = TTS_DEVICE_CPU;
+  return o;
+}
+
+tts_synthesis_options synthesis_option_defaults() {
+  const SynthesisOptions d;
+  tts_synthesis_options o;
+  std::memset(&o, 0, sizeof o);
+  o.struct_size = sizeof o;
+  o.rate = d.rate;
+  o.pitch_semitones = d.pitch_semitones;
+  o.volume = d.volume;
+  o.sentence_silence = d.sentence_silence;
+  o.seed = d.seed;
+  o.temperature = d.temperature;
+  o.threads = d.threads;
+  o.ssml = d.ssml ? 1 : 0;
+  o.chunk_samples = d.chunk_samples;
+  return o;
+}
+
+tts_chunk empty_chunk() {
+  tts_chunk c;
+  std::memset(&c, 0, sizeof c);
+  return c;
+}
+
 // Input options, versioned by struct_size as the header promises: a program built against an older
 // header passes a smaller struct (at least the first version's size), whose missing fields keep
 // their defaults; one built against a newer header may pass a larger struct only if the fields this
 // library does not know are all zero (unset), because ignoring a value it was asked for would be
 // wrong. (The rule of Linux's copy_struct_from_user.)
 template <typename T>
-bool read_options(const T* given, T& out, void (*defaults)(T*), std::size_t first_version_size,
+bool read_options(const T* given, T& out, T (*defaults)(), std::size_t first_version_size,
                   const char* name, std::string& error) {
-  defaults(&out);
+  out = defaults();
   if (!given) return true;
   const std::size_t size = given->struct_size;
   if (size < first_version_size) {
@@ -153,6 +194,8 @@ bool read_options(const T* given, T& out, void (*defaults)(T*), std::size_t firs
 constexpr std::size_t kSynthesisOptionsV1 =
     offsetof(tts_synthesis_options, chunk_samples) + sizeof(std::size_t);
 constexpr std::size_t kVoiceOptionsV1 = offsetof(tts_voice_options, device) + sizeof(int);
+// And tts_chunk's: up to sentence_offset (alignment and marks were appended).
+constexpr std::size_t kChunkV1 = offsetof(tts_chunk, sentence_offset) + sizeof(std::size_t);
 
 // Sets a field of an output struct only when the caller's struct_size covers it.
 #define TTS_SET_FIELD(ptr, type, field, value)                              \
@@ -218,7 +261,7 @@ constexpr std::size_t kMinChunkSize = offsetof(tts_chunk, count) + sizeof(std::s
 int start(tts_stream* s, const char* text, const tts_synthesis_options* options) {
   if (!text) return fail(s->last_error, TTS_ERR_INVALID_ARGUMENT, "text is NULL");
   tts_synthesis_options o;
-  if (!read_options(options, o, tts_default_synthesis_options, kSynthesisOptionsV1,
+  if (!read_options(options, o, synthesis_option_defaults, kSynthesisOptionsV1,
                     "tts_synthesis_options", s->last_error))
     return TTS_ERR_INVALID_ARGUMENT;
   SynthesisOptions so;
@@ -291,34 +334,28 @@ const char* tts_strerror(int status) {
 
 const char* tts_last_error(void) { return g_last_error.c_str(); }
 
-void tts_default_voice_options(tts_voice_options* options) {
-  if (!options) return;
-  std::memset(options, 0, sizeof *options);
-  options->struct_size = sizeof *options;
-  options->device = TTS_DEVICE_CPU;
+void tts_default_voice_options_sized(tts_voice_options* options, size_t size) {
+  write_defaults(voice_option_defaults(), options, size);
 }
 
-void tts_default_synthesis_options(tts_synthesis_options* options) {
-  if (!options) return;
-  const SynthesisOptions d;
-  std::memset(options, 0, sizeof *options);
-  options->struct_size = sizeof *options;
-  options->rate = d.rate;
-  options->pitch_semitones = d.pitch_semitones;
-  options->volume = d.volume;
-  options->sentence_silence = d.sentence_silence;
-  options->seed = d.seed;
-  options->temperature = d.temperature;
-  options->threads = d.threads;
-  options->ssml = d.ssml ? 1 : 0;
-  options->chunk_samples = d.chunk_samples;
+void tts_default_synthesis_options_sized(tts_synthesis_options* options, size_t size) {
+  write_defaults(synthesis_option_defaults(), options, size);
 }
 
-void tts_chunk_init(tts_chunk* chunk) {
-  if (!chunk) return;
-  std::memset(chunk, 0, sizeof *chunk);
-  chunk->struct_size = sizeof *chunk;
+void tts_chunk_init_sized(tts_chunk* chunk, size_t size) {
+  write_defaults(empty_chunk(), chunk, size);
 }
+
+// The first version's entry points (in parentheses: the header's macros of the same names).
+void(tts_default_voice_options)(tts_voice_options* options) {
+  tts_default_voice_options_sized(options, kVoiceOptionsV1);
+}
+
+void(tts_default_synthesis_options)(tts_synthesis_options* options) {
+  tts_default_synthesis_options_sized(options, kSynthesisOptionsV1);
+}
+
+void(tts_chunk_init)(tts_chunk* chunk) { tts_chunk_init_sized(chunk, kChunkV1); }
 
 int tts_voice_load(const char* name_or_path, const tts_voice_options* options,
                    tts_voice** out_voice) {
@@ -327,7 +364,7 @@ int tts_voice_load(const char* name_or_path, const tts_voice_options* options,
     *out_voice = nullptr;
     if (!name_or_path) return fail(g_last_error, TTS_ERR_INVALID_ARGUMENT, "voice name is NULL");
     tts_voice_options o;
-    if (!read_options(options, o, tts_default_voice_options, kVoiceOptionsV1, "tts_voice_options",
+    if (!read_options(options, o, voice_option_defaults, kVoiceOptionsV1, "tts_voice_options",
                       g_last_error))
       return TTS_ERR_INVALID_ARGUMENT;
     if (o.device == TTS_DEVICE_CUDA) {

@@ -97,9 +97,60 @@ TEST(CApiStatic, NullArgumentsAreRejectedNotCrashed) {
   EXPECT_EQ(tts_voice_get_info(nullptr, nullptr), TTS_ERR_INVALID_ARGUMENT);
   tts_stream_free(nullptr);
   tts_voice_free(nullptr);
-  tts_default_synthesis_options(nullptr);
-  tts_default_voice_options(nullptr);
-  tts_chunk_init(nullptr);
+  tts_default_synthesis_options_sized(nullptr, sizeof(tts_synthesis_options));
+  tts_default_voice_options_sized(nullptr, sizeof(tts_voice_options));
+  tts_chunk_init_sized(nullptr, sizeof(tts_chunk));
+  (tts_default_synthesis_options)(nullptr);
+  (tts_default_voice_options)(nullptr);
+  (tts_chunk_init)(nullptr);
+}
+
+// The initialisers write the caller's size, not the library's: a program built against an older
+// header (a smaller struct) is never written past its end, and gets its own struct_size back.
+TEST(CApiStatic, InitialisersWriteOnlyTheCallersStruct) {
+  const std::size_t v1_chunk = offsetof(tts_chunk, sentence_offset) + sizeof(std::size_t);
+  unsigned char bytes[sizeof(tts_chunk) + 16];
+  for (std::size_t size : {v1_chunk, offsetof(tts_chunk, marks), sizeof(tts_chunk)}) {
+    std::memset(bytes, 0xAB, sizeof bytes);
+    auto* chunk = reinterpret_cast<tts_chunk*>(bytes);
+    tts_chunk_init_sized(chunk, size);
+    EXPECT_EQ(chunk->struct_size, size);
+    for (std::size_t i = sizeof(std::size_t); i < size; ++i) ASSERT_EQ(bytes[i], 0) << i;
+    for (std::size_t i = size; i < sizeof bytes; ++i) ASSERT_EQ(bytes[i], 0xAB) << size << " " << i;
+  }
+  // The first version's entry point fills the first version's chunk.
+  std::memset(bytes, 0xAB, sizeof bytes);
+  (tts_chunk_init)(reinterpret_cast<tts_chunk*>(bytes));
+  EXPECT_EQ(reinterpret_cast<tts_chunk*>(bytes)->struct_size, v1_chunk);
+  for (std::size_t i = v1_chunk; i < sizeof bytes; ++i) ASSERT_EQ(bytes[i], 0xAB) << i;
+
+  // A struct larger than the library's (a newer header): the unknown tail is cleared, the known
+  // fields get their defaults, and the library accepts it (its new fields are unset).
+  struct Newer {
+    tts_synthesis_options known;
+    std::uint64_t appended[2];
+  } newer;
+  std::memset(&newer, 0xAB, sizeof newer);
+  tts_default_synthesis_options_sized(&newer.known, sizeof newer);
+  EXPECT_EQ(newer.known.struct_size, sizeof newer);
+  EXPECT_EQ(newer.known.rate, 1.0f);
+  EXPECT_EQ(newer.known.chunk_samples, 2048u);
+  EXPECT_EQ(newer.appended[0], 0u);
+  EXPECT_EQ(newer.appended[1], 0u);
+  // Through the header's macro: sizeof the caller's struct.
+  tts_synthesis_options o;
+  std::memset(&o, 0xAB, sizeof o);
+  tts_default_synthesis_options(&o);
+  EXPECT_EQ(o.struct_size, sizeof o);
+  EXPECT_EQ(o.threads, 1);
+  tts_voice_options vo;
+  tts_default_voice_options(&vo);
+  EXPECT_EQ(vo.struct_size, sizeof vo);
+  EXPECT_EQ(vo.device, TTS_DEVICE_CPU);
+  // Too small to hold struct_size: nothing is written.
+  std::memset(bytes, 0xAB, sizeof bytes);
+  tts_chunk_init_sized(reinterpret_cast<tts_chunk*>(bytes), 4);
+  for (unsigned char b : bytes) ASSERT_EQ(b, 0xAB);
 }
 
 TEST(CApiStatic, MissingVoiceIsNotFoundAndNamed) {

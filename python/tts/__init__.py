@@ -133,14 +133,16 @@ _OPTION_NAMES = tuple(name for name, _ in _capi.tts_synthesis_options._fields_
 
 def synthesis_defaults() -> dict:
     """The library's default synthesis options, by the names synthesize() takes."""
-    o = _capi.defaults(_capi.tts_synthesis_options, _lib.tts_default_synthesis_options)
+    o = _capi.defaults(_capi.tts_synthesis_options, _lib.tts_default_synthesis_options,
+                       getattr(_lib, "tts_default_synthesis_options_sized", None))
     values = {name: getattr(o, name) for name in _OPTION_NAMES}
     values["ssml"] = bool(values["ssml"])
     return values
 
 
 def _options(kwargs) -> "_capi.tts_synthesis_options":
-    o = _capi.defaults(_capi.tts_synthesis_options, _lib.tts_default_synthesis_options)
+    o = _capi.defaults(_capi.tts_synthesis_options, _lib.tts_default_synthesis_options,
+                       getattr(_lib, "tts_default_synthesis_options_sized", None))
     for name, value in kwargs.items():
         if name not in _OPTION_NAMES:
             raise TypeError(f"unknown synthesis option {name!r} (known: {', '.join(_OPTION_NAMES)})")
@@ -214,7 +216,8 @@ class Voice:
         devices = {"cpu": _capi.TTS_DEVICE_CPU, "cuda": _capi.TTS_DEVICE_CUDA}
         if device not in devices:
             raise TtsError(Status.INVALID_ARGUMENT, f"unknown device {device!r} (cpu or cuda)")
-        o = _capi.defaults(_capi.tts_voice_options, _lib.tts_default_voice_options)
+        o = _capi.defaults(_capi.tts_voice_options, _lib.tts_default_voice_options,
+                           getattr(_lib, "tts_default_voice_options_sized", None))
         o.device = devices[device]
         handle = _capi.tts_voice_p()
         _check(_lib.tts_voice_load(name, ctypes.byref(o), ctypes.byref(handle)), _last_error)

@@ -160,6 +160,14 @@ _declare("tts_last_error", ctypes.c_char_p)
 _declare("tts_default_voice_options", None, ctypes.c_void_p)
 _declare("tts_default_synthesis_options", None, ctypes.c_void_p)
 _declare("tts_chunk_init", None, ctypes.c_void_p)
+# The sized initialisers (added after the first version) write only the caller's struct.
+HAVE_SIZED_INIT = all([
+    _declare("tts_default_voice_options_sized", None, ctypes.c_void_p, ctypes.c_size_t,
+             optional=True),
+    _declare("tts_default_synthesis_options_sized", None, ctypes.c_void_p, ctypes.c_size_t,
+             optional=True),
+    _declare("tts_chunk_init_sized", None, ctypes.c_void_p, ctypes.c_size_t, optional=True),
+])
 _declare("tts_voice_load", ctypes.c_int, ctypes.c_char_p, ctypes.POINTER(tts_voice_options),
          ctypes.POINTER(tts_voice_p))
 _declare("tts_voice_free", None, tts_voice_p)
@@ -185,18 +193,21 @@ HAVE_VOICE_LIST = all([
              ctypes.POINTER(tts_voice_info), optional=True),
 ])
 
-# A scratch buffer for tts_default_*_options: those functions write the library's own sizeof, which
-# a newer libtts may make larger than the struct declared here, so they never write into ours.
+# A scratch buffer for a libtts without the sized initialisers: its tts_default_*_options write
+# the library's own sizeof, which may be larger than the struct declared here.
 _SCRATCH_BYTES = 4096
 
 
-def defaults(struct_type, fill):
+def defaults(struct_type, fill, fill_sized=None):
     """A struct_type filled with the library's defaults, its struct_size set to this package's
     size (the library then reads only the fields declared here)."""
-    scratch = (ctypes.c_ubyte * _SCRATCH_BYTES)()
-    fill(scratch)
     out = struct_type()
     size = ctypes.sizeof(struct_type)
+    if fill_sized is not None:
+        fill_sized(ctypes.byref(out), size)
+        return out
+    scratch = (ctypes.c_ubyte * _SCRATCH_BYTES)()
+    fill(scratch)
     lib_size = ctypes.c_size_t.from_buffer(scratch).value
     ctypes.memmove(ctypes.byref(out), scratch, min(size, lib_size))
     out.struct_size = size

@@ -168,9 +168,24 @@ TTS_API const char* tts_strerror(int status);
  * same thread. */
 TTS_API const char* tts_last_error(void);
 
-TTS_API void tts_default_voice_options(tts_voice_options* options);
-TTS_API void tts_default_synthesis_options(tts_synthesis_options* options);
-TTS_API void tts_chunk_init(tts_chunk* chunk);
+/* Fill a struct with the defaults and set its struct_size to `size`, the caller's sizeof: a
+ * program built against an older header passes its smaller struct and is written only up to its
+ * end; bytes past the fields this library knows are cleared. Call them through the macros below,
+ * which pass sizeof. NULL, or a size too small for struct_size, is a no-op. */
+TTS_API void tts_default_voice_options_sized(tts_voice_options* options, size_t size);
+TTS_API void tts_default_synthesis_options_sized(tts_synthesis_options* options, size_t size);
+TTS_API void tts_chunk_init_sized(tts_chunk* chunk, size_t size);
+/* The entry points of the first version, for programs built against it: they fill only the
+ * first version's fields (a tts_chunk without alignment and marks), never more than such a
+ * program's struct holds. */
+TTS_API void(tts_default_voice_options)(tts_voice_options* options);
+TTS_API void(tts_default_synthesis_options)(tts_synthesis_options* options);
+TTS_API void(tts_chunk_init)(tts_chunk* chunk);
+#define tts_default_voice_options(options) \
+  tts_default_voice_options_sized((options), sizeof *(options))
+#define tts_default_synthesis_options(options) \
+  tts_default_synthesis_options_sized((options), sizeof *(options))
+#define tts_chunk_init(chunk) tts_chunk_init_sized((chunk), sizeof *(chunk))
 
 /* Loads a voice by name (searched on the voice search path: tts_voice_list_create) or by folder
  * path (anything containing '/'). Checks every file; never falls back to another voice. On failure
