@@ -2,7 +2,11 @@
 
 #include <gtest/gtest.h>
 
+#include "tts/frontend/sentence_splitter.h"
+
 using tts::frontend::find_invalid_utf8;
+using tts::frontend::InvalidUtf8Error;
+using tts::frontend::split_sentences;
 
 TEST(Utf8, AcceptsAsciiAndMultibyte) {
   EXPECT_FALSE(find_invalid_utf8("Hello, world."));
@@ -18,6 +22,31 @@ TEST(Utf8, ReportsOffsetOfFirstBadByte) {
   EXPECT_EQ(find_invalid_utf8("x\xED\xA0\x80"), 1u);     // UTF-16 surrogate
   EXPECT_EQ(find_invalid_utf8("\xE2\x82z"), 2u);         // bad continuation byte
   EXPECT_EQ(find_invalid_utf8("\xF4\x90\x80\x80"), 0u);  // past U+10FFFF
+}
+
+// Found by fuzz/text_fuzz (seed fuzz/corpus/text/bad_continuation_at_end): where a sequence was
+// cut short by a byte that does not continue it and the text ended before the sequence would
+// have, find_invalid_utf8 named the lead byte and the streaming splitter the bad byte.
+TEST(Utf8, ABadContinuationIsNamedTheSameWhereverTheTextEnds) {
+  EXPECT_EQ(find_invalid_utf8("'.\xE8J"), 3u);
+  EXPECT_EQ(find_invalid_utf8("'.\xE8Jxyz"), 3u);
+  EXPECT_EQ(find_invalid_utf8("\xF0\x9F"
+                              "a"),
+            2u);
+  EXPECT_EQ(find_invalid_utf8("ab\xF0\x9F"), 2u);  // the text ends inside the sequence: its lead
+  for (const char* text : {"'.\xE8J",
+                           "\xF0\x9F"
+                           "a",
+                           "ab\xF0\x9F", "ok \xC3(", "x\xE2\x82"}) {
+    std::size_t offset = 0;
+    try {
+      split_sentences(text);
+      ADD_FAILURE() << "split " << text;
+    } catch (const InvalidUtf8Error& e) {
+      offset = e.offset();
+    }
+    EXPECT_EQ(offset, find_invalid_utf8(text).value()) << text;
+  }
 }
 
 TEST(Utf8, DecodesAndEncodesCodePoints) {
