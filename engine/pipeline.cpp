@@ -2,7 +2,9 @@
 
 #include <algorithm>
 #include <atomic>
+#include <chrono>
 #include <cmath>
+#include <condition_variable>
 #include <deque>
 #include <optional>
 #include <thread>
@@ -24,6 +26,11 @@ namespace {
 struct Cancelled {};  // unwinds the frontend thread out of TextPipeline::process
 
 constexpr std::size_t kFirstChunkSamples = 256;
+
+// The frontend waits (at most this long) for the stream's first chunk to be made before it
+// prepares the second sentence: on one core the two would otherwise share it and the first audio
+// would come later. The wait changes no audio.
+constexpr std::chrono::milliseconds kFirstChunkWait{250};
 
 // One unit of work for the vocoder: a sentence's mel frames, a pause, or the frontend's error.
 struct Prepared {
@@ -99,6 +106,16 @@ struct SynthesisStream::Run : StoppableAtExit {
     cancelled = true;
     sentences.close(true);
     audio.close(true);
+    first_chunk_made();  // a waiting frontend sees `cancelled`
+  }
+  void first_chunk_made() {
+    std::lock_guard<std::mutex> lock(first_chunk_mutex);
+    first_chunk = true;
+    first_chunk_cv.notify_all();
+  }
+  void wait_for_first_chunk() {
+    std::unique_lock<std::mutex> lock(first_chunk_mutex);
+    first_chunk_cv.wait_for(lock, kFirstChunkWait, [&] { return first_chunk || cancelled; });
   }
   // Joins the worker threads (after cancel(), or once they are done). The owner's stop() and the
   // exit handler may both get here.
@@ -129,6 +146,9 @@ struct SynthesisStream::Run : StoppableAtExit {
   std::thread frontend, vocoder;
   std::mutex join_mutex;
   bool registered = false;
+  std::mutex first_chunk_mutex;
+  std::condition_variable first_chunk_cv;
+  bool first_chunk = false;  // the vocoder has made the stream's first chunk (or given up)
 };
 
 void SynthesisStream::Run::prepare(const frontend::PhonemizedSentence& s,
@@ -179,7 +199,9 @@ void SynthesisStream::Run::prepare(const frontend::PhonemizedSentence& s,
          m.symbol < info->alignment.size() ? info->alignment[m.symbol].start : audio});
   item.info = std::move(info);
   item.volume = options.volume * static_cast<float>(prosody.volume);
+  const bool first = item.info->index == 0;
   push(std::move(item));
+  if (first) wait_for_first_chunk();
 }
 
 void SynthesisStream::Run::frontend_main() {
@@ -238,6 +260,7 @@ void SynthesisStream::Run::vocoder_main() {
     position = end;
     if (pending && !audio.push(Output{std::move(*pending), nullptr})) throw Cancelled{};
     pending = std::move(c);
+    if (!started) first_chunk_made();
     started = true;
   };
   // A chunk with more of its sentence after it cannot be the last: it goes out at once, so the
@@ -332,6 +355,7 @@ void SynthesisStream::Run::vocoder_main() {
   } catch (const Cancelled&) {
   } catch (...) {
     sentences.close(true);  // the frontend need not run ahead any more
+    first_chunk_made();     // nor wait for audio
     if (pending) audio.push(Output{std::move(*pending), nullptr});
     audio.push(Output{{}, std::current_exception()});
     audio.close();

@@ -55,6 +55,19 @@ TEST(Ssml, ProsodyScopesMultiply) {
 // Found by fuzz/ssml_fuzz (seeds fuzz/corpus/ssml/huge_*): numbers past a double's range threw
 // std::out_of_range out of parse_ssml, and nested prosody multiplied to infinity or to a rate
 // so small that a sentence would ask for unbounded audio.
+// Found by fuzz/ssml_fuzz (seed fuzz/corpus/ssml/say_as_characters_multibyte): say-as characters
+// spelled byte by byte, splitting a character of more than one byte into halves that are not UTF-8.
+TEST(Ssml, SayAsCharactersSpellsWholeCharacters) {
+  for (const char* kind : {"characters", "spell-out"}) {
+    auto doc = parse_ssml(std::string("<speak><say-as interpret-as=\"") + kind +
+                          "\">é ۑx€😀</say-as></speak>");
+    ASSERT_EQ(doc.segments.size(), 1u);
+    EXPECT_EQ(doc.segments[0].text, "é ۑ x € 😀 ");
+  }
+  auto french = parse_ssml("<speak><say-as interpret-as=\"digits\">1²3</say-as></speak>", "fr");
+  EXPECT_EQ(french.segments[0].text, "1 ² 3 ");
+}
+
 TEST(Ssml, ProsodyAndBreakNumbersStayInRange) {
   const std::string huge(400, '9');
   auto breaks = parse_ssml("<speak><break time=\"" + huge + "ms\"/></speak>");

@@ -8,6 +8,7 @@
 #include "tts/frontend/normalizer.h"
 #include "tts/frontend/number_words.h"
 #include "tts/frontend/ssml.h"
+#include "tts/frontend/utf8.h"
 #include "xml_reader.h"
 
 namespace tts::frontend {
@@ -236,9 +237,16 @@ class Interpreter {
     for (char c : text)
       if (std::isdigit(static_cast<unsigned char>(c))) digits_only += c;
     if (*kind == "characters" || *kind == "spell-out" || (*kind == "digits" && !english())) {
+      // A character (code point) at a time: byte by byte split "é" into halves that are not
+      // UTF-8 (found by fuzz/ssml_fuzz). The markup is valid UTF-8, checked before parsing.
       std::string spelled;
-      for (char c : text)
-        if (!std::isspace(static_cast<unsigned char>(c))) (spelled += c) += ' ';
+      for (std::size_t i = 0; i < text.size();) {
+        const std::size_t length =
+            std::min(utf8_sequence_length(static_cast<unsigned char>(text[i])), text.size() - i);
+        if (length > 1 || !std::isspace(static_cast<unsigned char>(text[i])))
+          spelled.append(text, i, length) += ' ';
+        i += length;
+      }
       return spelled;
     }
     if (*kind == "digits") return en::digits(text);
