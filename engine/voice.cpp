@@ -7,6 +7,7 @@
 
 #include "tts/engine/voice_search.h"
 #include "tts/kernels/atomic_file.h"
+#include "tts/vocoder/sampler.h"
 
 namespace fs = std::filesystem;
 
@@ -163,6 +164,30 @@ VoiceInfo read_voice_info(const fs::path& folder) {
   return info;
 }
 
+namespace {
+
+// Runs every stage once on a short sentence, so that the process's first stream does not pay the
+// first calls (the normaliser's regular expressions, espeak-ng, OpenBLAS's buffers, the first
+// touch of the weights) before its first audio (issue 27). No audio depends on it, and a voice
+// whose language cannot say the sentence simply skips it.
+void warm_up(const Voice& voice) {
+  try {
+    voice.text().process("Hello.", [&](frontend::PhonemizedSentence s) {
+      if (s.ids.empty()) return;
+      kernels::Matrix mel =
+          voice.acoustic().synthesize(std::vector<int32_t>(s.ids.begin(), s.ids.end()), {}).mel;
+      if (mel.cols() < 2) return;
+      vocoder::WaveNetSampler sampler(*voice.vocoder().weights);
+      sampler.start(mel);
+      std::vector<int32_t> samples(256);
+      sampler.generate(samples.data(), samples.size());
+    });
+  } catch (const std::exception&) {
+  }
+}
+
+}  // namespace
+
 std::shared_ptr<const Voice> Voice::load(const fs::path& folder) {
   std::shared_ptr<Voice> voice(new Voice());
   voice->info_ = read_voice_info(folder);
@@ -209,6 +234,7 @@ std::shared_ptr<const Voice> Voice::load(const fs::path& folder) {
     throw VoiceError(
         (folder / "acoustic" / "acoustic.json").string() + ": features differ from voice.json's: " +
         nlohmann::json(voice->acoustic_->features()).dump() + " vs " + features.dump());
+  warm_up(*voice);
   return voice;
 }
 
