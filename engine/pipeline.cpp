@@ -91,7 +91,7 @@ void SynthesisOptions::validate() const {
     bad("device cuda: this build has no CUDA backend (configure with -DTTS_CUDA=ON)");
 }
 
-struct SynthesisStream::Run : StoppableAtExit {
+struct SynthesisStream::Run final : StoppableAtExit {
   Run(std::shared_ptr<const Voice> v, std::string t, const SynthesisOptions& o)
       : voice(std::move(v)),
         text(std::move(t)),
