@@ -80,4 +80,7 @@ BENCHMARK(BM_Gemv_Ours)->Apply(gemv_sizes);
 BENCHMARK(BM_Gemv_Eigen)->Apply(gemv_sizes);
 BENCHMARK(BM_Gate_Ours)->Arg(64)->Arg(1280);
 BENCHMARK(BM_Gate_Eigen)->Arg(64)->Arg(1280);
-BENCHMARK(BM_Gemm_Training)->Args({128, 128, 32000})->Args({256, 1280, 32000})->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_Gemm_Training)
+    ->Args({128, 128, 32000})
+    ->Args({256, 1280, 32000})
+    ->Unit(benchmark::kMillisecond);

@@ -18,7 +18,9 @@ Matrix random_matrix(Eigen::Index rows, Eigen::Index cols, uint64_t seed) {
   for (Eigen::Index k = 0; k < m.size(); ++k) m.data()[k] = normal(rng);
   return m;
 }
-double dot(const Matrix& a, const Matrix& b) { return a.cast<double>().cwiseProduct(b.cast<double>()).sum(); }
+double dot(const Matrix& a, const Matrix& b) {
+  return a.cast<double>().cwiseProduct(b.cast<double>()).sum();
+}
 }  // namespace
 
 TEST(Kernels, CausalShiftValuesAndAdjoint) {
@@ -27,8 +29,7 @@ TEST(Kernels, CausalShiftValuesAndAdjoint) {
   causal_shift(x, 2, 2, out);
   for (int s = 0; s < 2; ++s)
     for (int t = 0; t < 6; ++t)
-      for (int r = 0; r < 3; ++r)
-        EXPECT_EQ(out(r, s * 6 + t), t < 2 ? 0.0f : x(r, s * 6 + t - 2));
+      for (int r = 0; r < 3; ++r) EXPECT_EQ(out(r, s * 6 + t), t < 2 ? 0.0f : x(r, s * 6 + t - 2));
   Matrix y = random_matrix(3, 12, 2), back = Matrix::Zero(3, 12);
   causal_shift_backward(y, 2, 2, back);
   EXPECT_NEAR(dot(out, y), dot(x, back), 1e-5);

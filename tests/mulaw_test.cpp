@@ -1,8 +1,8 @@
+#include "tts/kernels/mulaw.h"
+
 #include <gtest/gtest.h>
 
 #include <cmath>
-
-#include "tts/kernels/mulaw.h"
 
 using namespace tts::kernels;
 

@@ -15,8 +15,8 @@ using namespace tts;
 namespace {
 
 struct Comparison {
-  double logit_error;      // ||incremental - parallel|| / ||parallel|| over all logits
-  int class_mismatches;    // classes sampled from the parallel logits with the same uniforms
+  double logit_error;    // ||incremental - parallel|| / ||parallel|| over all logits
+  int class_mismatches;  // classes sampled from the parallel logits with the same uniforms
   std::size_t samples;
 };
 

@@ -12,12 +12,12 @@ int main(int argc, char** argv) {
       "Exit codes: 0 success, 1 failure, 2 usage error, 3 bad input (file, text or voice),\n"
       "4 no audio device (write to a file with -o instead).");
   app.require_subcommand(1);
-  app.set_version_flag("--version",
-                       [] {
-                         return std::string("tts ") + TTS_VERSION_STRING + "\n" +
-                                tts::kernels::describe_backends();
-                       },
-                       "Print the version and which compute backends were built");
+  app.set_version_flag(
+      "--version",
+      [] {
+        return std::string("tts ") + TTS_VERSION_STRING + "\n" + tts::kernels::describe_backends();
+      },
+      "Print the version and which compute backends were built");
 
   int exit_code = kExitOk;
   register_say(app, exit_code);

@@ -70,8 +70,10 @@ void WorkerTeam::run(const std::function<void(int)>& job) {
 void WorkerTeam::wait_until(const std::atomic<long>& value, long target) {
   // The partner is normally a microsecond or two away: spin, then give the core up.
   for (int spins = 0; value.load(std::memory_order_acquire) < target; ++spins) {
-    if (spins < 4000) _mm_pause();
-    else std::this_thread::yield();
+    if (spins < 4000)
+      _mm_pause();
+    else
+      std::this_thread::yield();
   }
 }
 

@@ -1,6 +1,6 @@
-// Internal: a small team of threads that runs one job together. Inside a job the threads hand work to
-// each other through counters they spin on (wait_until): the incremental sampler hands over about
-// once per layer per sample, far too often for a condition variable.
+// Internal: a small team of threads that runs one job together. Inside a job the threads hand work
+// to each other through counters they spin on (wait_until): the incremental sampler hands over
+// about once per layer per sample, far too often for a condition variable.
 #pragma once
 
 #include <atomic>

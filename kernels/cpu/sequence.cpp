@@ -36,17 +36,19 @@ void causal_shift_backward(ConstMatrixRef d_out, int shift, int segments, Matrix
 }
 
 void add_interpolated_columns(ConstMatrixRef frames, const std::vector<int32_t>& index,
-                         const std::vector<float>& weight, MatrixRef out) {
+                              const std::vector<float>& weight, MatrixRef out) {
   const Eigen::Index n = out.cols();
   for (Eigen::Index t = 0; t < n; ++t) {
     const float w = weight[t];
-    if (w == 0.0f) out.col(t) += frames.col(index[t]);
-    else out.col(t) += (1.0f - w) * frames.col(index[t]) + w * frames.col(index[t] + 1);
+    if (w == 0.0f)
+      out.col(t) += frames.col(index[t]);
+    else
+      out.col(t) += (1.0f - w) * frames.col(index[t]) + w * frames.col(index[t] + 1);
   }
 }
 
 void add_interpolated_columns_backward(ConstMatrixRef d_out, const std::vector<int32_t>& index,
-                                  const std::vector<float>& weight, MatrixRef d_frames) {
+                                       const std::vector<float>& weight, MatrixRef d_frames) {
   const Eigen::Index n = d_out.cols();
   for (Eigen::Index t = 0; t < n; ++t) {
     const float w = weight[t];

@@ -35,8 +35,7 @@ double softmax_cross_entropy(ConstMatrixRef logits, const std::vector<int32_t>& 
   return total / static_cast<double>(n);
 }
 
-int32_t softmax_sample(ConstVectorRef logits, float temperature, float uniform,
-                       VectorRef scratch) {
+int32_t softmax_sample(ConstVectorRef logits, float temperature, float uniform, VectorRef scratch) {
   Eigen::Index best = 0;
   const float max = logits.maxCoeff(&best);
   if (temperature <= 0.0f) return static_cast<int32_t>(best);

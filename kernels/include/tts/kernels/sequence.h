@@ -17,10 +17,10 @@ void causal_shift_backward(ConstMatrixRef d_out, int shift, int segments, Matrix
 // Linear interpolation between frame columns, added to out: out[:, n] += (1 - w[n])·frames[:, i[n]]
 // + w[n]·frames[:, i[n] + 1]. i[n] + 1 must be a valid column whenever w[n] != 0.
 void add_interpolated_columns(ConstMatrixRef frames, const std::vector<int32_t>& index,
-                         const std::vector<float>& weight, MatrixRef out);
+                              const std::vector<float>& weight, MatrixRef out);
 // d_frames += the adjoint of add_interpolated_columns applied to d_out.
 void add_interpolated_columns_backward(ConstMatrixRef d_out, const std::vector<int32_t>& index,
-                                  const std::vector<float>& weight, MatrixRef d_frames);
+                                       const std::vector<float>& weight, MatrixRef d_frames);
 
 // out[:, n] = table[:, ids[n]].
 void embedding_lookup(ConstMatrixRef table, const std::vector<int32_t>& ids, MatrixRef out);
