@@ -18,7 +18,9 @@ TEST(GemmKernels, NoBaselineFallbackOnACpuWithAvx2) {
   const std::string name = tts::kernels::gemm_kernels(&from);
   ASSERT_FALSE(name.empty());
   ASSERT_NE(from, nullptr);
-  if (*from) EXPECT_NE(name, from);  // switched: to something else
+  if (*from) {
+    EXPECT_NE(name, from);  // switched: to something else
+  }
   __builtin_cpu_init();
   const bool avx2 = __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
   if (avx2 && !std::getenv("OPENBLAS_CORETYPE")) {
