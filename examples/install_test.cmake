@@ -40,8 +40,13 @@ endif()
 get_filename_component(libdir "${libs}" DIRECTORY)
 
 set(flags "")
+set(link_flags "")
 if(SANITIZE)
   set(flags "-fsanitize=address,undefined")
+  set(link_flags "${flags}")
+  if(C_COMPILER MATCHES "clang")  # UBSan's C++ half, which libtts.so calls (CMakeLists.txt)
+    string(APPEND link_flags " -fsanitize-link-c++-runtime -lstdc++")
+  endif()
 endif()
 
 # A voice to speak with, made by the installed command.
@@ -50,7 +55,7 @@ run("${prefix}/bin/tts" voices create-random "${work}/voice")
 # 1. CMake package.
 run(${CMAKE_COMMAND} -S "${SOURCE_DIR}/examples" -B "${work}/cmake-build"
     -DCMAKE_PREFIX_PATH=${prefix} -DCMAKE_C_COMPILER=${C_COMPILER} "-DCMAKE_C_FLAGS=${flags}"
-    "-DCMAKE_EXE_LINKER_FLAGS=${flags}")
+    "-DCMAKE_EXE_LINKER_FLAGS=${link_flags}")
 run(${CMAKE_COMMAND} --build "${work}/cmake-build")
 run("${work}/cmake-build/speak" "${work}/voice" "Hello from the installed library." "${work}/a.wav")
 file(SIZE "${work}/a.wav" size_a)
@@ -63,7 +68,7 @@ set(ENV{PKG_CONFIG_PATH} "${libdir}/pkgconfig")
 run(pkg-config --cflags --libs tts)
 string(STRIP "${LAST_OUTPUT}" pc_flags)
 separate_arguments(pc_flags UNIX_COMMAND "${pc_flags}")
-separate_arguments(san UNIX_COMMAND "${flags}")
+separate_arguments(san UNIX_COMMAND "${link_flags}")
 run(${C_COMPILER} -std=c99 -Wall -Wextra -Werror ${san} "${SOURCE_DIR}/examples/speak.c"
     ${pc_flags} -o "${work}/speak-pc")
 set(ENV{LD_LIBRARY_PATH} "${libdir}")

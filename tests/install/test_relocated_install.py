@@ -128,6 +128,9 @@ def main():
             sys.exit(f"tts.pc sets no run path for a prefix outside /usr: {flags}")
         sanitize = a.sanitize.upper() in ("1", "ON", "TRUE", "YES", "Y")
         san = ["-fsanitize=address,undefined"] if sanitize else []
+        if sanitize and "clang" in os.path.basename(a.cc):
+            # UBSan's C++ half, which libtts.so calls (the root CMakeLists.txt says why).
+            san += ["-fsanitize-link-c++-runtime", "-lstdc++"]
         for program in ("voices", "speak"):
             run([a.cc, "-std=c99", "-Wall", "-Wextra", "-Werror", *san,
                  os.path.join(a.source, "examples", program + ".c"), *flags, "-o",
