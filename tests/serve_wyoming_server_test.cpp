@@ -13,6 +13,7 @@
 #include <optional>
 #include <thread>
 
+#include "sanitizer_build.h"
 #include "tts/engine/voice.h"
 #include "tts/serve/speech_service.h"
 #include "tts/serve/wyoming_protocol.h"
@@ -28,7 +29,7 @@ namespace {
 
 // "At once", in seconds: a chunk or two of the bundled voice. Sanitizer builds run the vocoder
 // several times slower (7 s measured under AddressSanitizer on 2 vCPUs), so they get more room.
-#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+#if TTS_SANITIZER_BUILD
 constexpr double kPrompt = 20.0;
 #else
 constexpr double kPrompt = 2.0;
