@@ -7,12 +7,11 @@
 #include <filesystem>
 #include <iostream>
 #include <nlohmann/json.hpp>
-#include <random>
 
+#include "bench_voice.h"
 #include "commands.h"
 #include "tts/engine/pipeline.h"
 #include "tts/engine/voice.h"
-#include "tts/engine/voice_random.h"
 #include "tts/frontend/acoustic/model_files.h"
 #include "tts/frontend/acoustic/network.h"
 #include "tts/frontend/sentence_splitter.h"
@@ -148,25 +147,8 @@ void bench_phases(const std::filesystem::path& folder, const engine::Voice& voic
 
 int bench_pipeline(const PipelineBenchOptions& o) {
   namespace fs = std::filesystem;
-  fs::path temporary;
-  fs::path folder;
-  if (o.voice.empty()) {
-    std::random_device rd;
-    temporary = fs::temp_directory_path() / ("tts-bench-voice-" + std::to_string(rd()));
-    engine::RandomVoiceOptions random;
-    random.size = o.size;
-    engine::create_random_voice(temporary, random);
-    folder = temporary;
-  } else {
-    folder = engine::resolve_voice(o.voice);
-  }
-  struct Cleanup {
-    fs::path path;
-    ~Cleanup() {
-      std::error_code ec;
-      if (!path.empty()) fs::remove_all(path, ec);
-    }
-  } cleanup{temporary};
+  const BenchVoice bench_voice(o.voice, o.size);
+  const fs::path& folder = bench_voice.folder();
 
   const auto voice = engine::Voice::load(folder);
   if (o.phases > 0) {

@@ -7,17 +7,15 @@
 
 #include <atomic>
 #include <chrono>
-#include <filesystem>
 #include <iostream>
 #include <nlohmann/json.hpp>
-#include <random>
 #include <sstream>
 #include <thread>
 
+#include "bench_voice.h"
 #include "commands.h"
 #include "tts/engine/pipeline.h"
 #include "tts/engine/voice.h"
-#include "tts/engine/voice_random.h"
 #include "tts/kernels/linear_algebra.h"
 
 namespace tts::cli {
@@ -112,25 +110,8 @@ RoundResult run_round(const std::shared_ptr<const engine::Voice>& voice, const s
 int bench_streams(const StreamsBenchOptions& o) {
   namespace fs = std::filesystem;
   const std::vector<int> counts = parse_counts(o.counts);
-  fs::path temporary;
-  fs::path folder;
-  if (o.voice.empty()) {
-    std::random_device rd;
-    temporary = fs::temp_directory_path() / ("tts-bench-voice-" + std::to_string(rd()));
-    engine::RandomVoiceOptions random;
-    random.size = o.size;
-    engine::create_random_voice(temporary, random);
-    folder = temporary;
-  } else {
-    folder = engine::resolve_voice(o.voice);
-  }
-  struct Cleanup {
-    fs::path path;
-    ~Cleanup() {
-      std::error_code ec;
-      if (!path.empty()) fs::remove_all(path, ec);
-    }
-  } cleanup{temporary};
+  const BenchVoice bench_voice(o.voice, o.size);
+  const fs::path& folder = bench_voice.folder();
   const auto voice = engine::Voice::load(folder);
 
   run_round(voice, o.text, 1, 1);  // warm-up: first-touch of the weights, espeak-ng's data
