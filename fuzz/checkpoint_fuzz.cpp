@@ -143,6 +143,17 @@ void check_load(const State& blank, const fs::path& work, Load load, Save save) 
 
 }  // namespace
 
+// A state of `state`'s layout with nothing in it: what a load must fill.
+template <typename State>
+State blank_like(const State& state) {
+  State blank = state;
+  blank.step = 0;
+  blank.seed = 0;
+  blank.weights.set_zero();
+  blank.ema = blank.first_moment = blank.second_moment = blank.weights;
+  return blank;
+}
+
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   if (size == 0) return 0;
   const Templates& t = templates();
@@ -158,13 +169,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   }
 
   if (!acoustic) {
-    auto blank = t.vocoder;
-    blank.step = 0;
-    blank.seed = 0;
-    blank.weights.set_zero();
-    blank.ema = blank.first_moment = blank.second_moment = blank.weights;
     check_load(
-        blank, t.work,
+        blank_like(t.vocoder), t.work,
         [](const fs::path& dir, tts::train::TrainingState& s) {
           tts::train::load_checkpoint(dir, s);
         },
@@ -172,13 +178,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
           tts::train::save_checkpoint(dir, s);
         });
   } else {
-    auto blank = t.acoustic;
-    blank.step = 0;
-    blank.seed = 0;
-    blank.weights.set_zero();
-    blank.ema = blank.first_moment = blank.second_moment = blank.weights;
     check_load(
-        blank, t.work,
+        blank_like(t.acoustic), t.work,
         [](const fs::path& dir, tts::train::AcousticTrainingState& s) {
           tts::train::load_acoustic_checkpoint(dir, s);
         },
