@@ -17,6 +17,13 @@ void register_train_acoustic(CLI::App& train, int& exit_code) {
                   "and wavs/")
       ->required()
       ->check(CLI::ExistingDirectory);
+  auto speaker_data = std::make_shared<std::vector<std::string>>();
+  cmd->add_option("--speaker-data", *speaker_data,
+                  "Another speaker's folder (as --data), trained beside it for the English it "
+                  "teaches; repeatable. The model speaks as --data's speaker; each batch gives "
+                  "every speaker an equal share")
+      ->check(CLI::ExistingDirectory)
+      ->take_all();
   cmd->add_option("--out", *out, "Output folder: checkpoints and acoustic.json/.safetensors")
       ->required();
   cmd->add_option("--config", *config_file,
@@ -85,6 +92,7 @@ void register_train_acoustic(CLI::App& train, int& exit_code) {
                   "After training, write every utterance's learned durations to this TSV");
   cmd->callback([=, &exit_code] {
     o->data_dir = *data;
+    o->other_speaker_dirs.assign(speaker_data->begin(), speaker_data->end());
     o->out_dir = *out;
     o->alignments_file = *alignments;
     o->init_from = *init_from;

@@ -19,6 +19,7 @@ void append(frontend::AcousticBatch& batch, const AcousticUtterance& u) {
   batch.ids.insert(batch.ids.end(), u.ids.begin(), u.ids.end());
   batch.token_lengths.push_back(static_cast<int>(u.ids.size()));
   batch.frame_lengths.push_back(static_cast<int>(u.mel.cols()));
+  batch.speakers.push_back(u.speaker);
 }
 
 frontend::AcousticBatch pack(const std::vector<const AcousticUtterance*>& chosen) {
@@ -106,6 +107,33 @@ frontend::AcousticBatch make_acoustic_batch(const std::vector<AcousticUtterance>
   std::vector<const AcousticUtterance*> chosen;
   for (int i = 0; i < count; ++i)
     chosen.push_back(&utterances[static_cast<std::size_t>(rng() % utterances.size())]);
+  return pack(chosen);
+}
+
+frontend::AcousticBatch make_speaker_balanced_batch(
+    const std::vector<AcousticUtterance>& utterances, int speakers, int count, uint64_t seed,
+    int64_t index) {
+  if (speakers < 1 || count < 1)
+    throw std::invalid_argument("make_speaker_balanced_batch: nothing to draw");
+  std::vector<std::vector<const AcousticUtterance*>> by_speaker(static_cast<std::size_t>(speakers));
+  for (const AcousticUtterance& u : utterances) {
+    if (u.speaker < 0 || u.speaker >= speakers)
+      throw std::invalid_argument("make_speaker_balanced_batch: " + u.id + " has speaker " +
+                                  std::to_string(u.speaker) + " of " + std::to_string(speakers));
+    by_speaker[static_cast<std::size_t>(u.speaker)].push_back(&u);
+  }
+  for (int s = 0; s < speakers; ++s)
+    if (by_speaker[static_cast<std::size_t>(s)].empty())
+      throw std::invalid_argument("make_speaker_balanced_batch: speaker " + std::to_string(s) +
+                                  " has no utterance");
+  std::seed_seq seq{static_cast<uint32_t>(seed), static_cast<uint32_t>(seed >> 32),
+                    static_cast<uint32_t>(index), static_cast<uint32_t>(index >> 32), 0x5b0u};
+  std::mt19937_64 rng(seq);
+  std::vector<const AcousticUtterance*> chosen;
+  for (int i = 0; i < count; ++i) {
+    const auto& pool = by_speaker[static_cast<std::size_t>(i % speakers)];
+    chosen.push_back(pool[static_cast<std::size_t>(rng() % pool.size())]);
+  }
   return pack(chosen);
 }
 

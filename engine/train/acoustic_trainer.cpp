@@ -3,6 +3,7 @@
 #include <chrono>
 #include <cmath>
 #include <cstdint>
+#include <iterator>
 #include <memory>
 #include <optional>
 #include <ostream>
@@ -225,9 +226,27 @@ AcousticTrainingSummary train_acoustic(const AcousticTrainingOptions& options, s
   for (const auto& w : corpus.warnings) log << "warning: " << w << "\n";
   log << "corpus: " << corpus.training.size() << " training and " << corpus.validation.size()
       << " validation utterances from " << o.data_dir.string() << "\n";
+  const int speakers = 1 + static_cast<int>(o.other_speaker_dirs.size());
+  // The other speakers' held-out files are not validated on (the run is judged on the voice it
+  // exports) but their alignments are written with the rest.
+  std::vector<AcousticUtterance> other_validation;
+  for (int s = 1; s < speakers; ++s) {
+    const fs::path& dir = o.other_speaker_dirs[static_cast<std::size_t>(s - 1)];
+    AcousticCorpus other = load_acoustic_corpus(dir, o.features, o.language, o.loader_threads);
+    for (const auto& w : other.warnings) log << "warning: " << w << "\n";
+    log << "speaker " << s << ": " << other.training.size() << " training utterances from "
+        << dir.string() << "\n";
+    for (auto* set : {&other.training, &other.validation})
+      for (AcousticUtterance& u : *set) u.speaker = s;
+    std::move(other.training.begin(), other.training.end(), std::back_inserter(corpus.training));
+    std::move(other.validation.begin(), other.validation.end(),
+              std::back_inserter(other_validation));
+  }
 
   AcousticTrainingState state;
   state.config = o.config;
+  state.config.speakers = speakers;
+  state.config.speaker = 0;
   state.config.symbols = static_cast<int>(symbols.size());
   state.config.n_mels = o.features.n_mels;
   measure_mel_statistics(corpus.training, state.config);
@@ -256,21 +275,26 @@ AcousticTrainingSummary train_acoustic(const AcousticTrainingOptions& options, s
       // tensors are taken over, the adaptor's keep their initialisation (embeddings at zero).
       const bool adds_variance =
           state.config.pitch_energy && !start->weights->config().pitch_energy;
+      // So may a model of one speaker start one of several (their vectors start at zero).
+      const bool adds_speakers = speakers > 1 && start->weights->config().speakers == 1;
       if (!state.config.pitch_energy && start->weights->config().pitch_energy)
         throw std::runtime_error(o.init_from.string() +
                                  ": it has pitch and energy predictors, this run's config not");
       const nlohmann::json theirs = architecture_json(start->weights->config()),
-                           ours = architecture_json(state.config, adds_variance);
+                           ours = architecture_json(state.config, adds_variance, adds_speakers);
       if (theirs != ours)
         throw std::runtime_error(o.init_from.string() + ": its acoustic config " + theirs.dump() +
                                  " differs from this run's " + ours.dump());
       if (nlohmann::json(start->features) != nlohmann::json(o.features))
         throw std::runtime_error(o.init_from.string() + ": its features differ from this run's");
-      if (adds_variance) {
+      if (adds_variance || adds_speakers) {
         copy_shared_parameters(start->weights->parameters(), state.weights);
         state.ema = state.weights;
-        log << "starting from the weights of " << o.init_from.string()
-            << " (a model without pitch and energy: the variance adaptor starts fresh)\n";
+        log << "starting from the weights of " << o.init_from.string() << " ("
+            << (adds_variance ? "a model without pitch and energy: the variance adaptor starts "
+                                "fresh"
+                              : "a model of one speaker: the speaker embedding starts at zero")
+            << ")\n";
       } else {
         state.weights = state.ema = start->weights->parameters();
         log << "starting from the weights of " << o.init_from.string() << "\n";
@@ -308,7 +332,10 @@ AcousticTrainingSummary train_acoustic(const AcousticTrainingOptions& options, s
   // One optimiser step on batch number state.step of the stream of state.seed.
   auto train_step = [&]() -> frontend::AcousticLosses {
     const frontend::AcousticBatch batch =
-        make_acoustic_batch(corpus.training, o.batch_utterances, state.seed, state.step);
+        speakers > 1
+            ? make_speaker_balanced_batch(corpus.training, speakers, o.batch_utterances, state.seed,
+                                          state.step)
+            : make_acoustic_batch(corpus.training, o.batch_utterances, state.seed, state.step);
     model.parameters() = state.weights;
     std::vector<int> durations;  // empty: searched
     if (state.step < o.uniform_alignment_steps)
@@ -394,6 +421,8 @@ AcousticTrainingSummary train_acoustic(const AcousticTrainingOptions& options, s
   }
   if (!o.alignments_file.empty()) {
     ema_model.parameters() = state.ema;
+    std::move(other_validation.begin(), other_validation.end(),
+              std::back_inserter(corpus.validation));
     write_alignments(ema_model, held_out_settings, corpus, o.alignments_file, log);
     log << "alignments written to " << o.alignments_file.string() << "\n";
   }

@@ -36,6 +36,8 @@ void AcousticConfig::validate() const {
           "must be finite and positive");
   require(std::isfinite(pitch_spread) && pitch_spread > 0.0f && pitch_spread <= 4.0f,
           "pitch_spread", "must be in (0, 4]");
+  require(speakers >= 1 && speakers <= 256, "speakers", "must be in 1..256");
+  require(speaker >= 0 && speaker < speakers, "speaker", "must be in 0..speakers - 1");
   require(std::isfinite(mel_mean), "mel_mean", "must be finite");
   require(std::isfinite(mel_std) && mel_std > 0.0f, "mel_std", "must be finite and positive");
 }
@@ -65,17 +67,23 @@ void to_json(nlohmann::json& j, const AcousticConfig& c) {
     j["energy_std"] = c.energy_std;
     j["pitch_spread"] = c.pitch_spread;
   }
+  if (c.speakers > 1) {
+    j["speakers"] = c.speakers;
+    j["speaker"] = c.speaker;
+  }
 }
 
-nlohmann::json architecture_json(const AcousticConfig& c, bool without_variance) {
+nlohmann::json architecture_json(const AcousticConfig& c, bool without_variance,
+                                 bool without_speakers) {
   nlohmann::json j = c;
   for (const char* field : {"mel_mean", "mel_std", "pitch_mean", "pitch_std", "energy_mean",
-                            "energy_std", "pitch_spread"})
+                            "energy_std", "pitch_spread", "speaker"})
     j.erase(field);
   if (without_variance || !c.pitch_energy)
     for (const char* field :
          {"pitch_energy", "variance_channels", "variance_kernel", "variance_bins"})
       j.erase(field);
+  if (without_speakers) j.erase("speakers");
   return j;
 }
 
@@ -87,7 +95,7 @@ void from_json(const nlohmann::json& j, AcousticConfig& c) {
       "decoder_kernel",    "n_mels",          "mel_mean",          "mel_std",
       "alignment_states",  "pitch_energy",    "variance_channels", "variance_kernel",
       "variance_bins",     "pitch_mean",      "pitch_std",         "energy_mean",
-      "energy_std",        "pitch_spread"};
+      "energy_std",        "pitch_spread",    "speakers",          "speaker"};
   for (const auto& [key, value] : j.items())
     if (!known.count(key))
       throw std::invalid_argument("acoustic config: unknown field \"" + key + "\"");
@@ -130,6 +138,8 @@ void from_json(const nlohmann::json& j, AcousticConfig& c) {
   read_float("energy_mean", c.energy_mean);
   read_float("energy_std", c.energy_std);
   read_float("pitch_spread", c.pitch_spread);
+  read_int("speakers", c.speakers);
+  read_int("speaker", c.speaker);
 }
 
 }  // namespace tts::frontend

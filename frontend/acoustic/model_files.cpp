@@ -35,8 +35,9 @@ nlohmann::json acoustic_json(const AcousticConfig& config, const kernels::MelCon
                              const SymbolTable& symbols) {
   nlohmann::json acoustic = config;
   if (!config.pitch_energy) acoustic.erase("pitch_energy");
-  const int version =
-      config.pitch_energy ? kAcousticFormatVersion : kAcousticFormatVersionWithoutPitch;
+  const int version = config.speakers > 1   ? kAcousticFormatVersionWithSpeakers
+                      : config.pitch_energy ? kAcousticFormatVersion
+                                            : kAcousticFormatVersionWithoutPitch;
   return {{"format", kFormat},    {"format_version", version}, {"weights", kWeightsName},
           {"acoustic", acoustic}, {"features", features},      {"symbol_table", symbols.to_json()}};
 }
@@ -72,16 +73,22 @@ AcousticModelFiles load_acoustic_files(const fs::path& dir) {
     if (!j.is_object() || j.value("format", "") != kFormat)
       throw std::invalid_argument(std::string("\"format\" is not \"") + kFormat + "\"");
     const int version = j.at("format_version").get<int>();
-    if (version != kAcousticFormatVersion && version != kAcousticFormatVersionWithoutPitch)
+    if (version < kAcousticFormatVersionWithoutPitch ||
+        version > kAcousticFormatVersionWithSpeakers)
       throw std::invalid_argument(
           "format_version " + std::to_string(version) + " is not supported (this build reads " +
-          std::to_string(kAcousticFormatVersionWithoutPitch) + " and " +
-          std::to_string(kAcousticFormatVersion) +
-          (version > kAcousticFormatVersion ? "; a newer tts wrote it: upgrade tts)" : ")"));
+          std::to_string(kAcousticFormatVersionWithoutPitch) + " to " +
+          std::to_string(kAcousticFormatVersionWithSpeakers) +
+          (version > kAcousticFormatVersionWithSpeakers ? "; a newer tts wrote it: upgrade tts)"
+                                                        : ")"));
     const nlohmann::json& acoustic = j.at("acoustic");
     if (version == kAcousticFormatVersionWithoutPitch && acoustic.is_object() &&
         acoustic.contains("pitch_energy"))
       throw std::invalid_argument("format_version 2 predates \"pitch_energy\"");
+    if (version < kAcousticFormatVersionWithSpeakers && acoustic.is_object() &&
+        (acoustic.contains("speakers") || acoustic.contains("speaker")))
+      throw std::invalid_argument("format_version " + std::to_string(version) +
+                                  " predates \"speakers\" (several speakers are version 4)");
     config = acoustic.get<AcousticConfig>();
     // Version 2 models have no variance adaptor: they still speak, but cannot shift the pitch.
     if (version == kAcousticFormatVersionWithoutPitch) config.pitch_energy = false;

@@ -51,7 +51,8 @@ class Laps {
 AcousticPass::AcousticPass(const AcousticWeights& weights, AcousticLossSettings settings)
     : weights_(weights), settings_(settings) {}
 
-void AcousticPass::encode(const std::vector<int32_t>& ids, const std::vector<int>& lengths) {
+void AcousticPass::encode(const std::vector<int32_t>& ids, const std::vector<int>& lengths,
+                          const std::vector<int>& speakers) {
   const auto& p = weights_.parameters();
   const auto& layout = weights_.layout();
   const int symbols = weights_.config().symbols;
@@ -60,6 +61,15 @@ void AcousticPass::encode(const std::vector<int32_t>& ids, const std::vector<int
       throw std::invalid_argument("acoustic model: id " + std::to_string(id) +
                                   " is outside the symbol table (0.." +
                                   std::to_string(symbols - 1) + ")");
+  const int speaker_count = weights_.config().speakers;
+  if (!speakers.empty() && speakers.size() != lengths.size())
+    throw std::invalid_argument("acoustic batch: " + std::to_string(speakers.size()) +
+                                " speakers for " + std::to_string(lengths.size()) + " utterances");
+  for (int s : speakers)
+    if (s < 0 || s >= speaker_count)
+      throw std::invalid_argument("acoustic model: speaker " + std::to_string(s) +
+                                  " is outside the model's speakers (0.." +
+                                  std::to_string(speaker_count - 1) + ")");
   embedded_.resize(weights_.config().channels, static_cast<Eigen::Index>(ids.size()));
   kernels::embedding_lookup(p.matrix(layout.embedding), ids, embedded_);
   encoder_acts_.resize(layout.encoder.size());
@@ -70,16 +80,31 @@ void AcousticPass::encode(const std::vector<int32_t>& ids, const std::vector<int
                        dropout_for(static_cast<int>(i)));
     x = &encoder_outs_[i];
   }
+  if (layout.speaker_embedding >= 0) {
+    const int fallback = weights_.config().speaker;
+    token_speakers_.clear();
+    for (std::size_t u = 0; u < lengths.size(); ++u)
+      token_speakers_.insert(token_speakers_.end(), static_cast<std::size_t>(lengths[u]),
+                             speakers.empty() ? fallback : speakers[u]);
+    with_speaker_.resize(x->rows(), x->cols());
+    kernels::embedding_lookup(p.matrix(layout.speaker_embedding), token_speakers_, with_speaker_);
+    with_speaker_ += *x;
+  }
   // The aligner's prior sees the symbol alone, not its context: every occurrence of a phoneme
   // then shares one mean (a monophone model, as HMM forced aligners start from), so alignment
   // search cannot make a bad path look good by giving each position a mean of its own.
   linear_forward(p, layout.prior, embedded_, prior_means_);
 }
 
+const Matrix& AcousticPass::encoded() const {
+  if (weights_.layout().speaker_embedding >= 0) return with_speaker_;
+  return encoder_outs_.empty() ? embedded_ : encoder_outs_.back();
+}
+
 void AcousticPass::predict_durations(const std::vector<int>& lengths) {
   const auto& p = weights_.parameters();
   const auto& layout = weights_.layout();
-  const Matrix& encoded = encoder_outs_.empty() ? embedded_ : encoder_outs_.back();
+  const Matrix& encoded = this->encoded();
   duration_acts_.resize(layout.duration.size());
   duration_outs_.resize(layout.duration.size());
   const Matrix* x = &encoded;
@@ -94,7 +119,7 @@ void AcousticPass::predict_durations(const std::vector<int>& lengths) {
 void AcousticPass::decode(const std::vector<int>& frame_lengths) {
   const auto& p = weights_.parameters();
   const auto& layout = weights_.layout();
-  const Matrix& encoded = encoder_outs_.empty() ? embedded_ : encoder_outs_.back();
+  const Matrix& encoded = this->encoded();
   const Eigen::Index channels = encoded.rows(), frames = sum(durations_);
   Laps laps(phase_times_ != nullptr);
   decoder_in_.resize(channels + 2, frames);
@@ -133,7 +158,7 @@ void AcousticPass::predict_variances(const std::vector<int>& lengths) {
     return;
   }
   const auto& p = weights_.parameters();
-  const Matrix& encoded = encoder_outs_.empty() ? embedded_ : encoder_outs_.back();
+  const Matrix& encoded = this->encoded();
   // Their blocks are numbered after the decoder's for dropout.
   const int first =
       static_cast<int>(layout.encoder.size() + layout.duration.size() + layout.decoder.size());
@@ -177,7 +202,7 @@ std::vector<int> AcousticPass::search_alignment(const AcousticBatch& batch) {
 std::vector<int> AcousticPass::align(const AcousticBatch& batch) {
   const auto& c = weights_.config();
   target_ = (batch.mel.array() - c.mel_mean) / c.mel_std;
-  encode(batch.ids, batch.token_lengths);
+  encode(batch.ids, batch.token_lengths, batch.speakers);
   return search_alignment(batch);
 }
 
@@ -194,7 +219,7 @@ AcousticLosses AcousticPass::forward(const AcousticBatch& batch, const std::vect
     ~EndDropout() { active = false; }
   } end_dropout{dropout_active_};
   target_ = (batch.mel.array() - c.mel_mean) / c.mel_std;
-  encode(batch.ids, batch.token_lengths);
+  encode(batch.ids, batch.token_lengths, batch.speakers);
   if (durations.empty()) {
     durations_ = search_alignment(batch);
   } else {
@@ -242,7 +267,7 @@ void AcousticPass::backward(kernels::ParameterSet& grads) {
   const auto& p = weights_.parameters();
   const auto& layout = weights_.layout();
   const AcousticBatch& batch = *batch_;
-  const Matrix& encoded = encoder_outs_.empty() ? embedded_ : encoder_outs_.back();
+  const Matrix& encoded = this->encoded();
   const Eigen::Index channels = encoded.rows(), tokens = encoded.cols();
 
   // Decoder, back to the expanded encoder states.
@@ -299,7 +324,10 @@ void AcousticPass::backward(kernels::ParameterSet& grads) {
                                 d_encoded);
   }
 
-  // Encoder and embedding.
+  // Speaker vectors (added to the encoder's output, whose gradient d_encoded also is), then the
+  // encoder and the embedding.
+  if (layout.speaker_embedding >= 0)
+    kernels::embedding_backward(d_encoded, token_speakers_, grads.matrix(layout.speaker_embedding));
   for (std::size_t i = layout.encoder.size(); i-- > 0;) {
     Matrix d_in = Matrix::Zero(channels, tokens);
     conv_block_backward(p, layout.encoder[i], batch.token_lengths, encoder_acts_[i], d_encoded,
@@ -328,7 +356,7 @@ void AcousticPass::synthesize(const std::vector<int32_t>& ids, float rate,
   const std::vector<int> lengths = {static_cast<int>(ids.size())};
   if (phase_times_) *phase_times_ = {};
   Laps laps(phase_times_ != nullptr);
-  encode(ids, lengths);
+  encode(ids, lengths, {});
   if (phase_times_) laps.lap(&phase_times_->encoder);
   predict_durations(lengths);
   durations_.resize(ids.size());

@@ -54,6 +54,10 @@ std::unique_ptr<AcousticTrainingPass> make_acoustic_training_pass(
     const kernels::TrainingDevice& device) {
   if (!kernels::check_training_device(device))
     return std::make_unique<CpuAcousticTrainingPass>(weights, settings);
+  if (weights.config().speakers > 1)
+    throw std::invalid_argument(
+        "an acoustic model of several speakers trains on the CPU only for now (the CUDA pass has "
+        "no speaker embedding): use --device cpu");
 #ifdef TTS_HAVE_CUDA
   return std::make_unique<CudaAcousticTrainingPass>(weights, settings, device);
 #else

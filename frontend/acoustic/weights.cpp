@@ -58,6 +58,8 @@ AcousticWeights::AcousticWeights(const AcousticConfig& config) : config_(config)
       v->embedding = p.add(prefix + ".embedding", D, config.variance_bins);
     }
   }
+  if (config.speakers > 1)
+    layout_.speaker_embedding = p.add("speaker.embedding", C, config.speakers);
 }
 
 void AcousticWeights::initialise(uint64_t seed) {
@@ -97,6 +99,8 @@ void AcousticWeights::initialise(uint64_t seed) {
       fill_linear(v->output);
     }
   }
+  // The speaker embedding starts at zero too (set_zero above): a model started from a one-speaker
+  // model speaks as that one did for every speaker until training tells them apart.
 }
 
 }  // namespace tts::frontend

@@ -27,6 +27,7 @@ struct AcousticUtterance {
   // energy, for the variance adaptor.
   kernels::Matrix log_f0, log_energy;
   std::vector<float> f0_hz;  // per frame as tracked, 0 where unvoiced
+  int speaker = 0;           // whose recording, in a corpus of several speakers
 };
 
 struct AcousticCorpus {
@@ -48,6 +49,14 @@ AcousticCorpus load_acoustic_corpus(const std::filesystem::path& dir,
 // batches as an uninterrupted one.
 frontend::AcousticBatch make_acoustic_batch(const std::vector<AcousticUtterance>& utterances,
                                             int count, uint64_t seed, int64_t index);
+
+// The same for a corpus of several speakers: slot i of the batch draws, uniformly with
+// replacement, from the utterances of speaker i mod `speakers`, so every speaker has an equal
+// share of every batch however many recordings each has (a voice's 20 minutes are not drowned
+// by the hours of the voices trained beside it). Throws when a speaker has no utterance.
+frontend::AcousticBatch make_speaker_balanced_batch(
+    const std::vector<AcousticUtterance>& utterances, int speakers, int count, uint64_t seed,
+    int64_t index);
 
 // All of `utterances` (from `first`, at most `count`) as one batch, in order.
 frontend::AcousticBatch pack_utterances(const std::vector<AcousticUtterance>& utterances,

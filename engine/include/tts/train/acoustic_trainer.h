@@ -8,6 +8,7 @@
 #include <iosfwd>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "tts/frontend/acoustic/config.h"
 #include "tts/frontend/acoustic/network.h"
@@ -19,6 +20,10 @@ namespace tts::train {
 
 struct AcousticTrainingOptions {
   std::filesystem::path data_dir, out_dir;
+  // Recordings of other speakers (same layout as data_dir) trained beside data_dir's, which stay
+  // speaker 0, the one the exported model speaks as; these are speakers 1, 2, … in order. Every
+  // batch gives each speaker an equal share; validation uses data_dir's held-out files only.
+  std::vector<std::filesystem::path> other_speaker_dirs;
   // `symbols`, `n_mels`, `mel_mean` and `mel_std` are filled in from the symbol table, the
   // features and the training corpus.
   frontend::AcousticConfig config;

@@ -49,6 +49,13 @@ struct AcousticConfig {
   // the recordings' token targets have (measured on the training corpus by `tts train
   // calibrate-pitch`; 1 leaves the predictions as they are).
   float pitch_spread = 1.0f;
+  // Speakers the model was trained on together (more than one: a learned vector per speaker is
+  // added to every token's encoder state, so the predictors and the decoder know whose voice to
+  // draw), and the one synthesis speaks as. Training other voices beside a voice's own keeps the
+  // model speaking the English they teach it instead of forgetting it in fine-tuning
+  // (docs/acoustic-model.md). Files of format_version 2 and 3 have one speaker.
+  int speakers = 1;
+  int speaker = 0;
 
   // Throws std::invalid_argument naming the field when a value is out of range.
   void validate() const;
@@ -56,9 +63,11 @@ struct AcousticConfig {
 
 void to_json(nlohmann::json& j, const AcousticConfig& c);
 // The architecture alone, for comparing a model with the one it started from or is mixed with:
-// the config's JSON without the corpus statistics and the pitch calibration, and without the
-// variance adaptor's fields when the config has no adaptor or `without_variance` is set.
-nlohmann::json architecture_json(const AcousticConfig& c, bool without_variance = false);
+// the config's JSON without the corpus statistics, the pitch calibration and the synthesis
+// speaker, without the variance adaptor's fields when the config has no adaptor or
+// `without_variance` is set, and without the speaker count when `without_speakers` is set.
+nlohmann::json architecture_json(const AcousticConfig& c, bool without_variance = false,
+                                 bool without_speakers = false);
 // Missing fields keep their defaults, except alignment_states, which is 1 when missing (files
 // written before it existed; pitch_energy's readers of older files clear it: model_files.cpp);
 // unknown fields and wrong types are rejected (naming them).

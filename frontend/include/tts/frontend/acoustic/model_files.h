@@ -15,8 +15,11 @@ namespace tts::frontend {
 // Version 2: the duration predictor outputs log(1 + frames), and tokens may last zero frames.
 // Version 3: the variance adaptor (config.pitch_energy; its tensors in weights.h). Version 2 files
 // are still read, as models without it, and a model without it is written as version 2.
+// Version 4: several speakers (config.speakers > 1, the speaker embedding); a model of one speaker
+// is still written as version 3 (or 2), which every earlier reader reads.
 inline constexpr int kAcousticFormatVersion = 3;
 inline constexpr int kAcousticFormatVersionWithoutPitch = 2;
+inline constexpr int kAcousticFormatVersionWithSpeakers = 4;
 
 struct AcousticModelFiles {
   kernels::MelConfig features;

@@ -25,6 +25,9 @@ struct AcousticBatch {
   // each; empty for a model without one): natural log of F0 in Hz, carried across unvoiced frames
   // (NaN throughout an utterance with no voiced frame), and log energy (kernels/mel.h).
   kernels::Matrix log_f0, log_energy;
+  // Per utterance, whose voice it is (0..config.speakers - 1). Empty: every utterance is the
+  // model's synthesis speaker (config.speaker), as for a model of one speaker.
+  std::vector<int> speakers;
 };
 
 struct AcousticLossSettings {
@@ -122,7 +125,13 @@ class AcousticPass {
   void set_phase_times(AcousticPhaseTimes* times) { phase_times_ = times; }
 
  private:
-  void encode(const std::vector<int32_t>& ids, const std::vector<int>& lengths);
+  // Embeds and encodes `ids`; with several speakers, adds utterance u's speaker vector
+  // (`speakers[u]`, or config.speaker for every utterance when empty) to its tokens' states.
+  void encode(const std::vector<int32_t>& ids, const std::vector<int>& lengths,
+              const std::vector<int>& speakers);
+  // The token states the predictors and the decoder read: the encoder's output, plus the speaker
+  // vectors in a model of several speakers.
+  const kernels::Matrix& encoded() const;
   // The dropout of conv block number `block` (counted over encoder, duration predictor, decoder):
   // none outside forward().
   Dropout dropout_for(int block) const;
@@ -153,6 +162,8 @@ class AcousticPass {
   kernels::Matrix embedded_;  // C × P
   std::vector<ConvBlockActivations> encoder_acts_, duration_acts_, decoder_acts_;
   std::vector<kernels::Matrix> encoder_outs_;    // per block output, C × P
+  kernels::Matrix with_speaker_;                 // C × P, encoded() with several speakers
+  std::vector<int32_t> token_speakers_;          // 1 × P, the speaker of each token
   std::vector<kernels::Matrix> duration_outs_;   // H × P
   kernels::Matrix log_durations_, prior_means_;  // 1 × P, M × P
   kernels::Matrix decoder_in_;                   // (C + 2) × F

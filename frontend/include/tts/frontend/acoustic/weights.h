@@ -19,6 +19,8 @@
 //                                             V × K·C (then V × K·V), V, V, V
 //   X.output, X.output_bias                   1 × V, 1 (the token's normalised value)
 //   X.embedding                               D × B (added to decoder.input's output per frame)
+// and with more than one speaker (config.speakers = P):
+//   speaker.embedding                         C × P (added to every token's encoder state)
 #pragma once
 
 #include <cstdint>
@@ -54,6 +56,7 @@ struct AcousticLayout {
   LinearLayout duration_output, prior, decoder_input, decoder_output;
   bool has_variance = false;  // config.pitch_energy
   VarianceLayout pitch, energy;
+  int speaker_embedding = -1;  // only when config.speakers > 1
 };
 
 class AcousticWeights {
