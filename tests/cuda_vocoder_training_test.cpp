@@ -1,11 +1,11 @@
-// The WaveNet's training pass on the GPU (tts/vocoder/cuda_teacher_forced.h) against the CPU pass
-// (teacher_forced.h, itself checked against finite differences in vocoder_gradient_test.cpp): the
-// same weights and batch must give the same loss, logits and gradients, tensor by tensor, within
-// fp32 rounding (the GPU sums in other orders and adds some gradients atomically), and within bf16
-// rounding with bf16 GEMMs; several optimiser steps must follow the CPU's. Errors are normalised
-// (‖gpu − cpu‖ / ‖cpu‖, after asserting ‖cpu‖ > 0), so a zero or sign-flipped gradient fails.
-// Built only with the CUDA backend; the tests skip, saying why, without a GPU.
-// CudaTrainingBenchmark.* times a training step (TTS_CUDA_BENCH=1).
+// The WaveNet's training pass (teacher_forced.h) on the CUDA backend against the same pass on the
+// CPU backend (itself checked against finite differences in vocoder_gradient_test.cpp): the same
+// weights and batch must give the same loss, logits and gradients, tensor by tensor, within fp32
+// rounding (the GPU sums in other orders), and within bf16 rounding with bf16 GEMMs; several
+// optimiser steps must follow the CPU's. Errors are normalised (‖gpu − cpu‖ / ‖cpu‖, after
+// asserting ‖cpu‖ > 0), so a zero or sign-flipped gradient fails. Built only with the CUDA backend;
+// the tests skip, saying why, without a GPU. CudaTrainingBenchmark.* times a training step
+// (TTS_CUDA_BENCH=1).
 #include <gtest/gtest.h>
 
 #include <chrono>
@@ -23,15 +23,14 @@
 #include "tiny_wavenet.h"
 #include "tts/kernels/device.h"
 #include "tts/kernels/linear_algebra.h"
+#include "tts/kernels/ops/backends.h"
 #include "tts/train/optimizer_step.h"
-#include "tts/vocoder/cuda_teacher_forced.h"
 #include "tts/vocoder/teacher_forced.h"
 #include "tts/vocoder/training_pass.h"
 
 using tts::kernels::Matrix;
 using tts::kernels::ParameterSet;
 using tts::kernels::cuda::GemmPrecision;
-using tts::vocoder::CudaTeacherForcedPass;
 using tts::vocoder::TeacherForcedPass;
 using tts::vocoder::WaveNetConfig;
 using tts::vocoder::WaveNetWeights;
@@ -67,7 +66,7 @@ void expect_pass_matches_cpu(GemmPrecision precision, double loss_bound, double 
   const double cpu_loss = cpu.forward(batch);
   cpu.backward(cpu_grads);
 
-  CudaTeacherForcedPass gpu(weights, precision);
+  TeacherForcedPass gpu(weights, tts::kernels::cuda_backend(), precision);
   ParameterSet gpu_grads = weights.parameters().zeros_like();
   const double gpu_loss = gpu.forward(batch);
   gpu.backward(gpu_grads);
@@ -129,7 +128,7 @@ TEST(CudaTraining, GradientsRepeatBitForBit) {
   std::vector<std::vector<float>> runs;
   std::vector<double> losses;
   for (int run = 0; run < 2; ++run) {
-    CudaTeacherForcedPass pass(weights, GemmPrecision::kFp32);
+    TeacherForcedPass pass(weights, tts::kernels::cuda_backend(), GemmPrecision::kFp32);
     ParameterSet grads = weights.parameters().zeros_like();
     losses.push_back(pass.forward(batch));
     pass.backward(grads);
@@ -187,7 +186,7 @@ TEST(CudaTraining, MisuseIsAnException) {
   const WaveNetConfig config = test_config();
   WaveNetWeights weights(config);
   weights.initialise(1);
-  CudaTeacherForcedPass pass(weights);
+  TeacherForcedPass pass(weights, tts::kernels::cuda_backend());
   ParameterSet grads = weights.parameters().zeros_like();
   EXPECT_THROW(pass.backward(grads), std::logic_error);
   auto batch = tts::testing::random_batch(config, 2, 100, 3);

@@ -60,10 +60,6 @@ DeviceBuffer<std::uint16_t> to_bf16(const DeviceBuffer<float>& in) {
 
 }  // namespace
 
-const char* to_string(GemmPrecision precision) {
-  return precision == GemmPrecision::kBf16 ? "bf16" : "fp32";
-}
-
 void gemm(MatrixRef c, ConstMatrixRef a, Transpose transpose_a, ConstMatrixRef b,
           Transpose transpose_b, float alpha, float beta, GemmPrecision precision) {
   const auto [m, n, k] = gemm_sizes(c, a, transpose_a, b, transpose_b, "cuda::gemm");

@@ -1,45 +1,79 @@
 // The parallel (teacher-forced) WaveNet: forward over whole crops with the true previous samples as
-// input, the cross-entropy loss, and the backward pass that training needs.
+// input, the cross-entropy loss, and the backward pass that training needs. Written once against
+// the device-op interface (tts/kernels/ops/backend.h): on the CPU backend it computes what the CPU
+// kernels give, bit for bit; on the CUDA backend every activation stays in device memory, and per
+// step only the weights (one flat buffer) and the batch go up and the loss and the gradients come
+// down, so the optimiser, clipping, EMA and checkpoints stay the CPU's and a run trained on either
+// device resumes on the other.
 #pragma once
 
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "tts/kernels/ops/backend.h"
+#include "tts/kernels/ops/buffer.h"
 #include "tts/kernels/parameter_set.h"
 #include "tts/vocoder/batch.h"
+#include "tts/vocoder/training_pass.h"
 #include "tts/vocoder/weights.h"
 
 namespace tts::vocoder {
 
 // Throws std::invalid_argument naming what is wrong when `batch` does not fit the model `config`
-// (sizes, class and frame ranges). Both passes, CPU and CUDA, check their batch with it.
+// (sizes, class and frame ranges).
 void check_training_batch(const Batch& batch, const WaveNetConfig& config);
 
-class TeacherForcedPass {
+class TeacherForcedPass final : public TrainingPass {
  public:
   // Keeps a reference to `weights`; they must outlive this object and not change between a
-  // forward() and its backward().
+  // forward() and its backward() (forward() reads their current values, so the trainer may change
+  // them between steps). The first form runs on the CPU; kBf16 needs a backend that has it.
   explicit TeacherForcedPass(const WaveNetWeights& weights);
+  TeacherForcedPass(const WaveNetWeights& weights, kernels::Backend& backend,
+                    kernels::GemmPrecision precision = kernels::GemmPrecision::kFp32);
 
   // Runs the network on `batch`, keeps the activations, and returns the mean cross-entropy in nats.
-  double forward(const Batch& batch);
-
-  // Logits (classes × columns) of the last forward().
-  const kernels::Matrix& logits() const { return logits_; }
+  // On the CPU the batch must outlive the backward() that follows.
+  double forward(const Batch& batch) override;
 
   // Adds the gradient of the last forward()'s mean loss to `gradients` (same layout as the
   // weights).
-  void backward(kernels::ParameterSet& gradients);
+  void backward(kernels::ParameterSet& gradients) override;
+
+  std::string describe() const override;
+
+  // Logits (classes × columns) of the last forward(), copied to the host.
+  kernels::Matrix logits() const { return logits_.download(); }
 
  private:
+  // Entry `index` of a flat parameter buffer as a view.
+  kernels::View entry(const kernels::View& flat, int index) const;
+
   const WaveNetWeights& weights_;
-  const Batch* batch_ = nullptr;
+  kernels::Backend& backend_;
+  kernels::GemmPrecision precision_;
+  bool have_forward_ = false;
+  int segments_ = 0;
+  // The weights, the mel and the gradients: the host arrays themselves on the CPU.
+  kernels::Buffer weights_on_device_{backend_}, mel_on_device_{backend_},
+      gradients_on_device_{backend_};
+  kernels::View weights_view_, mel_;
+  // The batch's index vectors, and the adjoints' order of summation.
+  std::unique_ptr<kernels::Indices> inputs_ = backend_.make_indices(),
+                                    targets_ = backend_.make_indices();
+  std::unique_ptr<kernels::Interpolation> frames_ = backend_.make_interpolation();
   // Kept activations, per layer i where noted.
-  kernels::Matrix conditioning_;                 // L·2R × frames: projected mel plus gate bias
-  std::vector<kernels::Matrix> dilated_in_;      // i: 2R × N, [h shifted by the dilation; h]
-  std::vector<kernels::Matrix> tanh_, sigmoid_;  // i: R × N
-  kernels::Matrix gated_;                        // L·R × N, every layer's gate output stacked
-  kernels::Matrix skip_relu_, hidden_relu_, logits_, d_logits_;
+  kernels::Buffer conditioning_{backend_};       // L·2R × frames: projected mel plus gate bias
+  std::vector<kernels::Buffer> dilated_in_;      // i: 2R × N, [h shifted by the dilation; h]
+  std::vector<kernels::Buffer> tanh_, sigmoid_;  // i: R × N
+  kernels::Buffer gated_{backend_};              // L·R × N, every layer's gate output stacked
+  kernels::Buffer skip_relu_{backend_}, hidden_relu_{backend_}, logits_{backend_},
+      d_logits_{backend_};
   // Backward scratch, kept between steps: large buffers would otherwise be mapped and faulted in
   // again on every step.
-  kernels::Matrix h_, z_, d_hidden_, d_skip_, d_gated_, d_h_, dz_, d_in_, d_conditioning_;
+  kernels::Buffer h_{backend_}, z_{backend_}, d_hidden_{backend_}, d_skip_{backend_},
+      d_gated_{backend_}, d_h_{backend_}, dz_{backend_}, d_in_{backend_}, d_conditioning_{backend_};
 };
 
 }  // namespace tts::vocoder

@@ -1,6 +1,7 @@
-// The teacher-forced pass a training step runs, on the CPU (TeacherForcedPass) or on a CUDA GPU
-// (CudaTeacherForcedPass), behind one interface so that the trainer and `tts bench vocoder` choose
-// the device with an option and run the same loop either way.
+// The teacher-forced pass a training step runs (TeacherForcedPass, teacher_forced.h) on the backend
+// of a `--device`/`--precision` choice (tts/kernels/ops/backends.h), behind one interface so that
+// the trainer and `tts bench vocoder` choose the device with an option and run the same loop either
+// way.
 #pragma once
 
 #include <memory>

@@ -13,23 +13,13 @@
 #include <cstdint>
 #include <vector>
 
+#include "tts/kernels/ops/view.h"
 #include "tts/kernels/tensor.h"
 
 namespace tts::kernels::cuda {
 
-struct DeviceView {
-  float* data = nullptr;
-  int rows = 0, cols = 0, ld = 0;  // column-major; element (r, c) at data[r + c·ld]
-
-  DeviceView middle_rows(int first, int count) const { return {data + first, count, cols, ld}; }
-  DeviceView top_rows(int count) const { return middle_rows(0, count); }
-  DeviceView bottom_rows(int count) const { return middle_rows(rows - count, count); }
-  DeviceView middle_cols(int first, int count) const {
-    return {data + static_cast<std::size_t>(first) * ld, rows, count, ld};
-  }
-  std::size_t size() const { return static_cast<std::size_t>(rows) * cols; }
-  bool contiguous() const { return ld == rows; }
-};
+// The backends' common view (tts/kernels/ops/view.h): a device pointer here.
+using DeviceView = kernels::View;
 
 // An owning, uninitialised device array of T (float, std::int32_t or double). resize() keeps the
 // allocation when it is large enough, so buffers reused from step to step are allocated once.

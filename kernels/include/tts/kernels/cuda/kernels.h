@@ -16,16 +16,16 @@
 #include <vector>
 
 #include "tts/kernels/linear_algebra.h"
+#include "tts/kernels/ops/backend.h"
 #include "tts/kernels/tensor.h"
 
 namespace tts::kernels::cuda {
 
-enum class GemmPrecision {
-  kFp32,  // fp32 inputs, fp32 accumulation, no TF32 (cuBLAS CUBLAS_COMPUTE_32F)
-  kBf16,  // inputs rounded to bf16 (nearest even) on the device, fp32 accumulation, tensor cores
-};
-
-const char* to_string(GemmPrecision precision);
+// One precision type for every backend (tts/kernels/ops/backend.h): kFp32 is cuBLAS
+// CUBLAS_COMPUTE_32F without TF32; kBf16 rounds the inputs to bf16 (nearest even) on the device,
+// fp32 accumulation, tensor cores.
+using kernels::GemmPrecision;
+using kernels::to_string;
 
 // C = alpha · op(A) · op(B) + beta · C through cuBLAS (cublasGemmEx), as tts::kernels::gemm.
 void gemm(MatrixRef c, ConstMatrixRef a, Transpose transpose_a, ConstMatrixRef b,

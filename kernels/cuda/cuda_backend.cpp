@@ -1,0 +1,200 @@
+// The CUDA backend: each op forwards to the device-resident kernel of the same name
+// (tts/kernels/cuda/device_ops.h, acoustic_ops.h). The index objects upload their vectors and, for
+// the adjoints that scatter (embedding, interpolation, repeats), build the ScatterPlan that sums
+// each target's sources in a fixed order, so a pass on this backend repeats bit for bit.
+#include "cuda_backend.h"
+
+#include <cuda_runtime.h>
+
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "cuda_check.h"
+#include "tts/kernels/cuda/acoustic_ops.h"
+#include "tts/kernels/cuda/device_ops.h"
+#include "tts/kernels/cuda/kernels.h"
+
+namespace tts::kernels::cuda {
+
+namespace {
+
+struct CudaIndices final : Indices {
+  using Indices::Indices;
+  void assign(const std::vector<std::int32_t>& v, int scatter_range) override {
+    ids.upload(v);
+    scatters = scatter_range > 0;
+    if (scatters) plan = ScatterPlan::for_embedding(v, scatter_range);
+  }
+  DeviceArray<std::int32_t> ids;
+  ScatterPlan plan;
+  bool scatters = false;
+};
+
+struct CudaInterpolation final : Interpolation {
+  using Interpolation::Interpolation;
+  void assign(const std::vector<std::int32_t>& i, const std::vector<float>& w,
+              int frames) override {
+    index.upload(i);
+    weight.upload(w);
+    plan = ScatterPlan::for_interpolation(i, w, frames);
+  }
+  DeviceArray<std::int32_t> index;
+  DeviceArray<float> weight;
+  ScatterPlan plan;
+};
+
+struct CudaLengths final : Lengths {
+  using Lengths::Lengths;
+  void assign(const std::vector<int>& lengths) override { columns = PackedColumns(lengths); }
+  PackedColumns columns;
+};
+
+// repeat_columns is a gather by each output column's owner, its adjoint the owners' scatter.
+struct CudaRepeats final : Repeats {
+  using Repeats::Repeats;
+  void assign(const std::vector<int>& durations) override {
+    std::vector<std::int32_t> owner;
+    for (std::size_t p = 0; p < durations.size(); ++p) {
+      if (durations[p] < 0) throw std::invalid_argument("cuda::repeat_columns: negative duration");
+      owner.insert(owner.end(), durations[p], static_cast<std::int32_t>(p));
+    }
+    owners.upload(owner);
+    plan = ScatterPlan::for_embedding(owner, static_cast<int>(durations.size()));
+  }
+  DeviceArray<std::int32_t> owners;
+  ScatterPlan plan;
+};
+
+// An inv_std of N values as the 1 × N view the device kernels take.
+View as_row(View v) {
+  if (v.cols == 1) return {v.data, 1, v.rows, 1};
+  return v;
+}
+
+class CudaBackend final : public Backend {
+ public:
+  const char* name() const override { return "cuda"; }
+  std::string describe() const override { return "cuda: " + describe_current_device(); }
+  bool host_resident() const override { return false; }
+
+  float* allocate(std::size_t count) override {
+    void* p = nullptr;
+    TTS_CUDA_CHECK(cudaMalloc(&p, count * sizeof(float)));
+    return static_cast<float*>(p);
+  }
+  void deallocate(float* data) noexcept override { cudaFree(data); }
+  void upload(const float* host, View to) override {
+    if (to.size() == 0) return;
+    TTS_CUDA_CHECK(cudaMemcpy2D(to.data, to.ld * sizeof(float), host, to.rows * sizeof(float),
+                                to.rows * sizeof(float), to.cols, cudaMemcpyHostToDevice));
+  }
+  void download(View from, float* host) override {
+    if (from.size() == 0) return;
+    TTS_CUDA_CHECK(cudaMemcpy2D(host, from.rows * sizeof(float), from.data, from.ld * sizeof(float),
+                                from.rows * sizeof(float), from.cols, cudaMemcpyDeviceToHost));
+  }
+
+  std::unique_ptr<Indices> make_indices() override { return std::make_unique<CudaIndices>(*this); }
+  std::unique_ptr<Interpolation> make_interpolation() override {
+    return std::make_unique<CudaInterpolation>(*this);
+  }
+  std::unique_ptr<Lengths> make_lengths() override { return std::make_unique<CudaLengths>(*this); }
+  std::unique_ptr<Repeats> make_repeats() override { return std::make_unique<CudaRepeats>(*this); }
+
+  void set_zero(View x) override {
+    if (x.size() == 0) return;
+    TTS_CUDA_CHECK(cudaMemset2D(x.data, x.ld * sizeof(float), 0, x.rows * sizeof(float), x.cols));
+  }
+  void copy(View from, View to) override { cuda::copy(from, to); }
+  void add(View x, View y) override { cuda::add(x, y); }
+  void multiply(View a, View b, View out) override { cuda::multiply(a, b, out); }
+
+  void gemm(View c, View a, Transpose ta, View b, Transpose tb, float alpha, float beta,
+            GemmPrecision precision) override {
+    cuda::gemm(c, a, ta, b, tb, alpha, beta, precision);
+  }
+  void add_bias(View x, View bias) override { cuda::add_bias(x, bias); }
+  void accumulate_row_sums(View out, View x) override { cuda::accumulate_row_sums(out, x); }
+
+  void relu_forward(View x, View y) override { cuda::relu_forward(x, y); }
+  void relu_backward(View dy, View y, View dx) override { cuda::relu_backward(dy, y, dx); }
+  void gate_forward(View z, View gated, View tanh_out, View sigmoid_out) override {
+    cuda::gate_forward(z, gated, tanh_out, sigmoid_out);
+  }
+  void gate_backward(View d_gated, View tanh_out, View sigmoid_out, View dz) override {
+    cuda::gate_backward(d_gated, tanh_out, sigmoid_out, dz);
+  }
+
+  void causal_shift(View x, int shift, int segments, View out) override {
+    cuda::causal_shift(x, shift, segments, out);
+  }
+  void causal_shift_backward(View d_out, int shift, int segments, View dx) override {
+    cuda::causal_shift_backward(d_out, shift, segments, dx);
+  }
+  void add_interpolated_columns(View frames, const Interpolation& at, View out) override {
+    const auto& p = mine<CudaInterpolation>(at, "add_interpolated_columns");
+    cuda::add_interpolated_columns(frames, p.index, p.weight, out);
+  }
+  void add_interpolated_columns_backward(View d_out, const Interpolation& at,
+                                         View d_frames) override {
+    cuda::scatter_add(d_out, mine<CudaInterpolation>(at, "add_interpolated_columns_backward").plan,
+                      d_frames);
+  }
+  void embedding_lookup(View table, const Indices& ids, View out) override {
+    cuda::embedding_lookup(table, mine<CudaIndices>(ids, "embedding_lookup").ids, out);
+  }
+  void embedding_backward(View d_out, const Indices& ids, View d_table) override {
+    const auto& i = mine<CudaIndices>(ids, "embedding_backward");
+    if (!i.scatters)
+      throw std::invalid_argument(
+          "cuda::embedding_backward: the ids were assigned without a range");
+    cuda::scatter_add(d_out, i.plan, d_table);
+  }
+  void repeat_columns(View x, const Repeats& d, View out) override {
+    cuda::embedding_lookup(x, mine<CudaRepeats>(d, "repeat_columns").owners, out);
+  }
+  void repeat_columns_backward(View d_out, const Repeats& d, View dx) override {
+    cuda::scatter_add(d_out, mine<CudaRepeats>(d, "repeat_columns_backward").plan, dx);
+  }
+
+  void conv1d_unfold(View x, int kernel_size, const Lengths& l, View unfolded) override {
+    cuda::conv1d_unfold(x, kernel_size, mine<CudaLengths>(l, "conv1d_unfold").columns, unfolded);
+  }
+  void conv1d_unfold_backward(View d_unfolded, int kernel_size, const Lengths& l,
+                              View dx) override {
+    cuda::conv1d_unfold_backward(d_unfolded, kernel_size,
+                                 mine<CudaLengths>(l, "conv1d_unfold_backward").columns, dx);
+  }
+  void layer_norm_forward(View x, View gamma, View beta, float epsilon, View normalized,
+                          View inv_std, View y) override {
+    cuda::layer_norm_forward(x, gamma, beta, epsilon, normalized, as_row(inv_std), y);
+  }
+  void layer_norm_backward(View dy, View normalized, View inv_std, View gamma, View dx,
+                           View d_gamma, View d_beta) override {
+    cuda::layer_norm_backward(dy, normalized, as_row(inv_std), gamma, dx, d_gamma, d_beta);
+  }
+  void dropout_mask(float rate, std::uint64_t seed, View keep) override {
+    cuda::dropout_mask(rate, seed, keep);
+  }
+
+  double softmax_cross_entropy(View logits, const Indices& targets, View d_logits) override {
+    return cuda::softmax_cross_entropy(
+        logits, mine<CudaIndices>(targets, "softmax_cross_entropy").ids, d_logits);
+  }
+  double mse_loss(View prediction, View target, View d_prediction, float scale) override {
+    return cuda::mse_loss(prediction, target, d_prediction, scale);
+  }
+  double l1_loss(View prediction, View target, View d_prediction, float scale) override {
+    return cuda::l1_loss(prediction, target, d_prediction, scale);
+  }
+};
+
+}  // namespace
+
+Backend& backend() {
+  static CudaBackend instance;
+  return instance;
+}
+
+}  // namespace tts::kernels::cuda
