@@ -532,6 +532,31 @@ TEST_P(BackendOps, RegressionLosses) {
   });
 }
 
+// How a pass meets host arrays (tts/kernels/ops/buffer.h): read (weights, mel) and added into
+// (gradients). On a host-resident backend both are the host array itself, so nothing is copied;
+// elsewhere the sums reach the host only at finish_adding_to_host(), added to what it held.
+TEST_P(BackendOps, HostArrays) {
+  const Matrix host = random_matrix(33, 5, 1), sums = random_matrix(33, 5, 2);
+  Buffer staging(backend()), accumulator(backend());
+  const View read = staging.read_from_host(host.data(), 33, 5);
+  if (backend().host_resident()) {
+    EXPECT_EQ(read.data, host.data());
+  }
+  Matrix back(33, 5);
+  backend().download(read, back.data());
+  EXPECT_EQ(back, host);
+
+  Matrix target = host;
+  const View into = accumulator.add_to_host(target.data(), 33, 5);
+  if (backend().host_resident()) {
+    EXPECT_EQ(into.data, target.data());
+  }
+  Operand addend(backend(), sums);
+  backend().add(addend.view(), into);
+  accumulator.finish_adding_to_host(target.data());
+  EXPECT_EQ(target, Matrix(host + sums));
+}
+
 // Index data lives in its backend's memory: another backend refuses it rather than read it.
 TEST_P(BackendOps, RefusesAnotherBackendsIndices) {
   if (is_cpu()) GTEST_SKIP() << "one backend: nothing to mix up";

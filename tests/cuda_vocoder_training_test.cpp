@@ -28,9 +28,9 @@
 #include "tts/vocoder/teacher_forced.h"
 #include "tts/vocoder/training_pass.h"
 
+using tts::kernels::GemmPrecision;
 using tts::kernels::Matrix;
 using tts::kernels::ParameterSet;
-using tts::kernels::cuda::GemmPrecision;
 using tts::vocoder::TeacherForcedPass;
 using tts::vocoder::WaveNetConfig;
 using tts::vocoder::WaveNetWeights;
@@ -95,7 +95,7 @@ void expect_pass_matches_cpu(GemmPrecision precision, double loss_bound, double 
     }
   }
   std::printf("%s pass: loss %.6f (cpu %.6f), logits error %.2e, worst gradient error %.2e (%s)\n",
-              tts::kernels::cuda::to_string(precision), gpu_loss, cpu_loss, logits_error, worst,
+              tts::kernels::to_string(precision), gpu_loss, cpu_loss, logits_error, worst,
               worst_name.c_str());
 }
 
