@@ -84,13 +84,24 @@ class CudaBackend final : public Backend {
     return static_cast<float*>(p);
   }
   void deallocate(float* data) noexcept override { cudaFree(data); }
+  // A contiguous view (a whole buffer, one flat parameter array) is one plain copy; a slice of a
+  // taller matrix is a pitched one.
   void upload(const float* host, View to) override {
     if (to.size() == 0) return;
+    if (to.contiguous() || to.cols == 1) {
+      TTS_CUDA_CHECK(cudaMemcpy(to.data, host, to.size() * sizeof(float), cudaMemcpyHostToDevice));
+      return;
+    }
     TTS_CUDA_CHECK(cudaMemcpy2D(to.data, to.ld * sizeof(float), host, to.rows * sizeof(float),
                                 to.rows * sizeof(float), to.cols, cudaMemcpyHostToDevice));
   }
   void download(View from, float* host) override {
     if (from.size() == 0) return;
+    if (from.contiguous() || from.cols == 1) {
+      TTS_CUDA_CHECK(
+          cudaMemcpy(host, from.data, from.size() * sizeof(float), cudaMemcpyDeviceToHost));
+      return;
+    }
     TTS_CUDA_CHECK(cudaMemcpy2D(host, from.rows * sizeof(float), from.data, from.ld * sizeof(float),
                                 from.rows * sizeof(float), from.cols, cudaMemcpyDeviceToHost));
   }
@@ -104,7 +115,12 @@ class CudaBackend final : public Backend {
 
   void set_zero(View x) override {
     if (x.size() == 0) return;
-    TTS_CUDA_CHECK(cudaMemset2D(x.data, x.ld * sizeof(float), 0, x.rows * sizeof(float), x.cols));
+    if (x.contiguous() || x.cols == 1) {
+      TTS_CUDA_CHECK(cudaMemsetAsync(x.data, 0, x.size() * sizeof(float)));
+      return;
+    }
+    TTS_CUDA_CHECK(
+        cudaMemset2DAsync(x.data, x.ld * sizeof(float), 0, x.rows * sizeof(float), x.cols));
   }
   void copy(View from, View to) override { cuda::copy(from, to); }
   void add(View x, View y) override { cuda::add(x, y); }
