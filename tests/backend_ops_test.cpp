@@ -532,6 +532,26 @@ TEST_P(BackendOps, RegressionLosses) {
   });
 }
 
+// Mismatched shapes are std::invalid_argument on every backend, never a write out of bounds.
+TEST_P(BackendOps, ShapeErrorsAreExceptions) {
+  Backend& b = backend();
+  Operand a(b, Matrix::Ones(4, 6)), c(b, Matrix::Ones(4, 5)), tall(b, Matrix::Ones(8, 6));
+  Operand bias(b, Matrix::Ones(3, 1));
+  EXPECT_THROW(b.gemm(c.view(), a.view(), Transpose::kNo, a.view(), Transpose::kNo, 1.0f, 0.0f,
+                      GemmPrecision::kFp32),
+               std::invalid_argument);
+  EXPECT_THROW(b.add_bias(a.view(), bias.view()), std::invalid_argument);
+  EXPECT_THROW(b.copy(a.view(), c.view()), std::invalid_argument);
+  EXPECT_THROW(b.add(a.view(), c.view()), std::invalid_argument);
+  EXPECT_THROW(b.relu_forward(a.view(), c.view()), std::invalid_argument);
+  EXPECT_THROW(b.gate_forward(tall.view(), c.view(), a.view(), a.view()), std::invalid_argument);
+  EXPECT_THROW(b.causal_shift(a.view(), 1, 1, c.view()), std::invalid_argument);
+  EXPECT_THROW(b.causal_shift(a.view(), 1, 4, a.view()), std::invalid_argument);  // 6 ≠ 4·k
+  const auto ids = b.make_indices();
+  ids->assign({0, 1, 0}, 2);
+  EXPECT_THROW(b.embedding_lookup(a.view(), *ids, c.view()), std::invalid_argument);
+}
+
 // How a pass meets host arrays (tts/kernels/ops/buffer.h): read (weights, mel) and added into
 // (gradients). On a host-resident backend both are the host array itself, so nothing is copied;
 // elsewhere the sums reach the host only at finish_adding_to_host(), added to what it held.

@@ -152,26 +152,37 @@ class CpuBackend final : public Backend {
   }
 
   void causal_shift(View x, int shift, int segments, View out) override {
+    same_shape(x, out, "causal_shift");
     kernels::causal_shift(ref(x), shift, segments, ref(out));
   }
   void causal_shift_backward(View d_out, int shift, int segments, View dx) override {
+    same_shape(d_out, dx, "causal_shift_backward");
     kernels::causal_shift_backward(ref(d_out), shift, segments, ref(dx));
   }
   void add_interpolated_columns(View frames, const Interpolation& at, View out) override {
     const auto& p = mine<CpuInterpolation>(at, "add_interpolated_columns");
+    require(frames.rows == out.rows && p.index.size() == static_cast<std::size_t>(out.cols),
+            "add_interpolated_columns", "shapes do not agree");
     kernels::add_interpolated_columns(ref(frames), p.index, p.weight, ref(out));
   }
   void add_interpolated_columns_backward(View d_out, const Interpolation& at,
                                          View d_frames) override {
     const auto& p = mine<CpuInterpolation>(at, "add_interpolated_columns_backward");
+    require(d_frames.rows == d_out.rows && p.index.size() == static_cast<std::size_t>(d_out.cols),
+            "add_interpolated_columns_backward", "shapes do not agree");
     kernels::add_interpolated_columns_backward(ref(d_out), p.index, p.weight, ref(d_frames));
   }
   void embedding_lookup(View table, const Indices& ids, View out) override {
-    kernels::embedding_lookup(ref(table), mine<CpuIndices>(ids, "embedding_lookup").ids, ref(out));
+    const auto& i = mine<CpuIndices>(ids, "embedding_lookup");
+    require(table.rows == out.rows && i.ids.size() == static_cast<std::size_t>(out.cols),
+            "embedding_lookup", "shapes do not agree");
+    kernels::embedding_lookup(ref(table), i.ids, ref(out));
   }
   void embedding_backward(View d_out, const Indices& ids, View d_table) override {
-    kernels::embedding_backward(ref(d_out), mine<CpuIndices>(ids, "embedding_backward").ids,
-                                ref(d_table));
+    const auto& i = mine<CpuIndices>(ids, "embedding_backward");
+    require(d_table.rows == d_out.rows && i.ids.size() == static_cast<std::size_t>(d_out.cols),
+            "embedding_backward", "shapes do not agree");
+    kernels::embedding_backward(ref(d_out), i.ids, ref(d_table));
   }
   void repeat_columns(View x, const Repeats& d, View out) override {
     kernels::repeat_columns(ref(x), mine<CpuRepeats>(d, "repeat_columns").durations, ref(out));
@@ -219,9 +230,12 @@ class CpuBackend final : public Backend {
   }
 
  private:
+  // The CPU kernels assert their shapes only in debug builds; the interface promises an exception.
+  static void require(bool ok, const char* op, const char* why) {
+    if (!ok) throw std::invalid_argument(std::string("cpu::") + op + ": " + why);
+  }
   static void same_shape(View a, View b, const char* op) {
-    if (a.rows != b.rows || a.cols != b.cols)
-      throw std::invalid_argument(std::string("cpu::") + op + ": shapes do not agree");
+    require(a.rows == b.rows && a.cols == b.cols, op, "shapes do not agree");
   }
 };
 
