@@ -1,10 +1,11 @@
 // The kernels of a WaveNet training step on device-resident operands (tts/kernels/cuda/
 // device_tensor.h): each mirrors the CPU kernel of the same name (linear_algebra.h,
-// activations.h, sequence.h, softmax.h) with the same shapes and semantics, so that a model's
-// CPU pass and its CUDA pass are the same sequence of calls (vocoder/teacher_forced.cpp and
-// the teacher-forced pass through the CUDA backend, kernels/cuda/cuda_backend.cpp). Unlike
-// tts/kernels/cuda/kernels.h nothing is copied to or from the host: the calls queue work on the
-// default stream and return; only softmax_cross_entropy waits, for its loss.
+// activations.h, sequence.h, softmax.h) with the same shapes and semantics, so that the CUDA
+// backend (kernels/cuda/cuda_backend.cpp) forwards each op of the device-op interface
+// (tts/kernels/ops/backend.h) to the kernel of the same name and a pass written once runs on
+// either device. Unlike tts/kernels/cuda/kernels.h nothing is copied to or from the host: the
+// calls queue work on the default stream and return; only softmax_cross_entropy waits, for its
+// loss.
 //
 // Inputs are DeviceViews too (a view does not carry constness). Index vectors (ids, frame
 // positions, targets) are device arrays, already checked by the caller (the model checks its batch
