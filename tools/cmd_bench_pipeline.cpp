@@ -141,6 +141,7 @@ void bench_phases(const std::filesystem::path& folder, const engine::Voice& voic
                          {"first_sentence_frames", frames},
                          {"chunk_samples", o.chunk_samples},
                          {"gemm_kernels", gemm_kernels_note()},
+                         {"cpu_isa", kernels::cpu_kernel_isa()},
                          {"phases", phases}};
   std::cout << line.dump() << "\n";
 }
@@ -196,6 +197,7 @@ int bench_pipeline(const PipelineBenchOptions& o) {
       {"real_time_factor", audio_seconds > 0 ? wall / audio_seconds : 0.0},
       {"times_real_time", wall > 0 ? audio_seconds / wall : 0.0},
       {"gemm_kernels", gemm_kernels_note()},
+      {"cpu_isa", kernels::cpu_kernel_isa()},
   };
   std::cout << line.dump() << "\n";
   return kExitOk;

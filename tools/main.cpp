@@ -3,7 +3,9 @@
 
 #include "commands.h"
 #include "tts/build_info.h"
+#include "tts/kernels/cpu_isa.h"
 #include "tts/kernels/device.h"
+#include "tts/kernels/linear_algebra.h"
 
 int main(int argc, char** argv) {
   using namespace tts::cli;
@@ -15,9 +17,19 @@ int main(int argc, char** argv) {
   app.set_version_flag(
       "--version",
       [] {
-        return std::string("tts ") + TTS_VERSION_STRING + "\n" + tts::kernels::describe_backends();
+        std::string built;
+        for (const auto& v : tts::kernels::cpu_isa_variants())
+          built +=
+              std::string(built.empty() ? "" : ", ") + v.name + (v.runs_here ? "" : " (not here)");
+        return std::string("tts ") + TTS_VERSION_STRING + "\n" + tts::kernels::describe_backends() +
+               "\nCPU kernels: " + tts::kernels::cpu_kernel_isa() + "; built: " + built +
+               " (TTS_ISA chooses)";
       },
       "Print the version and which compute backends were built");
+
+  // $TTS_ISA (tts/kernels/cpu_isa.h) names a variant the kernels cannot run: say which they run.
+  if (const std::string note = tts::kernels::cpu_isa_note(); !note.empty())
+    std::cerr << "tts: warning: " << note << "\n";
 
   int exit_code = kExitOk;
   register_say(app, exit_code);

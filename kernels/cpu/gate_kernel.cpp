@@ -1,6 +1,14 @@
 #include "gate_kernel.h"
 
-#include "isa_clones.h"
+// On aarch64 GCC 12 fuses multiply-adds in scalar code but not in its SVE loops, and a loop
+// versioned for aliasing runs short arrays in scalar code: a value would then depend on where its
+// array sits. Unfused arithmetic there makes every aarch64 variant round alike. (x86's AVX2 and
+// AVX-512 variants fuse in their vector and scalar code alike; SSE2 has no FMA.)
+#if defined(__aarch64__) && defined(__clang__)
+#pragma clang fp contract(off)
+#elif defined(__aarch64__)
+#pragma GCC optimize("fp-contract=off")
+#endif
 
 namespace tts::kernels::detail {
 
@@ -8,7 +16,7 @@ namespace {
 
 // tanh as an odd rational minimax approximation x·P(x²)/Q(x²) on [-7.9, 7.9], beyond which tanh is
 // ±1 in float. Maximum error a few ulp; plain arithmetic, so the compiler vectorises it.
-inline float tanh_approx(float x) {
+TTS_ISA_INLINE float tanh_approx(float x) {
   const float limit = 7.90531110763549805f;
   x = x > limit ? limit : (x < -limit ? -limit : x);
   const float x2 = x * x;
@@ -27,11 +35,11 @@ inline float tanh_approx(float x) {
 }
 
 // sigmoid(x) = (1 + tanh(x/2)) / 2.
-inline float sigmoid_approx(float x) { return 0.5f + 0.5f * tanh_approx(0.5f * x); }
+TTS_ISA_INLINE float sigmoid_approx(float x) { return 0.5f + 0.5f * tanh_approx(0.5f * x); }
 
 template <bool kKeep>
-inline void gate_loop(const float* filter, const float* gate, float* out, float* keep_tanh,
-                      float* keep_sigmoid, std::ptrdiff_t n) {
+TTS_ISA_INLINE void gate_loop(const float* filter, const float* gate, float* out, float* keep_tanh,
+                              float* keep_sigmoid, std::ptrdiff_t n) {
   for (std::ptrdiff_t i = 0; i < n; ++i) {
     const float t = tanh_approx(filter[i]);
     const float s = sigmoid_approx(gate[i]);
@@ -43,14 +51,39 @@ inline void gate_loop(const float* filter, const float* gate, float* out, float*
   }
 }
 
-}  // namespace
-
-TTS_ISA_CLONES void gated_tanh_sigmoid(const float* filter, const float* gate, float* out,
-                                       float* keep_tanh, float* keep_sigmoid, std::ptrdiff_t n) {
+TTS_ISA_INLINE void gate_body(const float* filter, const float* gate, float* out, float* keep_tanh,
+                              float* keep_sigmoid, std::ptrdiff_t n) {
   if (keep_tanh && keep_sigmoid)
     gate_loop<true>(filter, gate, out, keep_tanh, keep_sigmoid, n);
   else
     gate_loop<false>(filter, gate, out, nullptr, nullptr, n);
 }
+
+}  // namespace
+
+void gated_tanh_sigmoid_baseline(const float* filter, const float* gate, float* out,
+                                 float* keep_tanh, float* keep_sigmoid, std::ptrdiff_t n) {
+  gate_body(filter, gate, out, keep_tanh, keep_sigmoid, n);
+}
+
+#if defined(TTS_ISA_X86)
+TTS_TARGET_AVX2 void gated_tanh_sigmoid_avx2(const float* filter, const float* gate, float* out,
+                                             float* keep_tanh, float* keep_sigmoid,
+                                             std::ptrdiff_t n) {
+  gate_body(filter, gate, out, keep_tanh, keep_sigmoid, n);
+}
+
+TTS_TARGET_AVX512 void gated_tanh_sigmoid_avx512(const float* filter, const float* gate, float* out,
+                                                 float* keep_tanh, float* keep_sigmoid,
+                                                 std::ptrdiff_t n) {
+  gate_body(filter, gate, out, keep_tanh, keep_sigmoid, n);
+}
+#elif defined(TTS_ISA_AARCH64)
+TTS_TARGET_SVE void gated_tanh_sigmoid_sve(const float* filter, const float* gate, float* out,
+                                           float* keep_tanh, float* keep_sigmoid,
+                                           std::ptrdiff_t n) {
+  gate_body(filter, gate, out, keep_tanh, keep_sigmoid, n);
+}
+#endif
 
 }  // namespace tts::kernels::detail

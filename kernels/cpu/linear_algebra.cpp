@@ -28,15 +28,18 @@ extern "C" char* openblas_get_corename(void);
 // while tts_kernels is loaded, after OpenBLAS (a dependency) and before any GEMM of ours.
 const char* g_switched_from = "";
 
+#if defined(__x86_64__)
 bool baseline_kernels(const char* name) {
   for (const char* n : {"Prescott", "Core2", "Penryn", "Dunnington", "Nehalem", "Sandybridge",
                         "Katmai", "Coppermine", "Northwood", "Banias", "Atom"})
     if (std::strcmp(name, n) == 0) return true;
   return false;
 }
+#endif
 
 struct SelectGemmKernels {
   SelectGemmKernels() {
+#if defined(__x86_64__)  // elsewhere OpenBLAS's own choice stands (the cores named are x86's)
     if (std::getenv("OPENBLAS_CORETYPE")) return;  // the user's choice
     const char* name = openblas_get_corename();
     if (!name || !baseline_kernels(name)) return;
@@ -59,6 +62,7 @@ struct SelectGemmKernels {
     init();
     unsetenv("OPENBLAS_CORETYPE");  // child processes make their own choice
     g_switched_from = was.c_str();
+#endif
   }
 };
 const SelectGemmKernels g_select_gemm_kernels;
@@ -105,8 +109,6 @@ void gemv(VectorRef y, ConstMatrixRef a, ConstVectorRef x, bool accumulate) {
   detail::gemv_column_major(a.data(), a.outerStride(), a.rows(), a.cols(), x.data(), y.data(),
                             accumulate);
 }
-
-const char* cpu_kernel_isa() { return detail::gemv_isa(); }
 
 const char* gemm_kernels(const char** switched_from) {
   if (switched_from) *switched_from = g_switched_from;

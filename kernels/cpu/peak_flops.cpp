@@ -3,15 +3,17 @@
 #include <algorithm>
 #include <chrono>
 
-#include "isa_clones.h"
+#include "isa.h"
 
 namespace tts::kernels {
+
+namespace detail {
 
 namespace {
 
 // 256 independent multiply-add chains: enough vector registers' worth to hide FMA latency on
 // every x86 core, all in registers. Returns a value so the work cannot be optimised away.
-TTS_ISA_CLONES float fma_chains(long iterations, float a, float b) {
+TTS_ISA_INLINE float fma_chains_body(long iterations, float a, float b) {
   float acc[256];
   for (int k = 0; k < 256; ++k) acc[k] = static_cast<float>(k) * 1e-3f;
   for (long i = 0; i < iterations; ++i)
@@ -23,6 +25,25 @@ TTS_ISA_CLONES float fma_chains(long iterations, float a, float b) {
 
 }  // namespace
 
+// The variants isa.cpp's registry names (the peak of the ISA the kernels run in).
+float fma_chains_baseline(long iterations, float a, float b) {
+  return fma_chains_body(iterations, a, b);
+}
+#if defined(TTS_ISA_X86)
+TTS_TARGET_AVX2 float fma_chains_avx2(long iterations, float a, float b) {
+  return fma_chains_body(iterations, a, b);
+}
+TTS_TARGET_AVX512 float fma_chains_avx512(long iterations, float a, float b) {
+  return fma_chains_body(iterations, a, b);
+}
+#elif defined(TTS_ISA_AARCH64)
+TTS_TARGET_SVE float fma_chains_sve(long iterations, float a, float b) {
+  return fma_chains_body(iterations, a, b);
+}
+#endif
+
+}  // namespace detail
+
 double measure_peak_gflops(double seconds) {
   using Clock = std::chrono::steady_clock;
   volatile float a = 0.999f, b = 1e-4f, sink = 0.0f;
@@ -30,7 +51,7 @@ double measure_peak_gflops(double seconds) {
   double best = 0.0, spent = 0.0;
   while (spent < seconds) {
     const auto start = Clock::now();
-    sink = sink + fma_chains(iterations, a, b);
+    sink = sink + detail::cpu_kernels().fma_chains(iterations, a, b);
     const double elapsed = std::chrono::duration<double>(Clock::now() - start).count();
     spent += elapsed;
     if (elapsed > 0)

@@ -4,7 +4,7 @@
 namespace tts::kernels {
 
 // Single-thread peak of fused multiply-adds in registers (no memory traffic), in GFLOP/s, measured
-// over about `seconds` with the widest vector ISA this CPU runs. An upper bound for any kernel.
+// over about `seconds` in the ISA variant the CPU kernels run (cpu_isa.h). An upper bound for them.
 double measure_peak_gflops(double seconds = 0.2);
 
 }  // namespace tts::kernels
