@@ -25,7 +25,7 @@ int main(int argc, char** argv) {
                "\nCPU kernels: " + tts::kernels::cpu_kernel_isa() + "; built: " + built +
                " (TTS_ISA chooses)";
       },
-      "Print the version and which compute backends were built");
+      "Print the version, the compute backends built and the CPU kernels' ISA variant");
 
   // $TTS_ISA (tts/kernels/cpu_isa.h) names a variant the kernels cannot run: say which they run.
   if (const std::string note = tts::kernels::cpu_isa_note(); !note.empty())

@@ -1,13 +1,19 @@
 #include "gate_kernel.h"
 
-// On aarch64 GCC 12 fuses multiply-adds in scalar code but not in its SVE loops, and a loop
-// versioned for aliasing runs short arrays in scalar code: a value would then depend on where its
-// array sits. Unfused arithmetic there makes every aarch64 variant round alike. (x86's AVX2 and
-// AVX-512 variants fuse in their vector and scalar code alike; SSE2 has no FMA.)
+// GCC keeps FP exception flags exact by default (-ftrapping-math) and so will not if-convert the
+// clamp in tanh_approx without AVX-512's masks: the avx2, baseline and NEON loops stayed scalar.
+// Nothing here reads the flags (the values are the same either way), so GCC may ignore them.
+// On aarch64 GCC 12 also fuses multiply-adds in scalar code but not in its SVE loops, and a loop
+// versioned for aliasing runs short arrays in scalar code, so a value would depend on where its
+// array sits: unfused arithmetic there makes every aarch64 variant round alike. (x86's AVX2 and
+// AVX-512 variants fuse in their vector and scalar code alike; SSE2 has no FMA.) Clang ignores
+// the flags by default, so it needs only the second, on aarch64.
 #if defined(__aarch64__) && defined(__clang__)
 #pragma clang fp contract(off)
 #elif defined(__aarch64__)
-#pragma GCC optimize("fp-contract=off")
+#pragma GCC optimize("no-trapping-math", "fp-contract=off")
+#elif defined(__GNUC__) && !defined(__clang__)
+#pragma GCC optimize("no-trapping-math")
 #endif
 
 namespace tts::kernels::detail {
