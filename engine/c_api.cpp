@@ -28,6 +28,8 @@ using tts::engine::Voice;
 struct tts_voice {
   std::shared_ptr<const Voice> voice;
   std::string path;
+  // Where its streams' vocoders sample (tts_voice_options.device, checked when loaded).
+  tts::engine::ComputeDevice device = tts::engine::ComputeDevice::kCpu;
 };
 
 struct tts_voice_list {
@@ -55,7 +57,9 @@ struct tts_stream {
   // Set while a start/next/synthesize call runs: a second thread, or a callback calling back into
   // its own stream, gets TTS_ERR_STATE instead of corrupting the stream's threads.
   std::atomic<bool> in_call{false};
-  explicit tts_stream(std::shared_ptr<const Voice> v) : voice(v), stream(std::move(v)) {}
+  tts::engine::ComputeDevice device;  // the voice's, for every start
+  tts_stream(std::shared_ptr<const Voice> v, tts::engine::ComputeDevice d)
+      : voice(v), stream(std::move(v)), device(d) {}
 };
 
 namespace {
@@ -274,6 +278,7 @@ int start(tts_stream* s, const char* text, const tts_synthesis_options* options)
   so.threads = o.threads;
   so.ssml = o.ssml != 0;
   so.chunk_samples = o.chunk_samples;
+  so.device = s->device;
   s->state = tts_stream::State::kIdle;
   s->stream.start(text, so);  // validates the options (std::invalid_argument)
   s->state = tts_stream::State::kRunning;
@@ -372,13 +377,15 @@ int tts_voice_load(const char* name_or_path, const tts_voice_options* options,
         return fail(g_last_error, TTS_ERR_UNSUPPORTED,
                     "this build of libtts has no CUDA backend (configure with -DTTS_CUDA=ON)");
       if (tts::kernels::cuda_device_count() == 0)
-        return fail(g_last_error, TTS_ERR_UNSUPPORTED, "no CUDA device is available");
-      return fail(g_last_error, TTS_ERR_UNSUPPORTED,
-                  "synthesis on CUDA is not implemented yet; use TTS_DEVICE_CPU");
-    }
-    if (o.device != TTS_DEVICE_CPU)
+        return fail(g_last_error, TTS_ERR_UNSUPPORTED,
+                    "TTS_DEVICE_CUDA: no CUDA device is available (no GPU, or no driver); use "
+                    "TTS_DEVICE_CPU");
+    } else if (o.device != TTS_DEVICE_CPU) {
       return fail(g_last_error, TTS_ERR_INVALID_ARGUMENT, "unknown device");
+    }
     auto handle = std::make_unique<tts_voice>();
+    handle->device = o.device == TTS_DEVICE_CUDA ? tts::engine::ComputeDevice::kCuda
+                                                 : tts::engine::ComputeDevice::kCpu;
     const auto folder = tts::engine::resolve_voice(name_or_path);
     handle->voice = Voice::load(folder);
     handle->path = folder.string();
@@ -486,7 +493,7 @@ int tts_stream_create(const tts_voice* voice, tts_stream** out_stream) {
     if (!out_stream) return fail(g_last_error, TTS_ERR_INVALID_ARGUMENT, "out_stream is NULL");
     *out_stream = nullptr;
     if (!voice) return fail(g_last_error, TTS_ERR_INVALID_ARGUMENT, "voice is NULL");
-    *out_stream = new tts_stream(voice->voice);
+    *out_stream = new tts_stream(voice->voice, voice->device);
     return TTS_OK;
   } catch (...) {
     return fail_current(g_last_error);

@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "tts/engine/voice_random.h"
+#include "tts/kernels/device.h"
 #include "tts/tts.h"
 
 extern "C" long c_pull_samples(const char* voice_path, const char* text, unsigned long long seed);
@@ -180,12 +181,36 @@ TEST_F(CApi, OptionsStructSizeIsChecked) {
   o.rate = -1.0f;
   EXPECT_EQ(tts_synthesize_start(stream_, "x", &o), TTS_ERR_INVALID_ARGUMENT);
   EXPECT_NE(std::string(tts_stream_last_error(stream_)).find("rate"), std::string::npos);
+}
+
+// TTS_DEVICE_CUDA samples on the GPU where there is one: the same seed gives the CPU's audio but
+// after a near-tie draw (tts/engine/stream_sampler.h), so at least half the samples agree, as in
+// the sampler's own parity test (SameSeedSameUniformsAsCpu; on the H200 all did).
+// Without one (or without the backend) the load is refused, saying why and what to use instead.
+TEST_F(CApi, CudaDeviceSynthesisesOnAGpuAndIsRefusedClearlyWithoutOne) {
   tts_voice_options vo;
   tts_default_voice_options(&vo);
-  vo.device = TTS_DEVICE_CUDA;  // this test build has no CUDA sampler either way
+  vo.device = TTS_DEVICE_CUDA;
   tts_voice* v = nullptr;
-  EXPECT_EQ(tts_voice_load(path_.c_str(), &vo, &v), TTS_ERR_UNSUPPORTED);
-  EXPECT_NE(std::string(tts_last_error()).find("CUDA"), std::string::npos);
+  if (!tts::kernels::cuda_backend_built() || tts::kernels::cuda_device_count() == 0) {
+    EXPECT_EQ(tts_voice_load(path_.c_str(), &vo, &v), TTS_ERR_UNSUPPORTED);
+    EXPECT_EQ(v, nullptr);
+    EXPECT_NE(std::string(tts_last_error()).find("CUDA"), std::string::npos) << tts_last_error();
+    if (tts::kernels::cuda_backend_built())
+      EXPECT_NE(std::string(tts_last_error()).find("TTS_DEVICE_CPU"), std::string::npos);
+    GTEST_SKIP() << "no CUDA device: checked the refusal only";
+  }
+  ASSERT_EQ(tts_voice_load(path_.c_str(), &vo, &v), TTS_OK) << tts_last_error();
+  tts_stream* gpu = nullptr;
+  ASSERT_EQ(tts_stream_create(v, &gpu), TTS_OK) << tts_last_error();
+  const std::vector<float> on_gpu = pull(gpu, "A short sentence.", 3);
+  const std::vector<float> on_cpu = pull(stream_, "A short sentence.", 3);
+  tts_stream_free(gpu);
+  tts_voice_free(v);
+  ASSERT_EQ(on_gpu.size(), on_cpu.size());
+  std::size_t same = 0;
+  for (std::size_t i = 0; i < on_gpu.size(); ++i) same += on_gpu[i] == on_cpu[i] ? 1 : 0;
+  EXPECT_GE(static_cast<double>(same), 0.5 * static_cast<double>(on_cpu.size()));
 }
 
 // A program built against a newer header, whose struct has fields appended: accepted while those
