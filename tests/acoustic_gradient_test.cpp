@@ -5,11 +5,15 @@
 
 #include <cmath>
 #include <functional>
+#include <memory>
 #include <random>
 
 #include "tiny_acoustic.h"
 #include "tts/frontend/acoustic/layers.h"
 #include "tts/frontend/acoustic/network.h"
+#include "tts/frontend/acoustic/variance_adaptor.h"
+#include "tts/kernels/ops/backends.h"
+#include "tts/kernels/ops/buffer.h"
 
 using namespace tts;
 using kernels::Matrix;
@@ -47,6 +51,25 @@ double project(const Matrix& out, const Matrix& probe) {
   return static_cast<double>(out.cwiseProduct(probe).sum());
 }
 
+// The layers run on the CPU backend, on these host arrays in place.
+kernels::View view_of(Matrix& m) {
+  return {m.data(), static_cast<int>(m.rows()), static_cast<int>(m.cols()),
+          static_cast<int>(m.rows())};
+}
+kernels::View view_of(kernels::ParameterSet& p) {
+  return {p.data(), static_cast<int>(p.size()), 1, static_cast<int>(p.size())};
+}
+frontend::LayerContext cpu_context(frontend::AcousticWeights& w,
+                                   kernels::ParameterSet* grads = nullptr) {
+  return {kernels::cpu_backend(), kernels::GemmPrecision::kFp32, &w.parameters(),
+          view_of(w.parameters()), grads ? view_of(*grads) : kernels::View{}};
+}
+std::unique_ptr<kernels::Lengths> cpu_lengths(const std::vector<int>& lengths) {
+  auto l = kernels::cpu_backend().make_lengths();
+  l->assign(lengths);
+  return l;
+}
+
 Matrix random_matrix(Eigen::Index rows, Eigen::Index cols, uint64_t seed) {
   Matrix m = Matrix::Zero(rows, cols);
   randomise(m.data(), static_cast<std::size_t>(m.size()), seed, 1.0f);
@@ -62,21 +85,25 @@ void check_conv_block(bool residual, frontend::Dropout dropout = {}) {
   frontend::ConvBlockLayout block = residual ? w.layout().encoder[0] : w.layout().duration[0];
   ASSERT_EQ(block.residual, residual);
   const std::vector<int> lengths = {4, 1, 3};  // a one-column utterance sees only zero padding
+  const auto packed = cpu_lengths(lengths);
+  kernels::Backend& cpu = kernels::cpu_backend();
   Matrix x = random_matrix(3, 8, 7);
-  const Matrix probe = random_matrix(3, 8, 8);
+  Matrix probe = random_matrix(3, 8, 8);
   auto loss = [&] {
-    frontend::ConvBlockActivations a;
-    Matrix out;
-    frontend::conv_block_forward(w.parameters(), block, x, lengths, a, out, dropout);
-    return project(out, probe);
+    frontend::ConvBlockActivations a(cpu);
+    kernels::Buffer out(cpu);
+    frontend::conv_block_forward(cpu_context(w), block, view_of(x), *packed, a, out, dropout);
+    return project(out.download(), probe);
   };
-  frontend::ConvBlockActivations a;
-  Matrix out;
-  frontend::conv_block_forward(w.parameters(), block, x, lengths, a, out, dropout);
-  EXPECT_EQ(a.keep.size() > 0, dropout.rate > 0.0f);
+  frontend::ConvBlockActivations a(cpu);
+  kernels::Buffer out(cpu);
+  frontend::conv_block_forward(cpu_context(w), block, view_of(x), *packed, a, out, dropout);
+  EXPECT_EQ(a.keep.rows() > 0, dropout.rate > 0.0f);
   kernels::ParameterSet grads = w.parameters().zeros_like();
   Matrix dx = Matrix::Zero(3, 8);
-  frontend::conv_block_backward(w.parameters(), block, lengths, a, probe, grads, dx);
+  frontend::ConvBlockScratch scratch(cpu);
+  frontend::conv_block_backward(cpu_context(w, &grads), block, *packed, a, view_of(probe),
+                                view_of(dx), scratch);
   expect_matches(loss, x.data(), dx.data(), static_cast<std::size_t>(x.size()), "input");
   for (int index : {block.conv, block.conv_bias, block.norm_scale, block.norm_bias}) {
     const auto& e = w.parameters().entries()[index];
@@ -97,15 +124,15 @@ TEST(AcousticGradient, Linear) {
   w.initialise(2);
   const frontend::LinearLayout layer = w.layout().prior;  // 3 × 4
   Matrix x = random_matrix(4, 5, 3);
-  const Matrix probe = random_matrix(3, 5, 4);
+  Matrix probe = random_matrix(3, 5, 4);
   auto loss = [&] {
-    Matrix y;
-    frontend::linear_forward(w.parameters(), layer, x, y);
-    return project(y, probe);
+    kernels::Buffer y(kernels::cpu_backend());
+    frontend::linear_forward(cpu_context(w), layer, view_of(x), y);
+    return project(y.download(), probe);
   };
   kernels::ParameterSet grads = w.parameters().zeros_like();
   Matrix dx = Matrix::Zero(4, 5);
-  frontend::linear_backward(w.parameters(), layer, x, probe, grads, dx);
+  frontend::linear_backward(cpu_context(w, &grads), layer, view_of(x), view_of(probe), view_of(dx));
   expect_matches(loss, x.data(), dx.data(), static_cast<std::size_t>(x.size()), "input");
   for (int index : {layer.weight, layer.bias}) {
     const auto& e = w.parameters().entries()[index];
@@ -286,18 +313,22 @@ TEST_P(VariancePredictorGradient, MatchesFiniteDifferences) {
   randomise(w.parameters().data(), w.parameters().size(), 6);
   const frontend::VarianceLayout& layout = w.layout().pitch;
   const std::vector<int> lengths = {4, 1, 3};
+  const auto packed = cpu_lengths(lengths);
+  kernels::Backend& cpu = kernels::cpu_backend();
   Matrix x = random_matrix(config.channels, 8, 7);
-  const Matrix probe = random_matrix(1, 8, 8);
+  Matrix probe = random_matrix(1, 8, 8);
   auto loss = [&] {
-    frontend::VariancePredictorActivations a;
-    frontend::variance_predictor_forward(w.parameters(), layout, x, lengths, a);
-    return project(a.predicted, probe);
+    frontend::VariancePredictorActivations a(cpu);
+    frontend::variance_predictor_forward(cpu_context(w), layout, view_of(x), *packed, a);
+    return project(a.predicted.download(), probe);
   };
-  frontend::VariancePredictorActivations a;
-  frontend::variance_predictor_forward(w.parameters(), layout, x, lengths, a);
+  frontend::VariancePredictorActivations a(cpu);
+  frontend::variance_predictor_forward(cpu_context(w), layout, view_of(x), *packed, a);
   kernels::ParameterSet grads = w.parameters().zeros_like();
   Matrix dx = Matrix::Zero(x.rows(), x.cols());
-  frontend::variance_predictor_backward(w.parameters(), layout, lengths, a, probe, grads, dx);
+  frontend::ConvBlockScratch scratch(cpu);
+  frontend::variance_predictor_backward(cpu_context(w, &grads), layout, *packed, a, view_of(probe),
+                                        view_of(dx), scratch);
   expect_matches(loss, x.data(), dx.data(), static_cast<std::size_t>(x.size()), "input", 2e-2,
                  kEps);
   for (const auto& e : w.parameters().entries()) {

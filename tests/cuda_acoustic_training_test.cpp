@@ -1,10 +1,11 @@
-// The acoustic model's training pass on the GPU (tts/frontend/acoustic/cuda_acoustic_pass.h)
-// against the CPU pass (network.h, itself checked against finite differences in
+// The acoustic model's pass (network.h, written once against the device-op interface) on the CUDA
+// backend against the same pass on the CPU backend (itself checked against finite differences in
 // acoustic_gradient_test.cpp): the same weights and batch must give the same losses, predicted
 // frames, log-durations, predicted token pitch and energy and gradients, tensor by tensor, within
 // fp32 rounding — with given durations, with durations from alignment search (run on the host
 // under the GPU's prior means), with dropout, and with both mel losses; with the variance adaptor
-// (pitch and energy predictors, bucket embeddings) at two sizes and without it; within bf16
+// (pitch and energy predictors, bucket embeddings) at two sizes and without it; with the speaker
+// embedding of a model of two speakers (tokens of each speaker in one batch); within bf16
 // rounding with bf16 GEMMs; bit for bit from one GPU run to the next; and several optimiser steps
 // must follow the CPU's. Errors are normalised
 // (‖gpu − cpu‖ / ‖cpu‖, after asserting ‖cpu‖ > 0), so a zero or sign-flipped gradient fails.
@@ -28,10 +29,10 @@
 #include "skip_without_gpu.h"
 #include "tiny_acoustic.h"
 #include "tts/frontend/acoustic/alignment_targets.h"
-#include "tts/frontend/acoustic/cuda_acoustic_pass.h"
 #include "tts/frontend/acoustic/network.h"
 #include "tts/frontend/acoustic/training_pass.h"
 #include "tts/kernels/linear_algebra.h"
+#include "tts/kernels/ops/backends.h"
 #include "tts/train/optimizer_step.h"
 
 using tts::frontend::AcousticBatch;
@@ -40,15 +41,20 @@ using tts::frontend::AcousticLosses;
 using tts::frontend::AcousticLossSettings;
 using tts::frontend::AcousticPass;
 using tts::frontend::AcousticWeights;
-using tts::frontend::CudaAcousticPass;
 using tts::frontend::SymbolTiming;
+using tts::kernels::GemmPrecision;
 using tts::kernels::Matrix;
 using tts::kernels::ParameterSet;
-using tts::kernels::cuda::GemmPrecision;
 
 namespace {
 
 using tts::testing::normalised_error;
+
+// The pass on the GPU: the one definition, given the CUDA backend.
+AcousticPass gpu_pass(const AcousticWeights& weights, const AcousticLossSettings& settings = {},
+                      GemmPrecision precision = GemmPrecision::kFp32) {
+  return AcousticPass(weights, settings, tts::kernels::cuda_backend(), precision);
+}
 
 // Every feature of the real shape at a small size: residual and non-residual blocks (the duration
 // and variance predictors' first blocks change width), kernels of 3 and 5, three alignment states,
@@ -101,6 +107,7 @@ struct Case {
   bool l1 = true;
   float dropout = 0.0f;
   bool searched = false;  // durations from alignment search instead of given
+  // With config.speakers > 1, utterance u is speaker u % speakers.
   GemmPrecision precision = GemmPrecision::kFp32;
   double loss_bound = 1e-5, bound = 1e-4;
 };
@@ -129,6 +136,11 @@ void expect_pass_matches_cpu(const Case& k) {
   tts::testing::perturb(weights.parameters(), 6);
   std::vector<int> durations;
   AcousticBatch batch = tts::testing::random_acoustic_batch(config, k.token_counts, 7, durations);
+  if (config.speakers > 1) {
+    ASSERT_GE(weights.layout().speaker_embedding, 0);
+    for (std::size_t u = 0; u < k.token_counts.size(); ++u)
+      batch.speakers.push_back(static_cast<int>(u) % config.speakers);
+  }
   if (!variance) {  // a model without the adaptor needs no contours
     batch.log_f0.resize(0, 0);
     batch.log_energy.resize(0, 0);
@@ -156,7 +168,7 @@ void expect_pass_matches_cpu(const Case& k) {
   const AcousticLosses cpu_losses = cpu.forward(batch, durations, dropout_seed);
   cpu.backward(cpu_grads);
 
-  CudaAcousticPass gpu(weights, settings, k.precision);
+  AcousticPass gpu(weights, settings, tts::kernels::cuda_backend(), k.precision);
   ParameterSet gpu_grads = weights.parameters().zeros_like();
   const AcousticLosses gpu_losses = gpu.forward(batch, durations, dropout_seed);
   gpu.backward(gpu_grads);
@@ -203,12 +215,12 @@ void expect_pass_matches_cpu(const Case& k) {
                                                  log_durations.size(), &norm);
   ASSERT_GT(norm, 0.0);
   EXPECT_LT(duration_error, k.bound) << "log-durations";
-  const std::pair<const char*, std::pair<const Matrix*, const Matrix*>> variances[] = {
-      {"pitch", {&gpu.predicted_pitch(), &cpu.predicted_pitch()}},
-      {"energy", {&gpu.predicted_energy(), &cpu.predicted_energy()}}};
+  const std::pair<const char*, std::pair<Matrix, Matrix>> variances[] = {
+      {"pitch", {gpu.predicted_pitch(), cpu.predicted_pitch()}},
+      {"energy", {gpu.predicted_energy(), cpu.predicted_energy()}}};
   for (const auto& [name, values] : variances) {
-    const Matrix& g = *values.first;
-    const Matrix& c = *values.second;
+    const Matrix& g = values.first;
+    const Matrix& c = values.second;
     if (!variance) {
       EXPECT_EQ(g.size(), 0) << name;
       EXPECT_EQ(c.size(), 0) << name;
@@ -234,11 +246,12 @@ void expect_pass_matches_cpu(const Case& k) {
   }
   // Each predictor's two blocks (4 tensors each), output and bias, and embedding.
   EXPECT_EQ(variance_tensors, variance ? 22 : 0);
+  EXPECT_EQ(weights.layout().speaker_embedding >= 0, config.speakers > 1);
   std::printf(
       "%s pass (%d channels, %s, %s, dropout %.1f, %s durations): total loss %.6f (cpu %.6f), "
       "pitch %.6f (cpu %.6f), energy %.6f (cpu %.6f), frames error %.2e, worst gradient error "
       "%.2e (%s)\n",
-      tts::kernels::cuda::to_string(k.precision), config.channels,
+      tts::kernels::to_string(k.precision), config.channels,
       variance ? "variance adaptor" : "no variance adaptor", k.l1 ? "L1" : "L2", k.dropout,
       k.searched ? "searched" : "given", gpu_losses.total, cpu_losses.total, gpu_losses.pitch,
       cpu_losses.pitch, gpu_losses.energy, cpu_losses.energy, mel_error, worst, worst_name.c_str());
@@ -286,6 +299,18 @@ TEST(CudaAcousticTraining, Fp32PassMatchesCpuAtTinySize) {
   }
 }
 
+// A model of two speakers: the speaker vectors added to the encoder's output, and their gradient
+// (speaker_embedding, which the loop above checks with every tensor), with the variance adaptor,
+// dropout and alignment search, and without the adaptor. The batch alternates the speakers.
+TEST(CudaAcousticTraining, Fp32PassMatchesCpuWithTwoSpeakers) {
+  TTS_SKIP_WITHOUT_GPU();
+  AcousticConfig config = test_config();
+  config.speakers = 2;
+  expect_pass_matches_cpu(fp32_case(true, 0.0f, false, config));
+  expect_pass_matches_cpu(fp32_case(false, 0.3f, true, config));
+  expect_pass_matches_cpu(fp32_case(true, 0.0f, false, without_variance(config)));
+}
+
 // bf16 keeps 8 bits of mantissa; as for the vocoder (cuda_vocoder_training_test.cpp), a gradient
 // that is the small remainder of many terms of both signs loses more than that, so the bound is
 // loose, but a sign flip or a wrong tensor gives 1 or more.
@@ -312,7 +337,7 @@ TEST(CudaAcousticTraining, GradientsRepeatBitForBit) {
   std::vector<std::vector<float>> runs;
   std::vector<double> losses;
   for (int run = 0; run < 2; ++run) {
-    CudaAcousticPass pass(weights, settings);
+    AcousticPass pass = gpu_pass(weights, settings);
     ParameterSet grads = weights.parameters().zeros_like();
     losses.push_back(pass.forward(batch, durations, 3).total);
     pass.backward(grads);
@@ -373,7 +398,7 @@ TEST(CudaAcousticTraining, MisuseIsAnException) {
   const AcousticConfig config = test_config();
   AcousticWeights weights(config);
   weights.initialise(1);
-  CudaAcousticPass pass(weights);
+  AcousticPass pass = gpu_pass(weights);
   ParameterSet grads = weights.parameters().zeros_like();
   EXPECT_THROW(pass.backward(grads), std::logic_error);
   std::vector<int> durations;

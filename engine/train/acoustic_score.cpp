@@ -60,11 +60,12 @@ AcousticScore score_acoustic_model(const AcousticScoreOptions& o, std::ostream& 
     const kernels::Matrix predicted =
         (pass.predicted_mel().array() * config.mel_std + config.mel_mean).matrix();
     mel_error += static_cast<double>((predicted - u.mel).cwiseAbs().sum());
+    const kernels::Matrix log_durations = pass.log_durations();
     for (std::size_t k = 0; k < u.ids.size(); ++k) {
       if (model.symbols->timings().at(static_cast<std::size_t>(u.ids[k])) !=
           frontend::SymbolTiming::kSounds)
         continue;
-      const double predicted_log = pass.log_durations()(0, static_cast<Eigen::Index>(k));
+      const double predicted_log = log_durations(0, static_cast<Eigen::Index>(k));
       duration_error += std::abs(predicted_log - std::log1p(pass.durations()[k]));
       ++sounding;
     }

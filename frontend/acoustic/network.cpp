@@ -6,18 +6,19 @@
 #include <numeric>
 #include <stdexcept>
 #include <string>
+#include <utility>
 
 #include "tts/frontend/acoustic/alignment_targets.h"
 #include "tts/frontend/acoustic/variance_adaptor.h"
 #include "tts/kernels/alignment.h"
-#include "tts/kernels/losses.h"
-#include "tts/kernels/sequence.h"
+#include "tts/kernels/ops/backends.h"
 
 namespace tts::frontend {
 
 namespace {
 
 using kernels::Matrix;
+using kernels::View;
 
 int sum(const std::vector<int>& values) { return std::accumulate(values.begin(), values.end(), 0); }
 
@@ -49,11 +50,34 @@ class Laps {
 }  // namespace
 
 AcousticPass::AcousticPass(const AcousticWeights& weights, AcousticLossSettings settings)
-    : weights_(weights), settings_(settings) {}
+    : AcousticPass(weights, std::move(settings), kernels::cpu_backend()) {}
+
+AcousticPass::AcousticPass(const AcousticWeights& weights, AcousticLossSettings settings,
+                           kernels::Backend& backend, kernels::GemmPrecision precision)
+    : weights_(weights), settings_(std::move(settings)), backend_(backend), precision_(precision) {}
+
+std::string AcousticPass::describe() const { return kernels::describe(backend_, precision_); }
+
+void AcousticPass::read_weights() {
+  const kernels::ParameterSet& params = weights_.parameters();
+  weights_view_ =
+      weights_on_device_.read_from_host(params.data(), static_cast<int>(params.size()), 1);
+}
+
+LayerContext AcousticPass::context(View gradients) const {
+  return {backend_, precision_, &weights_.parameters(), weights_view_, gradients};
+}
+
+kernels::ConstMatrixMap AcousticPass::on_host(const kernels::Buffer& buffer,
+                                              Matrix& scratch) const {
+  const View v = buffer.view();
+  if (backend_.host_resident()) return {v.data, v.rows, v.cols};
+  scratch = buffer.download();
+  return {scratch.data(), scratch.rows(), scratch.cols()};
+}
 
 void AcousticPass::encode(const std::vector<int32_t>& ids, const std::vector<int>& lengths,
                           const std::vector<int>& speakers) {
-  const auto& p = weights_.parameters();
   const auto& layout = weights_.layout();
   const int symbols = weights_.config().symbols;
   for (int32_t id : ids)
@@ -70,15 +94,19 @@ void AcousticPass::encode(const std::vector<int32_t>& ids, const std::vector<int
       throw std::invalid_argument("acoustic model: speaker " + std::to_string(s) +
                                   " is outside the model's speakers (0.." +
                                   std::to_string(speaker_count - 1) + ")");
-  embedded_.resize(weights_.config().channels, static_cast<Eigen::Index>(ids.size()));
-  kernels::embedding_lookup(p.matrix(layout.embedding), ids, embedded_);
-  encoder_acts_.resize(layout.encoder.size());
-  encoder_outs_.resize(layout.encoder.size());
-  const Matrix* x = &embedded_;
+  kernels::Backend& B = backend_;
+  const LayerContext c = context();
+  ids_->assign(ids, symbols);
+  token_lengths_->assign(lengths);
+  embedded_.resize(weights_.config().channels, static_cast<int>(ids.size()));
+  B.embedding_lookup(c.p(layout.embedding), *ids_, embedded_.view());
+  reserve_blocks(encoder_acts_, layout.encoder.size(), B);
+  while (encoder_outs_.size() < layout.encoder.size()) encoder_outs_.emplace_back(B);
+  View x = embedded_.view();
   for (std::size_t i = 0; i < layout.encoder.size(); ++i) {
-    conv_block_forward(p, layout.encoder[i], *x, lengths, encoder_acts_[i], encoder_outs_[i],
+    conv_block_forward(c, layout.encoder[i], x, *token_lengths_, encoder_acts_[i], encoder_outs_[i],
                        dropout_for(static_cast<int>(i)));
-    x = &encoder_outs_[i];
+    x = encoder_outs_[i].view();
   }
   if (layout.speaker_embedding >= 0) {
     const int fallback = weights_.config().speaker;
@@ -86,79 +114,90 @@ void AcousticPass::encode(const std::vector<int32_t>& ids, const std::vector<int
     for (std::size_t u = 0; u < lengths.size(); ++u)
       token_speakers_.insert(token_speakers_.end(), static_cast<std::size_t>(lengths[u]),
                              speakers.empty() ? fallback : speakers[u]);
-    with_speaker_.resize(x->rows(), x->cols());
-    kernels::embedding_lookup(p.matrix(layout.speaker_embedding), token_speakers_, with_speaker_);
-    with_speaker_ += *x;
+    speaker_ids_->assign(token_speakers_, speaker_count);
+    with_speaker_.resize(x.rows, x.cols);
+    B.embedding_lookup(c.p(layout.speaker_embedding), *speaker_ids_, with_speaker_.view());
+    B.add(x, with_speaker_.view());
   }
   // The aligner's prior sees the symbol alone, not its context: every occurrence of a phoneme
   // then shares one mean (a monophone model, as HMM forced aligners start from), so alignment
   // search cannot make a bad path look good by giving each position a mean of its own.
-  linear_forward(p, layout.prior, embedded_, prior_means_);
+  linear_forward(c, layout.prior, embedded_.view(), prior_means_);
 }
 
-const Matrix& AcousticPass::encoded() const {
-  if (weights_.layout().speaker_embedding >= 0) return with_speaker_;
-  return encoder_outs_.empty() ? embedded_ : encoder_outs_.back();
-}
-
-void AcousticPass::predict_durations(const std::vector<int>& lengths) {
-  const auto& p = weights_.parameters();
+View AcousticPass::encoded() const {
   const auto& layout = weights_.layout();
-  const Matrix& encoded = this->encoded();
-  duration_acts_.resize(layout.duration.size());
-  duration_outs_.resize(layout.duration.size());
-  const Matrix* x = &encoded;
+  if (layout.speaker_embedding >= 0) return with_speaker_.view();
+  return layout.encoder.empty() ? embedded_.view()
+                                : encoder_outs_[layout.encoder.size() - 1].view();
+}
+
+void AcousticPass::predict_durations() {
+  const auto& layout = weights_.layout();
+  const LayerContext c = context();
+  reserve_blocks(duration_acts_, layout.duration.size(), backend_);
+  while (duration_outs_.size() < layout.duration.size()) duration_outs_.emplace_back(backend_);
+  View x = encoded();
   for (std::size_t i = 0; i < layout.duration.size(); ++i) {
-    conv_block_forward(p, layout.duration[i], *x, lengths, duration_acts_[i], duration_outs_[i],
-                       dropout_for(static_cast<int>(layout.encoder.size() + i)));
-    x = &duration_outs_[i];
+    conv_block_forward(c, layout.duration[i], x, *token_lengths_, duration_acts_[i],
+                       duration_outs_[i], dropout_for(static_cast<int>(layout.encoder.size() + i)));
+    x = duration_outs_[i].view();
   }
-  linear_forward(p, layout.duration_output, *x, log_durations_);
+  linear_forward(c, layout.duration_output, x, log_durations_);
 }
 
 void AcousticPass::decode(const std::vector<int>& frame_lengths) {
-  const auto& p = weights_.parameters();
+  kernels::Backend& B = backend_;
+  const LayerContext c = context();
   const auto& layout = weights_.layout();
-  const Matrix& encoded = this->encoded();
-  const Eigen::Index channels = encoded.rows(), frames = sum(durations_);
+  const View encoded = this->encoded();
+  const int channels = encoded.rows, frames = sum(durations_);
   Laps laps(phase_times_ != nullptr);
+  frame_lengths_->assign(frame_lengths);
+  token_repeats_->assign(durations_);
   decoder_in_.resize(channels + 2, frames);
-  kernels::repeat_columns(encoded, durations_, decoder_in_.topRows(channels));
-  kernels::token_position_features(durations_, decoder_in_.bottomRows(2));
-  decoder_acts_.resize(layout.decoder.size());
-  decoder_outs_.resize(layout.decoder.size() + 1);
-  linear_forward(p, layout.decoder_input, decoder_in_, decoder_outs_[0]);
+  B.repeat_columns(encoded, *token_repeats_, decoder_in_.view().top_rows(channels));
+  positions_.resize(2, frames);
+  kernels::token_position_features(durations_, positions_);
+  B.upload(positions_.data(), decoder_in_.view().bottom_rows(2));
+  reserve_blocks(decoder_acts_, layout.decoder.size(), B);
+  while (decoder_outs_.size() < layout.decoder.size() + 1) decoder_outs_.emplace_back(B);
+  linear_forward(c, layout.decoder_input, decoder_in_.view(), decoder_outs_[0]);
   if (layout.has_variance) {
     const int bins = weights_.config().variance_bins;
+    std::vector<int32_t> index;
+    std::vector<float> weight;
     bucket_coordinates(frame_log_f0_, std::log(kPitchBucketLowHz), std::log(kPitchBucketHighHz),
-                       bins, pitch_bucket_, pitch_bucket_weight_);
-    bucket_coordinates(frame_energy_z_, -kEnergyBucketRange, kEnergyBucketRange, bins,
-                       energy_bucket_, energy_bucket_weight_);
-    kernels::add_interpolated_columns(p.matrix(layout.pitch.embedding), pitch_bucket_,
-                                      pitch_bucket_weight_, decoder_outs_[0]);
-    kernels::add_interpolated_columns(p.matrix(layout.energy.embedding), energy_bucket_,
-                                      energy_bucket_weight_, decoder_outs_[0]);
+                       bins, index, weight);
+    pitch_buckets_->assign(index, weight, bins);
+    bucket_coordinates(frame_energy_z_, -kEnergyBucketRange, kEnergyBucketRange, bins, index,
+                       weight);
+    energy_buckets_->assign(index, weight, bins);
+    B.add_interpolated_columns(c.p(layout.pitch.embedding), *pitch_buckets_,
+                               decoder_outs_[0].view());
+    B.add_interpolated_columns(c.p(layout.energy.embedding), *energy_buckets_,
+                               decoder_outs_[0].view());
   }
   if (phase_times_) laps.lap(&phase_times_->length_regulation);
   for (std::size_t i = 0; i < layout.decoder.size(); ++i)
     conv_block_forward(
-        p, layout.decoder[i], decoder_outs_[i], frame_lengths, decoder_acts_[i],
+        c, layout.decoder[i], decoder_outs_[i].view(), *frame_lengths_, decoder_acts_[i],
         decoder_outs_[i + 1],
         dropout_for(static_cast<int>(layout.encoder.size() + layout.duration.size() + i)));
   if (phase_times_) laps.lap(&phase_times_->decoder);
-  linear_forward(p, layout.decoder_output, decoder_outs_.back(), predicted_);
+  linear_forward(c, layout.decoder_output, decoder_outs_[layout.decoder.size()].view(), predicted_);
   if (phase_times_) laps.lap(&phase_times_->output);
 }
 
-void AcousticPass::predict_variances(const std::vector<int>& lengths) {
+void AcousticPass::predict_variances() {
   const auto& layout = weights_.layout();
   if (!layout.has_variance) {
     pitch_.predicted.resize(0, 0);
     energy_.predicted.resize(0, 0);
     return;
   }
-  const auto& p = weights_.parameters();
-  const Matrix& encoded = this->encoded();
+  const LayerContext c = context();
+  const View encoded = this->encoded();
   // Their blocks are numbered after the decoder's for dropout.
   const int first =
       static_cast<int>(layout.encoder.size() + layout.duration.size() + layout.decoder.size());
@@ -168,8 +207,9 @@ void AcousticPass::predict_variances(const std::vector<int>& lengths) {
       d.push_back(dropout_for(first + offset + static_cast<int>(i)));
     return d;
   };
-  variance_predictor_forward(p, layout.pitch, encoded, lengths, pitch_, dropouts(0, layout.pitch));
-  variance_predictor_forward(p, layout.energy, encoded, lengths, energy_,
+  variance_predictor_forward(c, layout.pitch, encoded, *token_lengths_, pitch_,
+                             dropouts(0, layout.pitch));
+  variance_predictor_forward(c, layout.energy, encoded, *token_lengths_, energy_,
                              dropouts(static_cast<int>(layout.pitch.blocks.size()), layout.energy));
 }
 
@@ -179,11 +219,12 @@ Dropout AcousticPass::dropout_for(int block) const {
   return {settings_.dropout, dropout_seed_ * 64 + static_cast<uint64_t>(block)};
 }
 
-kernels::ConstMatrixMap AcousticPass::state_means() const {
+View AcousticPass::state_means() const {
   // prior_means_ stacks a token's states vertically (state s in rows s·M..(s+1)·M). In column-major
   // memory that is already M × (tokens · states) with state s of token k in column k·S + s.
-  const Eigen::Index mels = weights_.config().n_mels;
-  return {prior_means_.data(), mels, prior_means_.size() / mels};
+  const int mels = weights_.config().n_mels;
+  const View means = prior_means_.view();
+  return {means.data, mels, static_cast<int>(means.size() / mels), mels};
 }
 
 SymbolTiming AcousticPass::timing(int32_t id) const { return timing_of(settings_, id); }
@@ -193,15 +234,21 @@ std::vector<int> AcousticPass::flat_start_durations(const AcousticBatch& batch) 
 }
 
 std::vector<int> AcousticPass::search_alignment(const AcousticBatch& batch) {
-  TokenAlignment alignment = frontend::search_alignment(state_means(), target_, batch, settings_,
-                                                        weights_.config().alignment_states);
+  // The search runs on the host, on the prior's means (which come down from a device for it).
+  const kernels::ConstMatrixMap means = on_host(prior_means_, means_host_);
+  const int mels = weights_.config().n_mels;
+  TokenAlignment alignment = frontend::search_alignment(
+      kernels::ConstMatrixMap(means.data(), mels, means.size() / mels), target_host_, batch,
+      settings_, weights_.config().alignment_states);
   state_durations_ = std::move(alignment.state_durations);
   return std::move(alignment.durations);
 }
 
 std::vector<int> AcousticPass::align(const AcousticBatch& batch) {
   const auto& c = weights_.config();
-  target_ = (batch.mel.array() - c.mel_mean) / c.mel_std;
+  have_forward_ = false;
+  read_weights();
+  target_host_ = (batch.mel.array() - c.mel_mean) / c.mel_std;
   encode(batch.ids, batch.token_lengths, batch.speakers);
   return search_alignment(batch);
 }
@@ -211,14 +258,18 @@ AcousticLosses AcousticPass::forward(const AcousticBatch& batch, const std::vect
   const auto& c = weights_.config();
   check_acoustic_batch(batch, c);
   if (!durations.empty()) check_given_durations(batch, durations, settings_);
-  batch_ = &batch;
+  kernels::Backend& B = backend_;
+  have_forward_ = false;
+  read_weights();
   dropout_active_ = true;
   dropout_seed_ = dropout_seed;
   struct EndDropout {
     bool& active;
     ~EndDropout() { active = false; }
   } end_dropout{dropout_active_};
-  target_ = (batch.mel.array() - c.mel_mean) / c.mel_std;
+  const int mels = c.n_mels, frames = static_cast<int>(batch.mel.cols());
+  target_host_ = (batch.mel.array() - c.mel_mean) / c.mel_std;
+  target_ = target_on_device_.read_from_host(target_host_.data(), mels, frames);
   encode(batch.ids, batch.token_lengths, batch.speakers);
   if (durations.empty()) {
     durations_ = search_alignment(batch);
@@ -226,8 +277,9 @@ AcousticLosses AcousticPass::forward(const AcousticBatch& batch, const std::vect
     durations_ = durations;
     state_durations_ = even_state_durations(durations, c.alignment_states);
   }
-  predict_durations(batch.token_lengths);
-  predict_variances(batch.token_lengths);
+  state_repeats_->assign(state_durations_);
+  predict_durations();
+  predict_variances();
   if (weights_.layout().has_variance) {
     FrameVariances v = frame_variances(batch.log_f0, batch.log_energy, c);
     token_means(v.pitch_z, durations_, pitch_target_, variance_mask_);
@@ -238,104 +290,124 @@ AcousticLosses AcousticPass::forward(const AcousticBatch& batch, const std::vect
   decode(batch.frame_lengths);
 
   AcousticLosses losses;
-  d_predicted_.resize(predicted_.rows(), predicted_.cols());
-  losses.mel = settings_.l1_mel ? kernels::l1_loss(predicted_, target_, d_predicted_)
-                                : kernels::mse_loss(predicted_, target_, d_predicted_);
-  Matrix prior_frames(c.n_mels, target_.cols());
-  kernels::repeat_columns(state_means(), state_durations_, prior_frames);
-  d_prior_frames_.resize(prior_frames.rows(), prior_frames.cols());
-  losses.prior = 0.5 * kernels::mse_loss(prior_frames, target_, d_prior_frames_,
-                                         0.5f * settings_.prior_weight);
-  const Matrix log_target = log_duration_targets(durations_);
-  d_log_durations_.resize(1, log_target.cols());
-  losses.duration =
-      kernels::mse_loss(log_durations_, log_target, d_log_durations_, settings_.duration_weight);
+  d_predicted_.resize(mels, frames);
+  losses.mel = settings_.l1_mel ? B.l1_loss(predicted_.view(), target_, d_predicted_.view(), 1.0f)
+                                : B.mse_loss(predicted_.view(), target_, d_predicted_.view(), 1.0f);
+  prior_frames_.resize(mels, frames);
+  B.repeat_columns(state_means(), *state_repeats_, prior_frames_.view());
+  d_prior_frames_.resize(mels, frames);
+  losses.prior = 0.5 * B.mse_loss(prior_frames_.view(), target_, d_prior_frames_.view(),
+                                  0.5f * settings_.prior_weight);
+  log_target_host_ = log_duration_targets(durations_);
+  const int tokens = static_cast<int>(log_target_host_.cols());
+  log_target_ = log_target_on_device_.read_from_host(log_target_host_.data(), 1, tokens);
+  d_log_durations_.resize(1, tokens);
+  losses.duration = B.mse_loss(log_durations_.view(), log_target_, d_log_durations_.view(),
+                               settings_.duration_weight);
   losses.total = losses.mel + settings_.prior_weight * losses.prior +
                  settings_.duration_weight * losses.duration;
   if (weights_.layout().has_variance) {
-    losses.pitch = masked_mse(pitch_.predicted, pitch_target_, variance_mask_, d_pitch_,
-                              settings_.pitch_weight);
-    losses.energy = masked_mse(energy_.predicted, energy_target_, variance_mask_, d_energy_,
-                               settings_.energy_weight);
+    // One value per token: the predictions come to the host for the masked MSE, its gradient
+    // goes back (in place on the CPU).
+    Matrix scratch;
+    losses.pitch = masked_mse(on_host(pitch_.predicted, scratch), pitch_target_, variance_mask_,
+                              d_pitch_, settings_.pitch_weight);
+    d_pitch_view_ = d_pitch_on_device_.read_from_host(d_pitch_.data(), 1, tokens);
+    losses.energy = masked_mse(on_host(energy_.predicted, scratch), energy_target_, variance_mask_,
+                               d_energy_, settings_.energy_weight);
+    d_energy_view_ = d_energy_on_device_.read_from_host(d_energy_.data(), 1, tokens);
     losses.total += settings_.pitch_weight * losses.pitch + settings_.energy_weight * losses.energy;
   }
+  have_forward_ = true;
   return losses;
 }
 
-void AcousticPass::backward(kernels::ParameterSet& grads) {
-  if (!batch_) throw std::logic_error("AcousticPass::backward before forward");
-  const auto& p = weights_.parameters();
+void AcousticPass::backward(kernels::ParameterSet& gradients) {
+  if (!have_forward_) throw std::logic_error("AcousticPass::backward before forward");
+  const kernels::ParameterSet& params = weights_.parameters();
+  if (gradients.size() != params.size())
+    throw std::invalid_argument("AcousticPass::backward: gradients have " +
+                                std::to_string(gradients.size()) + " values, the model " +
+                                std::to_string(params.size()));
+  kernels::Backend& B = backend_;
   const auto& layout = weights_.layout();
-  const AcousticBatch& batch = *batch_;
-  const Matrix& encoded = this->encoded();
-  const Eigen::Index channels = encoded.rows(), tokens = encoded.cols();
+  const LayerContext c = context(
+      gradients_on_device_.add_to_host(gradients.data(), static_cast<int>(gradients.size()), 1));
+  const View encoded = this->encoded();
+  const int channels = encoded.rows, tokens = encoded.cols, frames = predicted_.cols();
+  // A zeroed rows × cols scratch buffer's view.
+  auto zeroed = [&](kernels::Buffer& buffer, int rows, int cols) {
+    buffer.resize(rows, cols);
+    B.set_zero(buffer.view());
+    return buffer.view();
+  };
 
   // Decoder, back to the expanded encoder states.
-  Matrix d_hidden = Matrix::Zero(decoder_outs_.back().rows(), predicted_.cols());
-  linear_backward(p, layout.decoder_output, decoder_outs_.back(), d_predicted_, grads, d_hidden);
+  const View decoded = decoder_outs_[layout.decoder.size()].view();
+  linear_backward(c, layout.decoder_output, decoded, d_predicted_.view(),
+                  zeroed(d_hidden_, decoded.rows, frames));
   for (std::size_t i = layout.decoder.size(); i-- > 0;) {
-    Matrix d_in = Matrix::Zero(decoder_outs_[i].rows(), decoder_outs_[i].cols());
-    conv_block_backward(p, layout.decoder[i], batch.frame_lengths, decoder_acts_[i], d_hidden,
-                        grads, d_in);
-    d_hidden.swap(d_in);
+    conv_block_backward(c, layout.decoder[i], *frame_lengths_, decoder_acts_[i], d_hidden_.view(),
+                        zeroed(d_in_, decoder_outs_[i].rows(), frames), scratch_);
+    std::swap(d_hidden_, d_in_);
   }
   if (layout.has_variance) {
     // The embeddings' buckets are read, not learned through: the contours are data (training) or
     // the predictors' output (synthesis), and the predictors learn from their own losses.
-    kernels::add_interpolated_columns_backward(d_hidden, pitch_bucket_, pitch_bucket_weight_,
-                                               grads.matrix(layout.pitch.embedding));
-    kernels::add_interpolated_columns_backward(d_hidden, energy_bucket_, energy_bucket_weight_,
-                                               grads.matrix(layout.energy.embedding));
+    B.add_interpolated_columns_backward(d_hidden_.view(), *pitch_buckets_,
+                                        c.g(layout.pitch.embedding));
+    B.add_interpolated_columns_backward(d_hidden_.view(), *energy_buckets_,
+                                        c.g(layout.energy.embedding));
   }
-  Matrix d_decoder_in = Matrix::Zero(decoder_in_.rows(), decoder_in_.cols());
-  linear_backward(p, layout.decoder_input, decoder_in_, d_hidden, grads, d_decoder_in);
-  Matrix d_encoded = Matrix::Zero(channels, tokens);
-  kernels::repeat_columns_backward(d_decoder_in.topRows(channels), durations_, d_encoded);
+  linear_backward(c, layout.decoder_input, decoder_in_.view(), d_hidden_.view(),
+                  zeroed(d_decoder_in_, decoder_in_.rows(), frames));
+  B.repeat_columns_backward(d_decoder_in_.view().top_rows(channels), *token_repeats_,
+                            zeroed(d_encoded_, channels, tokens));
 
   // Prior means.
-  Matrix d_means = Matrix::Zero(prior_means_.rows(), tokens);
-  const Eigen::Index mels = weights_.config().n_mels;
-  kernels::repeat_columns_backward(d_prior_frames_, state_durations_,
-                                   kernels::MatrixMap(d_means.data(), mels, d_means.size() / mels));
-  Matrix d_embedded = Matrix::Zero(channels, tokens);
-  linear_backward(p, layout.prior, embedded_, d_means, grads, d_embedded);
+  const int mels = weights_.config().n_mels, states = weights_.config().alignment_states;
+  const View d_means = zeroed(d_means_, prior_means_.rows(), tokens);
+  B.repeat_columns_backward(d_prior_frames_.view(), *state_repeats_,
+                            {d_means.data, mels, tokens * states, mels});
+  linear_backward(c, layout.prior, embedded_.view(), d_means,
+                  zeroed(d_embedded_, channels, tokens));
 
   // Duration predictor.
-  Matrix d_duration = Matrix::Zero(duration_outs_.back().rows(), tokens);
-  linear_backward(p, layout.duration_output, duration_outs_.back(), d_log_durations_, grads,
-                  d_duration);
+  const View durations_in = duration_outs_[layout.duration.size() - 1].view();
+  linear_backward(c, layout.duration_output, durations_in, d_log_durations_.view(),
+                  zeroed(d_duration_, durations_in.rows, tokens));
   for (std::size_t i = layout.duration.size(); i-- > 0;) {
     if (i == 0) {
-      conv_block_backward(p, layout.duration[0], batch.token_lengths, duration_acts_[0], d_duration,
-                          grads, d_encoded);
+      conv_block_backward(c, layout.duration[0], *token_lengths_, duration_acts_[0],
+                          d_duration_.view(), d_encoded_.view(), scratch_);
     } else {
-      Matrix d_in = Matrix::Zero(duration_outs_[i - 1].rows(), tokens);
-      conv_block_backward(p, layout.duration[i], batch.token_lengths, duration_acts_[i], d_duration,
-                          grads, d_in);
-      d_duration.swap(d_in);
+      conv_block_backward(c, layout.duration[i], *token_lengths_, duration_acts_[i],
+                          d_duration_.view(), zeroed(d_in_, duration_outs_[i - 1].rows(), tokens),
+                          scratch_);
+      std::swap(d_duration_, d_in_);
     }
   }
 
   // Variance predictors.
   if (layout.has_variance) {
-    variance_predictor_backward(p, layout.pitch, batch.token_lengths, pitch_, d_pitch_, grads,
-                                d_encoded);
-    variance_predictor_backward(p, layout.energy, batch.token_lengths, energy_, d_energy_, grads,
-                                d_encoded);
+    variance_predictor_backward(c, layout.pitch, *token_lengths_, pitch_, d_pitch_view_,
+                                d_encoded_.view(), scratch_);
+    variance_predictor_backward(c, layout.energy, *token_lengths_, energy_, d_energy_view_,
+                                d_encoded_.view(), scratch_);
   }
 
   // Speaker vectors (added to the encoder's output, whose gradient d_encoded also is), then the
   // encoder and the embedding.
   if (layout.speaker_embedding >= 0)
-    kernels::embedding_backward(d_encoded, token_speakers_, grads.matrix(layout.speaker_embedding));
+    B.embedding_backward(d_encoded_.view(), *speaker_ids_, c.g(layout.speaker_embedding));
   for (std::size_t i = layout.encoder.size(); i-- > 0;) {
-    Matrix d_in = Matrix::Zero(channels, tokens);
-    conv_block_backward(p, layout.encoder[i], batch.token_lengths, encoder_acts_[i], d_encoded,
-                        grads, d_in);
-    d_encoded.swap(d_in);
+    conv_block_backward(c, layout.encoder[i], *token_lengths_, encoder_acts_[i], d_encoded_.view(),
+                        zeroed(d_in_, channels, tokens), scratch_);
+    std::swap(d_encoded_, d_in_);
   }
-  d_encoded += d_embedded;
-  kernels::embedding_backward(d_encoded, batch.ids, grads.matrix(layout.embedding));
+  B.add(d_embedded_.view(), d_encoded_.view());
+  B.embedding_backward(d_encoded_.view(), *ids_, c.g(layout.embedding));
+  gradients_on_device_.finish_adding_to_host(gradients.data());
 }
 
 void AcousticPass::synthesize(const std::vector<int32_t>& ids, float rate,
@@ -356,12 +428,16 @@ void AcousticPass::synthesize(const std::vector<int32_t>& ids, float rate,
   const std::vector<int> lengths = {static_cast<int>(ids.size())};
   if (phase_times_) *phase_times_ = {};
   Laps laps(phase_times_ != nullptr);
+  have_forward_ = false;
+  read_weights();
   encode(ids, lengths, {});
   if (phase_times_) laps.lap(&phase_times_->encoder);
-  predict_durations(lengths);
+  predict_durations();
+  Matrix scratch;
+  const kernels::ConstMatrixMap log_durations = on_host(log_durations_, scratch);
   durations_.resize(ids.size());
   for (std::size_t i = 0; i < ids.size(); ++i) {
-    const double log_frames = log_durations_(0, static_cast<Eigen::Index>(i));
+    const double log_frames = log_durations(0, static_cast<Eigen::Index>(i));
     const double frames = std::isnan(log_frames) ? 1.0 : std::expm1(log_frames) / rate;
     const SymbolTiming t = timing(ids[i]);
     const double least = t == SymbolTiming::kSounds ? 1.0 : 0.0;
@@ -370,24 +446,25 @@ void AcousticPass::synthesize(const std::vector<int32_t>& ids, float rate,
   }
   if (phase_times_) laps.lap(&phase_times_->durations);
   const auto& c = weights_.config();
-  predict_variances(lengths);
+  predict_variances();
   if (token_f0_hz) token_f0_hz->assign(ids.size(), 0.0f);
   if (has_variance) {
     // The shift moves every frame's log F0, so the embedding reads the raised contour.
     const float shift = pitch_semitones * std::log(2.0f) / 12.0f;
     Matrix token_log_f0 =
-        (spread_pitch(pitch_.predicted, durations_, c.pitch_spread).array() * c.pitch_std +
+        (spread_pitch(pitch_.predicted.download(), durations_, c.pitch_spread).array() *
+             c.pitch_std +
          c.pitch_mean + shift)
             .matrix();
     tokens_to_frames(token_log_f0, durations_, frame_log_f0_);
-    tokens_to_frames(energy_.predicted, durations_, frame_energy_z_);
+    tokens_to_frames(energy_.predicted.download(), durations_, frame_energy_z_);
     if (token_f0_hz)
       for (std::size_t k = 0; k < ids.size(); ++k)
         (*token_f0_hz)[k] = std::exp(token_log_f0(0, static_cast<Eigen::Index>(k)));
   }
   if (phase_times_) laps.lap(&phase_times_->variances);
   decode({sum(durations_)});  // times its own stages
-  mel = (predicted_.array() * c.mel_std + c.mel_mean).matrix();
+  mel = (on_host(predicted_, scratch).array() * c.mel_std + c.mel_mean).matrix();
   durations = durations_;
 }
 

@@ -5,43 +5,47 @@
 #include <limits>
 #include <stdexcept>
 #include <string>
+#include <utility>
 
 namespace tts::frontend {
 
 using kernels::Matrix;
 
-void variance_predictor_forward(const kernels::ParameterSet& p, const VarianceLayout& layout,
-                                kernels::ConstMatrixRef encoded, const std::vector<int>& lengths,
+void variance_predictor_forward(const LayerContext& c, const VarianceLayout& layout,
+                                kernels::View encoded, const kernels::Lengths& lengths,
                                 VariancePredictorActivations& a,
                                 const std::vector<Dropout>& dropouts) {
-  a.blocks.resize(layout.blocks.size());
-  a.outs.resize(layout.blocks.size());
+  reserve_blocks(a.blocks, layout.blocks.size(), c.backend);
+  while (a.outs.size() < layout.blocks.size()) a.outs.emplace_back(c.backend);
+  kernels::View x = encoded;
   for (std::size_t i = 0; i < layout.blocks.size(); ++i) {
     const Dropout dropout = i < dropouts.size() ? dropouts[i] : Dropout{};
-    if (i == 0)
-      conv_block_forward(p, layout.blocks[0], encoded, lengths, a.blocks[0], a.outs[0], dropout);
-    else
-      conv_block_forward(p, layout.blocks[i], a.outs[i - 1], lengths, a.blocks[i], a.outs[i],
-                         dropout);
+    conv_block_forward(c, layout.blocks[i], x, lengths, a.blocks[i], a.outs[i], dropout);
+    x = a.outs[i].view();
   }
-  linear_forward(p, layout.output, a.outs.back(), a.predicted);
+  linear_forward(c, layout.output, x, a.predicted);
 }
 
-void variance_predictor_backward(const kernels::ParameterSet& p, const VarianceLayout& layout,
-                                 const std::vector<int>& lengths,
-                                 const VariancePredictorActivations& a,
-                                 kernels::ConstMatrixRef d_predicted, kernels::ParameterSet& grads,
-                                 kernels::MatrixRef d_encoded) {
-  const Eigen::Index tokens = d_predicted.cols();
-  Matrix d_hidden = Matrix::Zero(a.outs.back().rows(), tokens);
-  linear_backward(p, layout.output, a.outs.back(), d_predicted, grads, d_hidden);
+void variance_predictor_backward(const LayerContext& c, const VarianceLayout& layout,
+                                 const kernels::Lengths& lengths, VariancePredictorActivations& a,
+                                 kernels::View d_predicted, kernels::View d_encoded,
+                                 ConvBlockScratch& scratch) {
+  kernels::Backend& B = c.backend;
+  const int tokens = d_predicted.cols;
+  const std::size_t last = layout.blocks.size() - 1;
+  a.d_hidden.resize(a.outs[last].rows(), tokens);
+  B.set_zero(a.d_hidden.view());
+  linear_backward(c, layout.output, a.outs[last].view(), d_predicted, a.d_hidden.view());
   for (std::size_t i = layout.blocks.size(); i-- > 0;) {
     if (i == 0) {
-      conv_block_backward(p, layout.blocks[0], lengths, a.blocks[0], d_hidden, grads, d_encoded);
+      conv_block_backward(c, layout.blocks[0], lengths, a.blocks[0], a.d_hidden.view(), d_encoded,
+                          scratch);
     } else {
-      Matrix d_in = Matrix::Zero(a.outs[i - 1].rows(), tokens);
-      conv_block_backward(p, layout.blocks[i], lengths, a.blocks[i], d_hidden, grads, d_in);
-      d_hidden.swap(d_in);
+      a.d_in.resize(a.outs[i - 1].rows(), tokens);
+      B.set_zero(a.d_in.view());
+      conv_block_backward(c, layout.blocks[i], lengths, a.blocks[i], a.d_hidden.view(),
+                          a.d_in.view(), scratch);
+      std::swap(a.d_hidden, a.d_in);
     }
   }
 }
@@ -168,8 +172,8 @@ void bucket_coordinates(const Matrix& values, float low, float high, int bins,
   }
 }
 
-double masked_mse(const Matrix& predicted, const Matrix& target, const std::vector<float>& mask,
-                  Matrix& d_predicted, float scale) {
+double masked_mse(kernels::ConstMatrixRef predicted, const Matrix& target,
+                  const std::vector<float>& mask, Matrix& d_predicted, float scale) {
   d_predicted.setZero(predicted.rows(), predicted.cols());
   double count = 0.0;
   for (float m : mask) count += m;

@@ -1,5 +1,5 @@
-// What a training step of the acoustic model aligns its frames to, shared by the CPU pass
-// (network.cpp) and the CUDA pass (cuda_acoustic_pass.cpp): the batch's checks, the durations
+// What a training step of the acoustic model aligns its frames to (network.cpp, on every
+// backend): the batch's checks, the durations
 // (flat start, given, or found by monotonic alignment search under the prior's means), each token's
 // alignment states, and the log-duration targets. All of it runs on the host: the search is a
 // dynamic programme over one utterance at a time.

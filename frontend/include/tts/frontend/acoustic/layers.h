@@ -1,24 +1,55 @@
 // The acoustic model's layers, forward and backward, over batches of whole utterances packed end
-// to end (`lengths` = columns per utterance; see kernels/conv1d.h). Each forward keeps what its
-// backward needs in an activations struct; backward accumulates into `grads` (same layout as the
-// parameters) and into dx unless dx has no columns.
+// to end (`lengths` = columns per utterance; see kernels/conv1d.h), written once against the
+// device-op interface (tts/kernels/ops/backend.h): every operand is a View in the memory of the
+// LayerContext's backend, so the same layers run on the CPU (bit for bit the CPU kernels' results)
+// and on a GPU. Each forward keeps what its backward needs in an activations struct; backward
+// accumulates into the context's gradients (same layout as the parameters) and into dx unless dx
+// has no data.
 #pragma once
 
 #include <cstdint>
 #include <vector>
 
 #include "tts/frontend/acoustic/weights.h"
+#include "tts/kernels/ops/backend.h"
+#include "tts/kernels/ops/buffer.h"
 #include "tts/kernels/parameter_set.h"
-#include "tts/kernels/tensor.h"
 
 namespace tts::frontend {
 
+// Where the layers run: the backend, its GEMM precision, and the model's flat parameters (and, for
+// backward, gradients) in that backend's memory, laid out as `layout`'s entries.
+struct LayerContext {
+  kernels::Backend& backend;
+  kernels::GemmPrecision precision = kernels::GemmPrecision::kFp32;
+  const kernels::ParameterSet* layout = nullptr;
+  kernels::View parameters, gradients;
+
+  // Entry `index` of the parameters or of the gradients.
+  kernels::View p(int index) const { return entry(parameters, index); }
+  kernels::View g(int index) const { return entry(gradients, index); }
+  kernels::View entry(kernels::View flat, int index) const;
+};
+
 struct ConvBlockActivations {
-  kernels::Matrix unfolded;    // K·in × N, the convolution's input
-  kernels::Matrix relu;        // out × N
-  kernels::Matrix normalized;  // out × N, the layer norm's x̂
-  kernels::Vector inv_std;     // N
-  kernels::Matrix keep;        // out × N dropout mask (kernels/dropout.h); empty without dropout
+  explicit ConvBlockActivations(kernels::Backend& backend)
+      : unfolded(backend), relu(backend), normalized(backend), inv_std(backend), keep(backend) {}
+  kernels::Buffer unfolded;    // K·in × N, the convolution's input
+  kernels::Buffer relu;        // out × N
+  kernels::Buffer normalized;  // out × N, the layer norm's x̂
+  kernels::Buffer inv_std;     // N × 1
+  kernels::Buffer keep;        // out × N dropout mask (kernels/dropout.h); 0 × 0 without dropout
+};
+
+// Grows `blocks` to at least `count` activations on `backend` (they hold buffers, which need it).
+void reserve_blocks(std::vector<ConvBlockActivations>& blocks, std::size_t count,
+                    kernels::Backend& backend);
+
+// A conv block's backward scratch, kept by the caller across blocks and steps so that its large
+// buffers are allocated once.
+struct ConvBlockScratch {
+  explicit ConvBlockScratch(kernels::Backend& backend) : d_sum(backend), d_unfolded(backend) {}
+  kernels::Buffer d_sum, d_unfolded;
 };
 
 // Dropout of a block's ReLU output in training: `rate` of the activations are zeroed, drawn from
@@ -31,19 +62,17 @@ struct Dropout {
 
 // out = LN(dropout(ReLU(conv(x))) + x) (without "+ x" when the block is not residual). Resizes
 // `out`.
-void conv_block_forward(const kernels::ParameterSet& p, const ConvBlockLayout& block,
-                        kernels::ConstMatrixRef x, const std::vector<int>& lengths,
-                        ConvBlockActivations& a, kernels::Matrix& out, Dropout dropout = {});
-void conv_block_backward(const kernels::ParameterSet& p, const ConvBlockLayout& block,
-                         const std::vector<int>& lengths, const ConvBlockActivations& a,
-                         kernels::ConstMatrixRef d_out, kernels::ParameterSet& grads,
-                         kernels::MatrixRef dx);
+void conv_block_forward(const LayerContext& c, const ConvBlockLayout& block, kernels::View x,
+                        const kernels::Lengths& lengths, ConvBlockActivations& a,
+                        kernels::Buffer& out, Dropout dropout = {});
+void conv_block_backward(const LayerContext& c, const ConvBlockLayout& block,
+                         const kernels::Lengths& lengths, const ConvBlockActivations& a,
+                         kernels::View d_out, kernels::View dx, ConvBlockScratch& scratch);
 
 // y = W·x + b. Resizes `y`.
-void linear_forward(const kernels::ParameterSet& p, const LinearLayout& layer,
-                    kernels::ConstMatrixRef x, kernels::Matrix& y);
-void linear_backward(const kernels::ParameterSet& p, const LinearLayout& layer,
-                     kernels::ConstMatrixRef x, kernels::ConstMatrixRef dy,
-                     kernels::ParameterSet& grads, kernels::MatrixRef dx);
+void linear_forward(const LayerContext& c, const LinearLayout& layer, kernels::View x,
+                    kernels::Buffer& y);
+void linear_backward(const LayerContext& c, const LinearLayout& layer, kernels::View x,
+                     kernels::View dy, kernels::View dx);
 
 }  // namespace tts::frontend

@@ -5,12 +5,16 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
+#include <string>
 #include <vector>
 
 #include "tts/frontend/acoustic/layers.h"
 #include "tts/frontend/acoustic/variance_adaptor.h"
 #include "tts/frontend/acoustic/weights.h"
 #include "tts/frontend/symbol_table.h"
+#include "tts/kernels/ops/backend.h"
+#include "tts/kernels/ops/buffer.h"
 
 namespace tts::frontend {
 
@@ -81,11 +85,24 @@ struct AcousticSynthesis {
   std::vector<float> f0_hz;
 };
 
+// Written once against the device-op interface (tts/kernels/ops/backend.h): every activation lives
+// in the memory of the backend the pass is given, the CPU's by default, on which it computes
+// what the CPU kernels give, bit for bit. On a GPU backend, per forward() the weights and the
+// batch go up and the losses come down, per backward() the gradients come down, so the optimiser,
+// clipping, EMA and checkpoints stay the CPU's and a run can change device on --resume. What is
+// per utterance or per token and small stays on the host on every backend: monotonic alignment
+// search (alignment_targets.h; the prior's means come down for it), the variance adaptor's
+// contours, targets, bucket coordinates and masked MSE, the duration targets and the token
+// positions.
 class AcousticPass {
  public:
   // Keeps a reference to `weights`; they must outlive this object and not change between a
-  // forward() and its backward().
+  // forward() and its backward() (each forward() reads their current values). The first form runs
+  // on the CPU; kBf16 needs a backend that has it (CUDA).
   explicit AcousticPass(const AcousticWeights& weights, AcousticLossSettings settings = {});
+  AcousticPass(const AcousticWeights& weights, AcousticLossSettings settings,
+               kernels::Backend& backend,
+               kernels::GemmPrecision precision = kernels::GemmPrecision::kFp32);
 
   // Runs the network on `batch` and keeps the activations. `durations` (one per id, summing to
   // each utterance's frames) fixes the alignment; empty means monotonic alignment search. With
@@ -93,19 +110,22 @@ class AcousticPass {
   AcousticLosses forward(const AcousticBatch& batch, const std::vector<int>& durations = {},
                          uint64_t dropout_seed = 0);
 
-  // Adds the gradient of the last forward()'s total loss to `gradients`. MAS durations are treated
-  // as constants, as in Glow-TTS.
+  // Adds the gradient of the last forward()'s total loss to `gradients` (the weights' layout).
+  // MAS durations are treated as constants, as in Glow-TTS.
   void backward(kernels::ParameterSet& gradients);
 
-  // The durations of the last forward() (given or searched), and its predicted frames
-  // (normalised, n_mels × Σ frames) and log-durations (1 × ids).
+  // "cpu", or the GPU and its GEMM precision, for logs.
+  std::string describe() const;
+
+  // The durations of the last forward() (given or searched), and (copied to the host) its
+  // predicted frames (normalised, n_mels × Σ frames) and log-durations (1 × ids).
   const std::vector<int>& durations() const { return durations_; }
-  const kernels::Matrix& predicted_mel() const { return predicted_; }
-  const kernels::Matrix& log_durations() const { return log_durations_; }
+  kernels::Matrix predicted_mel() const { return predicted_.download(); }
+  kernels::Matrix log_durations() const { return log_durations_.download(); }
   // The last forward()'s or synthesize()'s normalised token pitch and energy (1 × ids; empty
   // without a variance adaptor).
-  const kernels::Matrix& predicted_pitch() const { return pitch_.predicted; }
-  const kernels::Matrix& predicted_energy() const { return energy_.predicted; }
+  kernels::Matrix predicted_pitch() const { return pitch_.predicted.download(); }
+  kernels::Matrix predicted_energy() const { return energy_.predicted.download(); }
 
   // frontend::flat_start_durations (alignment_targets.h) under this pass's settings.
   std::vector<int> flat_start_durations(const AcousticBatch& batch) const;
@@ -125,59 +145,90 @@ class AcousticPass {
   void set_phase_times(AcousticPhaseTimes* times) { phase_times_ = times; }
 
  private:
+  // Makes the current weights readable by the ops (in place on the CPU).
+  void read_weights();
+  // The layers' context: the weights, and the gradients being added into (backward only).
+  LayerContext context(kernels::View gradients = {}) const;
   // Embeds and encodes `ids`; with several speakers, adds utterance u's speaker vector
   // (`speakers[u]`, or config.speaker for every utterance when empty) to its tokens' states.
   void encode(const std::vector<int32_t>& ids, const std::vector<int>& lengths,
               const std::vector<int>& speakers);
   // The token states the predictors and the decoder read: the encoder's output, plus the speaker
   // vectors in a model of several speakers.
-  const kernels::Matrix& encoded() const;
+  kernels::View encoded() const;
   // The dropout of conv block number `block` (counted over encoder, duration predictor, decoder):
   // none outside forward().
   Dropout dropout_for(int block) const;
-  void predict_durations(const std::vector<int>& lengths);
+  // The duration predictor on encoded() over the tokens encode() was given.
+  void predict_durations();
   // The variance adaptor's predictors on the encoder's output (nothing without one).
-  void predict_variances(const std::vector<int>& lengths);
+  void predict_variances();
   // Runs the decoder on the expanded encoder states; with a variance adaptor, frame_log_f0_ and
   // frame_energy_z_ must hold the frame contours its embeddings read.
   void decode(const std::vector<int>& frame_lengths);
-  // Monotonic alignment search of target_ under the current prior (alignment_targets.h); sets
-  // state_durations_.
+  // Monotonic alignment search of target_host_ under the current prior (alignment_targets.h);
+  // sets state_durations_.
   std::vector<int> search_alignment(const AcousticBatch& batch);
   // The prior's means viewed as M × (tokens · alignment_states), token by token (no copy).
-  kernels::ConstMatrixMap state_means() const;
+  kernels::View state_means() const;
+  // A view's values on the host: its memory itself on the CPU, else a copy in `scratch`.
+  kernels::ConstMatrixMap on_host(const kernels::Buffer& buffer, kernels::Matrix& scratch) const;
   // settings_.symbol_timings of an id (kSounds when the table is empty or the id outside it).
   SymbolTiming timing(int32_t id) const;
 
   const AcousticWeights& weights_;
   AcousticLossSettings settings_;
+  kernels::Backend& backend_;
+  kernels::GemmPrecision precision_;
   AcousticPhaseTimes* phase_times_ = nullptr;
-  const AcousticBatch* batch_ = nullptr;
+  bool have_forward_ = false;
   bool dropout_active_ = false;  // only while forward() runs
   uint64_t dropout_seed_ = 0;
   std::vector<int> durations_;
   // Frames of each token's alignment states (tokens × alignment_states, token-major).
   std::vector<int> state_durations_;
+  std::vector<int32_t> token_speakers_;  // 1 × P, the speaker of each token
+  // Index data of the batch, in the backend's form.
+  std::unique_ptr<kernels::Indices> ids_ = backend_.make_indices(),
+                                    speaker_ids_ = backend_.make_indices();
+  std::unique_ptr<kernels::Lengths> token_lengths_ = backend_.make_lengths(),
+                                    frame_lengths_ = backend_.make_lengths();
+  std::unique_ptr<kernels::Repeats> token_repeats_ = backend_.make_repeats(),
+                                    state_repeats_ = backend_.make_repeats();
+  std::unique_ptr<kernels::Interpolation> pitch_buckets_ = backend_.make_interpolation(),
+                                          energy_buckets_ = backend_.make_interpolation();
+  // The weights and the gradients: the host arrays themselves on the CPU.
+  kernels::Buffer weights_on_device_{backend_}, gradients_on_device_{backend_};
+  kernels::View weights_view_;
+  // Host-side data and their views: the normalised target frames (M × F), the log-duration
+  // targets (1 × P), each frame's place in its token (2 × F), the prior's means for the search.
+  kernels::Matrix target_host_, log_target_host_, positions_, means_host_;
+  kernels::Buffer target_on_device_{backend_}, log_target_on_device_{backend_};
+  kernels::View target_, log_target_;
   // Kept activations.
-  kernels::Matrix embedded_;  // C × P
+  kernels::Buffer embedded_{backend_};  // C × P
   std::vector<ConvBlockActivations> encoder_acts_, duration_acts_, decoder_acts_;
-  std::vector<kernels::Matrix> encoder_outs_;    // per block output, C × P
-  kernels::Matrix with_speaker_;                 // C × P, encoded() with several speakers
-  std::vector<int32_t> token_speakers_;          // 1 × P, the speaker of each token
-  std::vector<kernels::Matrix> duration_outs_;   // H × P
-  kernels::Matrix log_durations_, prior_means_;  // 1 × P, M × P
-  kernels::Matrix decoder_in_;                   // (C + 2) × F
-  std::vector<kernels::Matrix> decoder_outs_;    // D × F, [0] = after the input projection
-  kernels::Matrix predicted_, target_;           // M × F, normalised
-  kernels::Matrix d_predicted_, d_prior_frames_, d_log_durations_;
-  // Variance adaptor.
-  VariancePredictorActivations pitch_, energy_;
-  kernels::Matrix frame_log_f0_, frame_energy_z_;  // 1 × F, the contours the decoder embeds
-  std::vector<int32_t> pitch_bucket_, energy_bucket_;
-  std::vector<float> pitch_bucket_weight_, energy_bucket_weight_;
-  kernels::Matrix pitch_target_, energy_target_;  // 1 × P
+  std::vector<kernels::Buffer> encoder_outs_;   // per block output, C × P
+  kernels::Buffer with_speaker_{backend_};      // C × P, encoded() with several speakers
+  std::vector<kernels::Buffer> duration_outs_;  // H × P
+  kernels::Buffer log_durations_{backend_}, prior_means_{backend_};  // 1 × P, M·S × P
+  kernels::Buffer decoder_in_{backend_};                             // (C + 2) × F
+  std::vector<kernels::Buffer> decoder_outs_;  // D × F, [0] = after the input projection
+  kernels::Buffer predicted_{backend_}, prior_frames_{backend_};  // M × F, normalised
+  kernels::Buffer d_predicted_{backend_}, d_prior_frames_{backend_}, d_log_durations_{backend_};
+  // Variance adaptor: the predictors, the frame contours the decoder embeds (1 × F, host), the
+  // per-token targets, mask and the masked MSE's gradients (host, 1 × P, and their views).
+  VariancePredictorActivations pitch_{backend_}, energy_{backend_};
+  kernels::Matrix frame_log_f0_, frame_energy_z_;
+  kernels::Matrix pitch_target_, energy_target_;
   std::vector<float> variance_mask_;
   kernels::Matrix d_pitch_, d_energy_;
+  kernels::Buffer d_pitch_on_device_{backend_}, d_energy_on_device_{backend_};
+  kernels::View d_pitch_view_, d_energy_view_;
+  // Backward scratch, kept between steps so that large buffers are allocated once.
+  kernels::Buffer d_hidden_{backend_}, d_in_{backend_}, d_decoder_in_{backend_},
+      d_encoded_{backend_}, d_means_{backend_}, d_embedded_{backend_}, d_duration_{backend_};
+  ConvBlockScratch scratch_{backend_};
 };
 
 }  // namespace tts::frontend

@@ -1,4 +1,4 @@
-// The acoustic model's training pass on the CPU (AcousticPass) or on a CUDA GPU (CudaAcousticPass)
+// The acoustic model's training pass (AcousticPass, on the CPU or the CUDA backend)
 // behind one interface, so that `tts train acoustic --device` chooses the device and the trainer
 // runs the same loop either way (as the vocoder's vocoder/training_pass.h).
 #pragma once

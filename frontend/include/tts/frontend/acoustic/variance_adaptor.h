@@ -29,23 +29,26 @@ inline constexpr float kPitchBucketHighHz = 800.0f;
 inline constexpr float kEnergyBucketRange = 4.0f;
 
 struct VariancePredictorActivations {
+  explicit VariancePredictorActivations(kernels::Backend& backend)
+      : predicted(backend), d_hidden(backend), d_in(backend) {}
   std::vector<ConvBlockActivations> blocks;
-  std::vector<kernels::Matrix> outs;  // per block, V × P
-  kernels::Matrix predicted;          // 1 × P, normalised token values
+  std::vector<kernels::Buffer> outs;  // per block, V × P
+  kernels::Buffer predicted;          // 1 × P, normalised token values
+  kernels::Buffer d_hidden, d_in;     // backward scratch, V × P
 };
 
-// predicted = output(blocks(encoded)); block i drops as dropouts[i] (none where it is missing).
-void variance_predictor_forward(const kernels::ParameterSet& p, const VarianceLayout& layout,
-                                kernels::ConstMatrixRef encoded, const std::vector<int>& lengths,
+// predicted = output(blocks(encoded)) on the context's backend; block i drops as dropouts[i] (none
+// where it is missing).
+void variance_predictor_forward(const LayerContext& c, const VarianceLayout& layout,
+                                kernels::View encoded, const kernels::Lengths& lengths,
                                 VariancePredictorActivations& a,
                                 const std::vector<Dropout>& dropouts = {});
 
-// Adds the predictor's parameter gradients to `grads` and its input gradient to d_encoded.
-void variance_predictor_backward(const kernels::ParameterSet& p, const VarianceLayout& layout,
-                                 const std::vector<int>& lengths,
-                                 const VariancePredictorActivations& a,
-                                 kernels::ConstMatrixRef d_predicted, kernels::ParameterSet& grads,
-                                 kernels::MatrixRef d_encoded);
+// Adds the predictor's parameter gradients to the context's and its input gradient to d_encoded.
+void variance_predictor_backward(const LayerContext& c, const VarianceLayout& layout,
+                                 const kernels::Lengths& lengths, VariancePredictorActivations& a,
+                                 kernels::View d_predicted, kernels::View d_encoded,
+                                 ConvBlockScratch& scratch);
 
 // The frame contours of a batch, as the decoder's embeddings read them: pitch as absolute log F0
 // (a NaN, an utterance without voiced frames, becomes config.pitch_mean) and energy normalised by
@@ -87,7 +90,7 @@ void bucket_coordinates(const kernels::Matrix& values, float low, float high, in
 
 // Mean squared error over the tokens whose mask is 1 (0 when none is); d_predicted = scale ·
 // its gradient.
-double masked_mse(const kernels::Matrix& predicted, const kernels::Matrix& target,
+double masked_mse(kernels::ConstMatrixRef predicted, const kernels::Matrix& target,
                   const std::vector<float>& mask, kernels::Matrix& d_predicted, float scale);
 
 }  // namespace tts::frontend

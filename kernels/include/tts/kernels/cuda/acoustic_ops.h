@@ -1,7 +1,7 @@
 // The device operations the acoustic model's training step needs beyond the WaveNet's
 // (device_ops.h): each mirrors the CPU kernel of the same name (conv1d.h, normalization.h,
-// dropout.h, losses.h) with the same shapes and semantics, so that frontend/acoustic/network.cpp
-// and frontend/acoustic/cuda_acoustic_pass.cpp are the same sequence of calls. Work is queued on
+// dropout.h, losses.h) with the same shapes and semantics; the CUDA backend (cuda_backend.cpp)
+// calls them for the device-op interface's ops of those names. Work is queued on
 // the default stream; only the losses wait, for their value. Shape mismatches throw
 // std::invalid_argument naming the operation; CUDA failures std::runtime_error.
 //
