@@ -196,8 +196,9 @@ TEST_F(CApi, CudaDeviceSynthesisesOnAGpuAndIsRefusedClearlyWithoutOne) {
     EXPECT_EQ(tts_voice_load(path_.c_str(), &vo, &v), TTS_ERR_UNSUPPORTED);
     EXPECT_EQ(v, nullptr);
     EXPECT_NE(std::string(tts_last_error()).find("CUDA"), std::string::npos) << tts_last_error();
-    if (tts::kernels::cuda_backend_built())
+    if (tts::kernels::cuda_backend_built()) {
       EXPECT_NE(std::string(tts_last_error()).find("TTS_DEVICE_CPU"), std::string::npos);
+    }
     GTEST_SKIP() << "no CUDA device: checked the refusal only";
   }
   ASSERT_EQ(tts_voice_load(path_.c_str(), &vo, &v), TTS_OK) << tts_last_error();
