@@ -101,13 +101,8 @@ frontend::AcousticBatch make_acoustic_batch(const std::vector<AcousticUtterance>
                                             int count, uint64_t seed, int64_t index) {
   if (utterances.empty() || count < 1)
     throw std::invalid_argument("make_acoustic_batch: nothing to draw from");
-  std::seed_seq seq{static_cast<uint32_t>(seed), static_cast<uint32_t>(seed >> 32),
-                    static_cast<uint32_t>(index), static_cast<uint32_t>(index >> 32), 0xac0u};
-  std::mt19937_64 rng(seq);
-  std::vector<const AcousticUtterance*> chosen;
-  for (int i = 0; i < count; ++i)
-    chosen.push_back(&utterances[static_cast<std::size_t>(rng() % utterances.size())]);
-  return pack(chosen);
+  // With one speaker every slot draws from the whole corpus: the same draws as ever.
+  return make_speaker_balanced_batch(utterances, 1, count, seed, index);
 }
 
 frontend::AcousticBatch make_speaker_balanced_batch(
@@ -127,7 +122,7 @@ frontend::AcousticBatch make_speaker_balanced_batch(
       throw std::invalid_argument("make_speaker_balanced_batch: speaker " + std::to_string(s) +
                                   " has no utterance");
   std::seed_seq seq{static_cast<uint32_t>(seed), static_cast<uint32_t>(seed >> 32),
-                    static_cast<uint32_t>(index), static_cast<uint32_t>(index >> 32), 0x5b0u};
+                    static_cast<uint32_t>(index), static_cast<uint32_t>(index >> 32), 0xac0u};
   std::mt19937_64 rng(seq);
   std::vector<const AcousticUtterance*> chosen;
   for (int i = 0; i < count; ++i) {

@@ -331,11 +331,8 @@ AcousticTrainingSummary train_acoustic(const AcousticTrainingOptions& options, s
   };
   // One optimiser step on batch number state.step of the stream of state.seed.
   auto train_step = [&]() -> frontend::AcousticLosses {
-    const frontend::AcousticBatch batch =
-        speakers > 1
-            ? make_speaker_balanced_batch(corpus.training, speakers, o.batch_utterances, state.seed,
-                                          state.step)
-            : make_acoustic_batch(corpus.training, o.batch_utterances, state.seed, state.step);
+    const frontend::AcousticBatch batch = make_speaker_balanced_batch(
+        corpus.training, speakers, o.batch_utterances, state.seed, state.step);
     model.parameters() = state.weights;
     std::vector<int> durations;  // empty: searched
     if (state.step < o.uniform_alignment_steps)

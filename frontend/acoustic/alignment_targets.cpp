@@ -33,13 +33,6 @@ void check_acoustic_batch(const AcousticBatch& batch, const AcousticConfig& conf
     throw std::invalid_argument(
         "acoustic batch: a model with pitch and energy needs one log F0 and one log energy per "
         "mel frame");
-  if (!batch.speakers.empty() && batch.speakers.size() != batch.token_lengths.size())
-    throw std::invalid_argument("acoustic batch: one speaker per utterance is needed");
-  for (int s : batch.speakers)
-    if (s < 0 || s >= config.speakers)
-      throw std::invalid_argument("acoustic batch: speaker " + std::to_string(s) +
-                                  " is outside the model's speakers (0.." +
-                                  std::to_string(config.speakers - 1) + ")");
   for (int32_t id : batch.ids)
     if (id < 0 || id >= config.symbols)
       throw std::invalid_argument("acoustic model: id " + std::to_string(id) +

@@ -53,7 +53,8 @@ frontend::AcousticBatch make_acoustic_batch(const std::vector<AcousticUtterance>
 // The same for a corpus of several speakers: slot i of the batch draws, uniformly with
 // replacement, from the utterances of speaker i mod `speakers`, so every speaker has an equal
 // share of every batch however many recordings each has (a voice's 20 minutes are not drowned
-// by the hours of the voices trained beside it). Throws when a speaker has no utterance.
+// by the hours of the voices trained beside it). With one speaker it is make_acoustic_batch.
+// Throws when a speaker has no utterance.
 frontend::AcousticBatch make_speaker_balanced_batch(
     const std::vector<AcousticUtterance>& utterances, int speakers, int count, uint64_t seed,
     int64_t index);
