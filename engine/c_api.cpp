@@ -7,6 +7,7 @@
 #include <cstring>
 #include <memory>
 #include <new>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -29,7 +30,7 @@ struct tts_voice {
   std::shared_ptr<const Voice> voice;
   std::string path;
   // Where its streams' vocoders sample (tts_voice_options.device, checked when loaded).
-  tts::engine::ComputeDevice device = tts::engine::ComputeDevice::kCpu;
+  tts::kernels::Device device = tts::kernels::Device::kCpu;
 };
 
 struct tts_voice_list {
@@ -57,8 +58,8 @@ struct tts_stream {
   // Set while a start/next/synthesize call runs: a second thread, or a callback calling back into
   // its own stream, gets TTS_ERR_STATE instead of corrupting the stream's threads.
   std::atomic<bool> in_call{false};
-  tts::engine::ComputeDevice device;  // the voice's, for every start
-  tts_stream(std::shared_ptr<const Voice> v, tts::engine::ComputeDevice d)
+  tts::kernels::Device device;  // the voice's, for every start
+  tts_stream(std::shared_ptr<const Voice> v, tts::kernels::Device d)
       : voice(v), stream(std::move(v)), device(d) {}
 };
 
@@ -106,6 +107,22 @@ int fail(std::string& where, int status, const char* message) {
   } catch (...) {
   }
   return status;
+}
+
+int fail(std::string& where, int status, const std::string& message) {
+  return fail(where, status, message.c_str());
+}
+
+// The C API's device numbers (tts.h) as the engine's one device type; nullopt for any other.
+std::optional<tts::kernels::Device> device_of(int device) {
+  switch (device) {
+    case TTS_DEVICE_CPU:
+      return tts::kernels::Device::kCpu;
+    case TTS_DEVICE_CUDA:
+      return tts::kernels::Device::kCuda;
+    default:
+      return std::nullopt;
+  }
 }
 
 int fail_current(std::string& where) {
@@ -372,20 +389,20 @@ int tts_voice_load(const char* name_or_path, const tts_voice_options* options,
     if (!read_options(options, o, voice_option_defaults, kVoiceOptionsV1, "tts_voice_options",
                       g_last_error))
       return TTS_ERR_INVALID_ARGUMENT;
-    if (o.device == TTS_DEVICE_CUDA) {
-      if (!tts::kernels::cuda_backend_built())
-        return fail(g_last_error, TTS_ERR_UNSUPPORTED,
-                    "this build of libtts has no CUDA backend (configure with -DTTS_CUDA=ON)");
-      if (tts::kernels::cuda_device_count() == 0)
-        return fail(g_last_error, TTS_ERR_UNSUPPORTED,
-                    "TTS_DEVICE_CUDA: no CUDA device is available (no GPU, or no driver); use "
-                    "TTS_DEVICE_CPU");
-    } else if (o.device != TTS_DEVICE_CPU) {
-      return fail(g_last_error, TTS_ERR_INVALID_ARGUMENT, "unknown device");
+    const std::optional<tts::kernels::Device> device = device_of(o.device);
+    if (!device)
+      return fail(
+          g_last_error, TTS_ERR_INVALID_ARGUMENT,
+          "unknown device " + std::to_string(o.device) + " (TTS_DEVICE_CPU or TTS_DEVICE_CUDA)");
+    try {  // the CUDA library is loaded here, and only here, when asked for
+      tts::kernels::require_device(*device);
+    } catch (const std::exception& e) {
+      return fail(g_last_error, TTS_ERR_UNSUPPORTED,
+                  std::string("TTS_DEVICE_CUDA is unavailable: ") + e.what() +
+                      " (TTS_DEVICE_CPU works everywhere)");
     }
     auto handle = std::make_unique<tts_voice>();
-    handle->device = o.device == TTS_DEVICE_CUDA ? tts::engine::ComputeDevice::kCuda
-                                                 : tts::engine::ComputeDevice::kCpu;
+    handle->device = *device;
     const auto folder = tts::engine::resolve_voice(name_or_path);
     handle->voice = Voice::load(folder);
     handle->path = folder.string();

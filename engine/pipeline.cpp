@@ -87,7 +87,7 @@ void SynthesisOptions::validate() const {
   if (chunk_samples < 1 || chunk_samples > (1u << 22)) bad("chunk_samples must be in [1, 4194304]");
   if (queue_chunks < 1 || queue_chunks > 4096) bad("queue_chunks must be in [1, 4096]");
   if (sentences_ahead < 1 || sentences_ahead > 1024) bad("sentences_ahead must be in [1, 1024]");
-  if (device == ComputeDevice::kCuda && !kernels::cuda_backend_built())
+  if (device == kernels::Device::kCuda && !kernels::cuda_backend_built())
     bad("device cuda: this build has no CUDA backend (configure with -DTTS_CUDA=ON)");
 }
 
@@ -286,7 +286,7 @@ void SynthesisStream::Run::vocoder_main() {
     std::shared_ptr<const SentenceInfo> previous;  // the sentence just spoken, if any
     std::size_t previous_length = 0;
     std::vector<int32_t> block(chunk);
-    StreamSampler sampler(weights, options.device,
+    StreamSampler sampler(*voice, options.device,
                           {options.seed, options.temperature, options.threads});
     while (auto item = sentences.pop()) {
       if (item->error) {

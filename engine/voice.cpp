@@ -7,6 +7,7 @@
 
 #include "tts/engine/voice_search.h"
 #include "tts/kernels/atomic_file.h"
+#include "tts/vocoder/cuda_sampler.h"
 #include "tts/vocoder/sampler.h"
 
 namespace fs = std::filesystem;
@@ -187,6 +188,12 @@ void warm_up(const Voice& voice) {
 }
 
 }  // namespace
+
+std::shared_ptr<const kernels::SamplingModel> Voice::cuda_vocoder() const {
+  std::lock_guard<std::mutex> lock(cuda_mutex_);
+  if (!cuda_vocoder_) cuda_vocoder_ = vocoder::upload_for_cuda_sampling(*vocoder_.weights);
+  return cuda_vocoder_;
+}
 
 std::shared_ptr<const Voice> Voice::load(const fs::path& folder) {
   std::shared_ptr<Voice> voice(new Voice());

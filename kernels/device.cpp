@@ -2,15 +2,56 @@
 
 #include <stdexcept>
 
-#ifdef TTS_HAVE_CUDA
-#include "cuda/device_query.h"
-#include "tts/kernels/cuda/kernels.h"
-#endif
+#include "tts/kernels/cuda_library.h"
 
 namespace tts::kernels {
 
+namespace {
+
+template <typename T>
+std::string accepted(const std::map<std::string, T>& names) {
+  std::string list;
+  for (const auto& [name, value] : names) list += (list.empty() ? "" : ", ") + name;
+  return list;
+}
+
+}  // namespace
+
+const char* to_string(Device device) { return device == Device::kCuda ? "cuda" : "cpu"; }
+
+const char* to_string(GemmPrecision precision) {
+  return precision == GemmPrecision::kBf16 ? "bf16" : "fp32";
+}
+
+const std::map<std::string, Device>& device_names() {
+  static const std::map<std::string, Device> names{{"cpu", Device::kCpu}, {"cuda", Device::kCuda}};
+  return names;
+}
+
+const std::map<std::string, GemmPrecision>& precision_names() {
+  static const std::map<std::string, GemmPrecision> names{{"fp32", GemmPrecision::kFp32},
+                                                          {"bf16", GemmPrecision::kBf16}};
+  return names;
+}
+
+Device parse_device(const std::string& name) {
+  const auto it = device_names().find(name);
+  if (it == device_names().end())
+    throw std::invalid_argument("device must be one of " + accepted(device_names()) + ", not '" +
+                                name + "'");
+  return it->second;
+}
+
+GemmPrecision parse_precision(const std::string& name) {
+  const auto it = precision_names().find(name);
+  if (it == precision_names().end())
+    throw std::invalid_argument("precision must be one of " + accepted(precision_names()) +
+                                ", not '" + name + "'");
+  return it->second;
+}
+
 bool cuda_backend_built() {
-#ifdef TTS_HAVE_CUDA
+#ifdef TTS_CUDA_LIBRARY_BUILD_PATH
   return true;
 #else
   return false;
@@ -18,43 +59,38 @@ bool cuda_backend_built() {
 }
 
 int cuda_device_count() {
-#ifdef TTS_HAVE_CUDA
-  return cuda::visible_device_count();
-#else
-  return 0;
-#endif
+  if (!cuda_backend_built()) return 0;
+  try {
+    return cuda_library().visible_device_count();
+  } catch (const std::exception&) {
+    return 0;  // the library cannot be loaded: no device this process can use
+  }
+}
+
+void require_device(Device device) {
+  if (device == Device::kCpu) return;
+  CudaLibrary& library = cuda_library();  // throws: no backend built, or it cannot be loaded
+  if (library.visible_device_count() == 0)
+    throw std::runtime_error("no CUDA device is visible (no GPU, or no driver); use the CPU");
+}
+
+void check_device_choice(const DeviceChoice& choice) {
+  if (choice.device == Device::kCpu && choice.precision != GemmPrecision::kFp32)
+    throw std::invalid_argument(std::string("precision ") + to_string(choice.precision) +
+                                " needs --device cuda; the CPU computes in fp32");
+  try {
+    require_device(choice.device);
+  } catch (const std::invalid_argument& e) {  // the messages name the device, as the options do
+    throw std::invalid_argument(std::string("device cuda: ") + e.what());
+  } catch (const std::runtime_error& e) {
+    throw std::runtime_error(std::string("device cuda: ") + e.what());
+  }
 }
 
 std::string describe_backends() {
   if (!cuda_backend_built()) return "CUDA backend: not built";
-  return "CUDA backend: built, " + std::to_string(cuda_device_count()) + " device(s) visible";
-}
-
-bool check_training_device(const TrainingDevice& choice) {
-  if (choice.precision != "fp32" && choice.precision != "bf16")
-    throw std::invalid_argument("precision must be fp32 or bf16, not '" + choice.precision + "'");
-  if (choice.device == "cpu") {
-    if (choice.precision != "fp32")
-      throw std::invalid_argument("precision " + choice.precision +
-                                  " needs --device cuda; the CPU trains in fp32");
-    return false;
-  }
-  if (choice.device != "cuda")
-    throw std::invalid_argument("device must be cpu or cuda, not '" + choice.device + "'");
-  if (!cuda_backend_built())
-    throw std::invalid_argument(
-        "device cuda: this build has no CUDA backend (configure with -DTTS_CUDA=ON on a machine "
-        "with the CUDA toolkit)");
-  if (cuda_device_count() == 0) throw std::runtime_error("device cuda: no CUDA device is visible");
-  return true;
-}
-
-std::string describe_training_device(const TrainingDevice& choice) {
-#ifdef TTS_HAVE_CUDA
-  if (choice.device == "cuda")
-    return "cuda: " + cuda::describe_current_device() + ", " + choice.precision + " GEMMs";
-#endif
-  return choice.device;
+  return std::string("CUDA backend: built (libtts_cuda.so, loaded on first GPU use") +
+         (cuda_library_loaded() ? "; loaded)" : ")");
 }
 
 }  // namespace tts::kernels

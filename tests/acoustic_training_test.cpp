@@ -54,7 +54,7 @@ nlohmann::json read_json(const fs::path& path) {
 
 TEST_F(AcousticTraining, UnusableDeviceOrPrecisionIsRefusedBeforeAnyWork) {
   auto bf16_on_cpu = options("out", 2);
-  bf16_on_cpu.device.precision = "bf16";
+  bf16_on_cpu.device.precision = kernels::GemmPrecision::kBf16;
   try {
     train::train_acoustic(bf16_on_cpu, log_);
     FAIL() << "bf16 on the CPU was accepted";
@@ -65,7 +65,7 @@ TEST_F(AcousticTraining, UnusableDeviceOrPrecisionIsRefusedBeforeAnyWork) {
   EXPECT_EQ(log_.str().find("corpus:"), std::string::npos) << "the corpus was loaded first";
   if (kernels::cuda_device_count() == 0) {  // here (and in CI): cuda must be refused, saying why
     auto cuda = options("out", 2);
-    cuda.device.device = "cuda";
+    cuda.device.device = kernels::Device::kCuda;
     try {
       train::train_acoustic(cuda, log_);
       FAIL() << "--device cuda was accepted without a GPU";

@@ -364,8 +364,9 @@ TEST(CudaAcousticTraining, OptimiserStepsFollowTheCpu) {
   gpu_model.initialise(11);
   AcousticLossSettings settings;
   settings.symbol_timings = test_timings(config.symbols);
-  auto run = [&](AcousticWeights& model, const std::string& device) {
-    const auto pass = tts::frontend::make_acoustic_training_pass(model, settings, {device, "fp32"});
+  auto run = [&](AcousticWeights& model, tts::kernels::Device device) {
+    const auto pass = tts::frontend::make_acoustic_training_pass(
+        model, settings, {device, tts::kernels::GemmPrecision::kFp32});
     ParameterSet ema = model.parameters(), m = model.parameters().zeros_like(),
                  v = model.parameters().zeros_like(), grads = model.parameters().zeros_like();
     std::int64_t step = 0;
@@ -385,8 +386,8 @@ TEST(CudaAcousticTraining, OptimiserStepsFollowTheCpu) {
     }
     return losses;
   };
-  const auto cpu_losses = run(cpu_model, "cpu");
-  const auto gpu_losses = run(gpu_model, "cuda");
+  const auto cpu_losses = run(cpu_model, tts::kernels::Device::kCpu);
+  const auto gpu_losses = run(gpu_model, tts::kernels::Device::kCuda);
   AcousticWeights initial(config);
   initial.initialise(11);
   tts::testing::expect_steps_follow_cpu(cpu_losses, gpu_losses, cpu_model.parameters(),
@@ -460,13 +461,16 @@ TEST(CudaAcousticBenchmark, StepThroughput) {
     const double seconds = std::chrono::duration<double>(Clock::now() - start).count();
     return steps * double(total) / seconds;
   };
-  const auto fp32 = tts::frontend::make_acoustic_training_pass(weights, settings, {"cuda", "fp32"});
-  const auto bf16 = tts::frontend::make_acoustic_training_pass(weights, settings, {"cuda", "bf16"});
+  const auto fp32 = tts::frontend::make_acoustic_training_pass(
+      weights, settings, {tts::kernels::Device::kCuda, tts::kernels::GemmPrecision::kFp32});
+  const auto bf16 = tts::frontend::make_acoustic_training_pass(
+      weights, settings, {tts::kernels::Device::kCuda, tts::kernels::GemmPrecision::kBf16});
   const double gpu32 = time_steps(*fp32, 20, false), gpu16 = time_steps(*bf16, 20, false);
   const double gpu32_search = time_steps(*fp32, 10, true);
   const int threads = static_cast<int>(std::thread::hardware_concurrency());
   tts::kernels::set_gemm_threads(threads);
-  const auto cpu = tts::frontend::make_acoustic_training_pass(weights, settings, {"cpu", "fp32"});
+  const auto cpu = tts::frontend::make_acoustic_training_pass(
+      weights, settings, {tts::kernels::Device::kCpu, tts::kernels::GemmPrecision::kFp32});
   const double cpu32 = time_steps(*cpu, 3, false), cpu32_search = time_steps(*cpu, 2, true);
   std::printf(
       "GPU_ACOUSTIC frames=%d parameters=%zu fp32_frames_per_s=%.4g bf16_frames_per_s=%.4g "

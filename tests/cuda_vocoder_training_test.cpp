@@ -154,8 +154,9 @@ TEST(CudaTraining, OptimiserStepsFollowTheCpu) {
   WaveNetWeights cpu_model(config), gpu_model(config);
   cpu_model.initialise(11);
   gpu_model.initialise(11);
-  auto run = [&](WaveNetWeights& model, const std::string& device) {
-    const auto pass = tts::vocoder::make_training_pass(model, {device, "fp32"});
+  auto run = [&](WaveNetWeights& model, tts::kernels::Device device) {
+    const auto pass =
+        tts::vocoder::make_training_pass(model, {device, tts::kernels::GemmPrecision::kFp32});
     ParameterSet ema = model.parameters(), m = model.parameters().zeros_like(),
                  v = model.parameters().zeros_like();
     ParameterSet grads = model.parameters().zeros_like();
@@ -173,8 +174,8 @@ TEST(CudaTraining, OptimiserStepsFollowTheCpu) {
     EXPECT_EQ(step, 6);
     return losses;
   };
-  const auto cpu_losses = run(cpu_model, "cpu");
-  const auto gpu_losses = run(gpu_model, "cuda");
+  const auto cpu_losses = run(cpu_model, tts::kernels::Device::kCpu);
+  const auto gpu_losses = run(gpu_model, tts::kernels::Device::kCuda);
   WaveNetWeights initial(config);
   initial.initialise(11);
   tts::testing::expect_steps_follow_cpu(cpu_losses, gpu_losses, cpu_model.parameters(),
@@ -197,8 +198,10 @@ TEST(CudaTraining, MisuseIsAnException) {
   ParameterSet wrong;
   wrong.add("x", 3);
   EXPECT_THROW(pass.backward(wrong), std::invalid_argument);
-  EXPECT_THROW(tts::vocoder::make_training_pass(weights, {"cpu", "bf16"}), std::invalid_argument);
-  EXPECT_THROW(tts::vocoder::make_training_pass(weights, {"tpu", "fp32"}), std::invalid_argument);
+  EXPECT_THROW(tts::vocoder::make_training_pass(
+                   weights, {tts::kernels::Device::kCpu, tts::kernels::GemmPrecision::kBf16}),
+               std::invalid_argument);
+  EXPECT_THROW(tts::kernels::parse_device("tpu"), std::invalid_argument);
 }
 
 // Samples per second of one training step (forward, backward, gradients on the host) for the
@@ -231,12 +234,15 @@ TEST(CudaTrainingBenchmark, StepThroughput) {
       const double seconds = std::chrono::duration<double>(Clock::now() - start).count();
       return steps * double(batch.columns()) / seconds;
     };
-    const auto fp32 = tts::vocoder::make_training_pass(weights, {"cuda", "fp32"});
-    const auto bf16 = tts::vocoder::make_training_pass(weights, {"cuda", "bf16"});
+    const auto fp32 = tts::vocoder::make_training_pass(
+        weights, {tts::kernels::Device::kCuda, tts::kernels::GemmPrecision::kFp32});
+    const auto bf16 = tts::vocoder::make_training_pass(
+        weights, {tts::kernels::Device::kCuda, tts::kernels::GemmPrecision::kBf16});
     const double gpu32 = time_steps(*fp32, 20), gpu16 = time_steps(*bf16, 20);
     const int threads = static_cast<int>(std::thread::hardware_concurrency());
     tts::kernels::set_gemm_threads(threads);
-    const auto cpu = tts::vocoder::make_training_pass(weights, {"cpu", "fp32"});
+    const auto cpu = tts::vocoder::make_training_pass(
+        weights, {tts::kernels::Device::kCpu, tts::kernels::GemmPrecision::kFp32});
     const double cpu32 = time_steps(*cpu, 2);
     std::printf(
         "GPU_TRAINING %s columns=%d fp32_samples_per_s=%.3g bf16_samples_per_s=%.3g "

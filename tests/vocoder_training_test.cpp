@@ -183,7 +183,7 @@ TEST_F(VocoderTraining, ResumedRunEndsWithIdenticalWeights) {
 
 TEST_F(VocoderTraining, UnusableDeviceOrPrecisionIsRefusedBeforeAnyWork) {
   auto bf16_on_cpu = options("out", 2);
-  bf16_on_cpu.precision = "bf16";
+  bf16_on_cpu.device.precision = kernels::GemmPrecision::kBf16;
   try {
     train::train_vocoder(bf16_on_cpu, log_);
     FAIL() << "bf16 on the CPU was accepted";
@@ -193,7 +193,7 @@ TEST_F(VocoderTraining, UnusableDeviceOrPrecisionIsRefusedBeforeAnyWork) {
   EXPECT_FALSE(fs::exists(root_ / "out")) << "nothing is written before the device is usable";
   if (kernels::cuda_device_count() == 0) {  // here (and in CI): cuda must be refused, saying why
     auto cuda = options("out", 2);
-    cuda.device = "cuda";
+    cuda.device.device = kernels::Device::kCuda;
     try {
       train::train_vocoder(cuda, log_);
       FAIL() << "--device cuda was accepted without a GPU";

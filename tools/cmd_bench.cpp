@@ -4,6 +4,7 @@
 #include <random>
 
 #include "commands.h"
+#include "device_options.h"
 #include "tts/kernels/linear_algebra.h"
 #include "tts/kernels/peak_flops.h"
 #include "tts/vocoder/sampler.h"
@@ -20,7 +21,7 @@ struct BenchOptions {
   int train_batch = 4;
   int train_length = 8000;
   int train_steps = 2;
-  std::string train_device = "cpu", train_precision = "fp32";
+  kernels::DeviceChoice train;  // where the timed training step runs
 };
 
 double seconds_since(std::chrono::steady_clock::time_point start) {
@@ -74,7 +75,7 @@ void bench_vocoder(const BenchOptions& o) {
       batch.frame_weight.push_back(weight);
     }
   kernels::set_gemm_threads(o.threads);
-  const auto pass = vocoder::make_training_pass(weights, {o.train_device, o.train_precision});
+  const auto pass = vocoder::make_training_pass(weights, o.train);
   kernels::ParameterSet grads = weights.parameters().zeros_like();
   pass->forward(batch);  // warm-up: allocations
   pass->backward(grads);
@@ -132,11 +133,8 @@ void register_bench(CLI::App& app, int& exit_code) {
       ->check(CLI::Range(1, 1024));
   voc->add_option("--train-crop", o->train_length, "Samples per crop of the timed training batch")
       ->check(CLI::Range(16, 1 << 20));
-  voc->add_option("--device", o->train_device,
-                  "Where the timed training step runs (sampling is timed on the CPU)")
-      ->check(CLI::IsMember({"cpu", "cuda"}));
-  voc->add_option("--precision", o->train_precision, "GEMM precision of the training step on cuda")
-      ->check(CLI::IsMember({"fp32", "bf16"}));
+  add_device_choice_options(*voc, o->train,
+                            "Where the timed training step runs (sampling is timed on the CPU)");
   voc->callback([o, &exit_code] {
     bench_vocoder(*o);
     exit_code = kExitOk;

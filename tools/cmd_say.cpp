@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "commands.h"
+#include "device_options.h"
 #include "tts/audio/audio_file.h"
 #include "tts/audio/playback.h"
 #include "tts/engine/pipeline.h"
@@ -33,7 +34,7 @@ struct SayOptions {
   std::string timings;  // TSV of every symbol's span in the output audio
   bool raw = false;
   bool ssml = false;
-  std::string device = "cpu";
+  kernels::Device device = kernels::Device::kCpu;
   engine::SynthesisOptions synthesis;
 };
 
@@ -151,7 +152,7 @@ void speak(engine::SynthesisStream& stream, const std::string& text, const SayOp
            Sink& sink, TimingsSink* timings, std::size_t progress_total) {
   engine::SynthesisOptions so = o.synthesis;
   so.ssml = o.ssml;
-  so.device = o.device == "cuda" ? engine::ComputeDevice::kCuda : engine::ComputeDevice::kCpu;
+  so.device = o.device;
   stream.start(text, so);
   engine::AudioChunk chunk;
   int last_sentence = -1;
@@ -201,13 +202,10 @@ int run_say(const SayOptions& o) {
       std::cerr << "tts say: " << e.what() << "\n";
     return kExitBadInput;
   }
-  if (o.device == "cuda" && !kernels::cuda_backend_built()) {
-    std::cerr << "tts say: --device cuda: this build has no CUDA backend (configure with "
-                 "-DTTS_CUDA=ON on a machine with the CUDA toolkit), use --device cpu\n";
-    return kExitFailure;
-  }
-  if (o.device == "cuda" && kernels::cuda_device_count() == 0) {
-    std::cerr << "tts say: --device cuda: no CUDA device is available, use --device cpu\n";
+  try {  // the CUDA library is loaded here, and only here, when asked for
+    kernels::require_device(o.device);
+  } catch (const std::exception& e) {
+    std::cerr << "tts say: --device " << kernels::to_string(o.device) << ": " << e.what() << "\n";
     return kExitFailure;
   }
   std::shared_ptr<const engine::Voice> voice;
@@ -342,9 +340,7 @@ void register_say(CLI::App& app, int& exit_code) {
   cmd->add_option("--threads", s.threads, "Vocoder threads")
       ->check(CLI::Range(1, 256))
       ->capture_default_str();
-  cmd->add_option("--device", o->device, "Compute device")
-      ->check(CLI::IsMember({"cpu", "cuda"}))
-      ->capture_default_str();
+  add_device_option(*cmd, o->device, "Where the vocoder samples");
   cmd->footer(
       "Exit codes: 0 success, 1 synthesis or output failure (and --device cuda where CUDA is\n"
       "unavailable), 2 usage error, 3 bad input (text, SSML, file, or a voice that is missing or\n"

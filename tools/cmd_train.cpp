@@ -2,6 +2,7 @@
 #include <iostream>
 
 #include "commands.h"
+#include "device_options.h"
 #include "tts/train/vocoder_trainer.h"
 
 namespace tts::cli {
@@ -47,12 +48,9 @@ void register_train(CLI::App& app, int& exit_code) {
       ->check(CLI::PositiveNumber);
   voc->add_option("--threads", o->compute_threads, "Compute threads (GEMM)")
       ->check(CLI::Range(1, 256));
-  voc->add_option("--device", o->device,
-                  "Where the forward and backward passes run (the optimiser stays on the CPU)")
-      ->check(CLI::IsMember({"cpu", "cuda"}));
-  voc->add_option("--precision", o->precision,
-                  "GEMM precision on --device cuda: fp32, or bf16 (fp32 accumulation and weights)")
-      ->check(CLI::IsMember({"fp32", "bf16"}));
+  add_device_choice_options(
+      *voc, o->device,
+      "Where the forward and backward passes run (the optimiser stays on the CPU)");
   voc->add_option("--loader-threads", o->loader_threads,
                   "Threads decoding audio and computing mels")
       ->check(CLI::Range(1, 256));

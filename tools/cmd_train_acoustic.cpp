@@ -3,6 +3,7 @@
 #include <iostream>
 
 #include "commands.h"
+#include "device_options.h"
 #include "tts/train/acoustic_trainer.h"
 
 namespace tts::cli {
@@ -46,13 +47,9 @@ void register_train_acoustic(CLI::App& train, int& exit_code) {
   cmd->add_option("--log-every", o->log_every, "Steps between progress lines")
       ->check(CLI::PositiveNumber);
   cmd->add_option("--threads", o->loader_threads, "Loader threads")->check(CLI::Range(1, 256));
-  cmd->add_option("--device", o->device.device,
-                  "Where the forward and backward passes run (alignment search and the optimiser "
-                  "stay on the CPU)")
-      ->check(CLI::IsMember({"cpu", "cuda"}));
-  cmd->add_option("--precision", o->device.precision,
-                  "GEMM precision on --device cuda: fp32, or bf16 (fp32 accumulation and weights)")
-      ->check(CLI::IsMember({"fp32", "bf16"}));
+  add_device_choice_options(*cmd, o->device,
+                            "Where the forward and backward passes run (alignment search and the "
+                            "optimiser stay on the CPU)");
   cmd->add_option("--flat-start-steps", o->uniform_alignment_steps,
                   "Steps that spread the frames evenly before alignment search takes over")
       ->check(CLI::NonNegativeNumber)

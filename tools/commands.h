@@ -41,5 +41,6 @@ void register_mel(CLI::App& app, int& exit_code);
 void register_pitch(CLI::App& app, int& exit_code);
 void register_synth_mel(CLI::App& app, int& exit_code);
 void register_serve(CLI::App& app, int& exit_code);
+void register_devices(CLI::App& app, int& exit_code);
 
 }  // namespace tts::cli

@@ -42,6 +42,7 @@ int main(int argc, char** argv) {
   register_pitch(app, exit_code);
   register_synth_mel(app, exit_code);
   register_serve(app, exit_code);
+  register_devices(app, exit_code);
 
   // CLI11 would call an unknown first word a missing subcommand; name it instead.
   const auto named = [&](CLI::App* sub) { return sub->check_name(argv[1]); };

@@ -4,18 +4,18 @@
 #include <stdexcept>
 #include <string>
 
-#include "tts/kernels/cuda/wavenet_sampling.h"
+#include "tts/kernels/cuda_library.h"
 #include "tts/kernels/mulaw.h"
 
 namespace tts::vocoder {
 
 namespace {
 
-kernels::cuda::WaveNetSamplingWeights sampling_weights(const WaveNetWeights& weights) {
+kernels::WaveNetSamplingWeights sampling_weights(const WaveNetWeights& weights) {
   const WaveNetConfig& c = weights.config();
   const WaveNetLayout& lay = weights.layout();
   const kernels::ParameterSet& p = weights.parameters();
-  kernels::cuda::WaveNetSamplingWeights w;
+  kernels::WaveNetSamplingWeights w;
   w.layers = c.layers;
   w.residual = c.residual_channels;
   w.skip = c.skip_channels;
@@ -41,12 +41,18 @@ kernels::cuda::WaveNetSamplingWeights sampling_weights(const WaveNetWeights& wei
 
 }  // namespace
 
+std::shared_ptr<const kernels::SamplingModel> upload_for_cuda_sampling(
+    const WaveNetWeights& weights) {
+  return kernels::cuda_library().upload_sampling_model(sampling_weights(weights));
+}
+
 CudaWaveNetSampler::CudaWaveNetSampler(const WaveNetWeights& weights, int streams,
-                                       const SamplerOptions& options, int streams_per_block)
+                                       const SamplerOptions& options, int streams_per_block,
+                                       std::shared_ptr<const kernels::SamplingModel> uploaded)
     : weights_(weights), options_(options) {
-  model_ = std::make_unique<kernels::cuda::WaveNetSamplingModel>(sampling_weights(weights));
+  if (!uploaded) uploaded = upload_for_cuda_sampling(weights);
   batch_ =
-      std::make_unique<kernels::cuda::WaveNetSamplingBatch>(*model_, streams, streams_per_block);
+      kernels::cuda_library().make_sampling_batch(std::move(uploaded), streams, streams_per_block);
   for (int s = 0; s < streams; ++s) rngs_.emplace_back(options.seed + static_cast<uint64_t>(s));
   totals_.assign(streams, 0);
 }

@@ -6,9 +6,9 @@
 namespace tts::vocoder {
 
 std::unique_ptr<TrainingPass> make_training_pass(const WaveNetWeights& weights,
-                                                 const TrainingPassOptions& options) {
-  return std::make_unique<TeacherForcedPass>(weights, kernels::training_backend(options),
-                                             kernels::training_precision(options));
+                                                 const kernels::DeviceChoice& device) {
+  return std::make_unique<TeacherForcedPass>(weights, kernels::backend_for(device),
+                                             device.precision);
 }
 
 }  // namespace tts::vocoder

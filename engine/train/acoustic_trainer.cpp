@@ -184,7 +184,7 @@ void write_alignments(const frontend::AcousticWeights& weights,
 AcousticTrainingSummary train_acoustic(const AcousticTrainingOptions& options, std::ostream& log) {
   AcousticTrainingOptions o = options;
   // An unusable --device or --precision fails before the corpus is loaded.
-  kernels::check_training_device(o.device);
+  kernels::check_device_choice(o.device);
   // A resume learns before any other work whether there is a checkpoint, whether it is this
   // run's, and whether it leaves anything to train.
   bool already_trained = false;

@@ -96,8 +96,7 @@ TrainingSummary train_vocoder(const VocoderTrainingOptions& options, std::ostrea
   vocoder::check_features_match(o.config, o.features);
   // The device first: an unusable --device or --precision fails before the corpus is loaded.
   vocoder::WaveNetWeights model(o.config);
-  const std::unique_ptr<vocoder::TrainingPass> pass =
-      vocoder::make_training_pass(model, {o.device, o.precision});
+  const std::unique_ptr<vocoder::TrainingPass> pass = vocoder::make_training_pass(model, o.device);
   // A resume learns before any other work whether there is a checkpoint, whether it is this
   // run's, and whether it leaves anything to train.
   if (o.resume) {

@@ -10,9 +10,8 @@ namespace {
 class BackendAcousticTrainingPass final : public AcousticTrainingPass {
  public:
   BackendAcousticTrainingPass(const AcousticWeights& weights, const AcousticLossSettings& settings,
-                              const kernels::TrainingDevice& device)
-      : pass_(weights, settings, kernels::training_backend(device),
-              kernels::training_precision(device)) {}
+                              const kernels::DeviceChoice& device)
+      : pass_(weights, settings, kernels::backend_for(device), device.precision) {}
   AcousticLosses forward(const AcousticBatch& batch, const std::vector<int>& durations,
                          uint64_t dropout_seed) override {
     return pass_.forward(batch, durations, dropout_seed);
@@ -28,7 +27,7 @@ class BackendAcousticTrainingPass final : public AcousticTrainingPass {
 
 std::unique_ptr<AcousticTrainingPass> make_acoustic_training_pass(
     const AcousticWeights& weights, const AcousticLossSettings& settings,
-    const kernels::TrainingDevice& device) {
+    const kernels::DeviceChoice& device) {
   return std::make_unique<BackendAcousticTrainingPass>(weights, settings, device);
 }
 

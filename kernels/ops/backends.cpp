@@ -1,29 +1,17 @@
 #include "tts/kernels/ops/backends.h"
 
-#include <stdexcept>
-
-#ifdef TTS_HAVE_CUDA
-#include "../cuda/cuda_backend.h"
-#endif
+#include "tts/kernels/cuda_library.h"
 
 namespace tts::kernels {
 
 Backend& cuda_backend() {
-  check_training_device({"cuda", "fp32"});  // the build and a visible device, with their messages
-#ifdef TTS_HAVE_CUDA
-  return cuda::backend();
-#else
-  throw std::logic_error("check_training_device accepted cuda in a build without it");
-#endif
+  require_device(Device::kCuda);  // the build, the library and a visible device, with messages
+  return cuda_library().backend();
 }
 
-Backend& training_backend(const TrainingDevice& choice) {
-  return check_training_device(choice) ? cuda_backend() : cpu_backend();
-}
-
-GemmPrecision training_precision(const TrainingDevice& choice) {
-  check_training_device(choice);
-  return choice.precision == "bf16" ? GemmPrecision::kBf16 : GemmPrecision::kFp32;
+Backend& backend_for(const DeviceChoice& choice) {
+  check_device_choice(choice);
+  return choice.device == Device::kCuda ? cuda_backend() : cpu_backend();
 }
 
 std::string describe(const Backend& backend, GemmPrecision precision) {

@@ -15,6 +15,17 @@ bundle_programs() {
     while read -r lib; do cp -L "$lib" "$stage/lib/"; done
 }
 
+# bundle_library STAGE LIBRARY: copies a library the programs open with dlopen (which ldd of the
+# programs cannot see) into STAGE/lib, with what it loads, on the same terms as bundle_programs.
+bundle_library() {
+  local stage=$1
+  mkdir -p "$stage/lib"
+  cp "$2" "$stage/lib/"
+  ldd "$2" | awk '/=> \// {print $3}' | sort -u |
+    grep -v -E '/usr/local/cuda|/(libc|libm|libpthread|libdl|librt|libstdc\+\+|libgcc_s)\.so' |
+    while read -r lib; do cp -L "$lib" "$stage/lib/"; done
+}
+
 # bundle_espeak_data STAGE: espeak-ng's data beside the programs (STAGE/espeak-ng-data), found
 # through the libespeak-ng that STAGE/bin/tts loads.
 bundle_espeak_data() {
@@ -32,5 +43,7 @@ unpack_bundle() {
   bundle_dir="$unpack/$2"
   export LD_LIBRARY_PATH="$bundle_dir/lib:/usr/local/cuda/lib64:/usr/local/cuda/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
   export ESPEAK_DATA_PATH="$bundle_dir"
+  # The CUDA backend the programs open on first GPU use, when the bundle has it (bundle_library).
+  if [ -f "$bundle_dir/lib/libtts_cuda.so" ]; then export TTS_CUDA_LIBRARY="$bundle_dir/lib/libtts_cuda.so"; fi
   echo "bundle built from commit $(cat "$bundle_dir/commit" 2>/dev/null || echo '?')"
 }

@@ -53,10 +53,9 @@ ModuleConfig read_module_config(const std::filesystem::path& path) {
       else
         config.warnings.push_back("TtsThreads " + value + ": not 1…256, ignored");
     } else if (key == "ttsdevice") {
-      if (value == "cpu")
-        config.device = engine::ComputeDevice::kCpu;
-      else if (value == "cuda")
-        config.device = engine::ComputeDevice::kCuda;
+      const auto& names = kernels::device_names();
+      if (const auto it = names.find(value); it != names.end())
+        config.device = it->second;
       else
         config.warnings.push_back("TtsDevice " + value + ": not cpu or cuda, ignored");
     } else if (key == "ttssentencesilence") {

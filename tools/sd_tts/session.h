@@ -44,7 +44,7 @@ class Output {
 struct ModuleConfig {
   std::string voice = "default";  // name on the voice search path, or a folder
   int threads = 1;
-  engine::ComputeDevice device = engine::ComputeDevice::kCpu;
+  kernels::Device device = kernels::Device::kCpu;
   float sentence_silence = 0.2f;
   std::size_t chunk_samples = 1024;  // 64 ms at 16 kHz: the granularity of STOP and of the audio
   std::vector<std::string> warnings;

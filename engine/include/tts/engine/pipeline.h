@@ -51,7 +51,7 @@ struct SynthesisOptions {
   int threads = 1;           // vocoder threads of this stream (audio does not depend on it)
   // Where the vocoder samples. kCuda needs a build with the CUDA backend and a GPU; with the same
   // seed it gives the CPU's audio except after a near-tie draw (tts/engine/stream_sampler.h).
-  ComputeDevice device = ComputeDevice::kCpu;
+  kernels::Device device = kernels::Device::kCpu;
   // Samples per chunk handed out; the stream's first chunk is at most 256 (audio starts early)
   // and the last of a sentence may be shorter.
   std::size_t chunk_samples = 2048;

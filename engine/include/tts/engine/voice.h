@@ -22,6 +22,7 @@
 #include <cstdint>
 #include <filesystem>
 #include <memory>
+#include <mutex>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -31,6 +32,10 @@
 #include "tts/frontend/text_pipeline.h"
 #include "tts/kernels/mel.h"
 #include "tts/vocoder/model_files.h"
+
+namespace tts::kernels {
+class SamplingModel;
+}
 
 namespace tts::engine {
 
@@ -90,6 +95,11 @@ class Voice {
   const frontend::AcousticModel& acoustic() const { return *acoustic_; }
   const vocoder::VocoderModel& vocoder() const { return vocoder_; }
 
+  // The vocoder's weights on the CUDA device: uploaded by the first caller, then shared by every
+  // stream of this voice (thread-safe). Throws as vocoder::upload_for_cuda_sampling; a failed
+  // upload is retried by the next caller.
+  std::shared_ptr<const kernels::SamplingModel> cuda_vocoder() const;
+
  private:
   Voice() = default;
   VoiceInfo info_;
@@ -98,6 +108,8 @@ class Voice {
   std::unique_ptr<frontend::TextPipeline> text_;
   std::unique_ptr<frontend::AcousticModel> acoustic_;
   vocoder::VocoderModel vocoder_;
+  mutable std::mutex cuda_mutex_;
+  mutable std::shared_ptr<const kernels::SamplingModel> cuda_vocoder_;
 };
 
 // `name_or_path` is a folder (it contains '/' or names an existing directory) or a voice name

@@ -45,7 +45,7 @@ struct AcousticTrainingOptions {
   // Where the training step's forward and backward passes run, and the GEMMs' precision there
   // (the alignment search, optimiser, validation and checkpoints stay on the CPU, so a run may
   // move between devices on --resume).
-  kernels::TrainingDevice device;
+  kernels::DeviceChoice device;
   frontend::AcousticLossSettings loss{};
   kernels::AdamSettings adam{};
   int64_t warmup_steps = 100;

@@ -9,6 +9,7 @@
 #include <optional>
 #include <string>
 
+#include "tts/kernels/device.h"
 #include "tts/kernels/mel.h"
 #include "tts/kernels/optimizer.h"
 #include "tts/vocoder/config.h"
@@ -41,11 +42,10 @@ struct VocoderTrainingOptions {
   double validation_audio_seconds = 1.0;  // of the first held-out clip, sampled at validation
   int loader_threads = 2;
   int compute_threads = 1;  // threads for each GEMM (OpenBLAS)
-  // Where the forward and backward passes run ("cpu" or "cuda") and the GEMMs' precision there
-  // ("fp32", or "bf16" on cuda); the optimiser, validation and checkpoints stay on the CPU, so a
-  // run may move between devices on --resume.
-  std::string device = "cpu";
-  std::string precision = "fp32";
+  // Where the forward and backward passes run and the GEMMs' precision there (bf16 on CUDA only);
+  // the optimiser, validation and checkpoints stay on the CPU, so a run may move between devices
+  // on --resume.
+  kernels::DeviceChoice device;
   // When set: ID.npy frames (`tts train aligned-mels`) that training crops take instead of the
   // recording's own with probability predicted_share (tts/train/predicted_mels.h).
   std::filesystem::path predicted_mels_dir;

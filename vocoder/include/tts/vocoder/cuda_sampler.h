@@ -1,8 +1,10 @@
 // WaveNet sampling on a CUDA GPU: the same model, maths and random numbers as WaveNetSampler
 // (sampler.h), run by the persistent kernel of tts/kernels/cuda/wavenet_sampling.h, for one stream
-// or for many streams at once (server throughput). Only built with the CUDA backend
-// (TTS_HAVE_CUDA); every call throws std::runtime_error naming the CUDA call when the device fails,
-// and std::invalid_argument on bad arguments.
+// or for many streams at once (server throughput). It reaches the GPU through the CUDA library
+// loaded on first use (tts/kernels/cuda_library.h), so it is built in every build: without the
+// CUDA backend, constructing one throws std::invalid_argument saying so. Every call throws
+// std::runtime_error naming the CUDA call when the device fails, and std::invalid_argument on bad
+// arguments.
 //
 // With the same seed, a single-stream CudaWaveNetSampler draws the same uniform numbers as a
 // WaveNetSampler, so it produces the same classes except where a uniform falls within rounding of
@@ -19,20 +21,27 @@
 #include "tts/vocoder/sampler.h"
 #include "tts/vocoder/weights.h"
 
-namespace tts::kernels::cuda {
-class WaveNetSamplingModel;
-class WaveNetSamplingBatch;
-}  // namespace tts::kernels::cuda
+namespace tts::kernels {
+class SamplingModel;
+class SamplingBatch;
+}  // namespace tts::kernels
 
 namespace tts::vocoder {
 
+// `weights` on the current CUDA device, for every CudaWaveNetSampler of them to share (a voice
+// uploads its vocoder once, not once per stream).
+std::shared_ptr<const kernels::SamplingModel> upload_for_cuda_sampling(
+    const WaveNetWeights& weights);
+
 class CudaWaveNetSampler {
  public:
-  // Uploads the weights to the current device. Stream s draws its uniforms from a generator seeded
-  // with options.seed + s (so stream 0 matches a WaveNetSampler with the same seed).
-  // streams_per_block: see WaveNetSamplingBatch (0 = chosen from the stream count).
+  // Samples with `uploaded` (upload_for_cuda_sampling of `weights`; uploaded here when null).
+  // Stream s draws its uniforms from a generator seeded with options.seed + s (so stream 0 matches
+  // a WaveNetSampler with the same seed). streams_per_block: see WaveNetSamplingBatch (0 = chosen
+  // from the stream count).
   CudaWaveNetSampler(const WaveNetWeights& weights, int streams = 1,
-                     const SamplerOptions& options = {}, int streams_per_block = 0);
+                     const SamplerOptions& options = {}, int streams_per_block = 0,
+                     std::shared_ptr<const kernels::SamplingModel> uploaded = nullptr);
   ~CudaWaveNetSampler();
   CudaWaveNetSampler(const CudaWaveNetSampler&) = delete;
   CudaWaveNetSampler& operator=(const CudaWaveNetSampler&) = delete;
@@ -66,8 +75,7 @@ class CudaWaveNetSampler {
  private:
   const WaveNetWeights& weights_;
   SamplerOptions options_;
-  std::unique_ptr<kernels::cuda::WaveNetSamplingModel> model_;
-  std::unique_ptr<kernels::cuda::WaveNetSamplingBatch> batch_;
+  std::unique_ptr<kernels::SamplingBatch> batch_;  // holds the uploaded weights
   std::vector<std::mt19937_64> rngs_;
   std::vector<std::size_t> totals_;
   std::vector<float> uniforms_;

@@ -48,6 +48,10 @@ class WaveNetSampler {
   // (frames - 1) · hop samples.
   void start(const kernels::Matrix& mel);
 
+  // Restarts the uniform generator from `seed`, as a sampler constructed with it: a stream reseeds
+  // one sampler per sentence and keeps its worker thread and stage timings.
+  void reseed(uint64_t seed) { rng_.seed(seed); }
+
   // Generates up to `max` more samples as μ-law classes into `out`; returns how many (0 when done).
   // With `uniforms` (one per sample, in [0, 1)) those numbers drive the sampling instead of the
   // RNG, so two implementations can be compared class for class. With `logits_out`, each sample's

@@ -14,8 +14,6 @@
 
 namespace tts::vocoder {
 
-using TrainingPassOptions = kernels::TrainingDevice;
-
 class TrainingPass {
  public:
   virtual ~TrainingPass() = default;
@@ -27,8 +25,8 @@ class TrainingPass {
   virtual std::string describe() const = 0;
 };
 
-// Throws as kernels::check_training_device for an unusable choice.
+// Throws as kernels::check_device_choice for an unusable choice.
 std::unique_ptr<TrainingPass> make_training_pass(const WaveNetWeights& weights,
-                                                 const TrainingPassOptions& options);
+                                                 const kernels::DeviceChoice& device);
 
 }  // namespace tts::vocoder

@@ -28,9 +28,9 @@ class AcousticTrainingPass {
 };
 
 // Keeps a reference to `weights` (their current values are used at every forward()). Throws as
-// kernels::check_training_device for an unusable choice.
+// kernels::check_device_choice for an unusable choice.
 std::unique_ptr<AcousticTrainingPass> make_acoustic_training_pass(
     const AcousticWeights& weights, const AcousticLossSettings& settings,
-    const kernels::TrainingDevice& device);
+    const kernels::DeviceChoice& device);
 
 }  // namespace tts::frontend

@@ -23,23 +23,12 @@
 #include <memory>
 #include <vector>
 
+#include "tts/kernels/wavenet_sampling_weights.h"
+
 namespace tts::kernels::cuda {
 
-// Host views of a WaveNet's weights, column-major (Eigen's layout), matrices out × in.
-struct WaveNetSamplingWeights {
-  int layers = 0, residual = 0, skip = 0, classes = 0, hop = 0;
-  std::vector<int> dilations;                 // one per layer
-  const float* embedding = nullptr;           // R × A
-  std::vector<const float*> dilated;          // L × (2R × 2R) [W_past W_now]
-  std::vector<const float*> residual_weight;  // (L-1) × (R × R)
-  std::vector<const float*> residual_bias;    // (L-1) × R
-  const float* skip_weight = nullptr;         // S × L·R
-  const float* skip_bias = nullptr;           // S
-  const float* head_hidden = nullptr;         // S × S
-  const float* head_hidden_bias = nullptr;    // S
-  const float* head_output = nullptr;         // A × S
-  const float* head_output_bias = nullptr;    // A
-};
+// The weights' host views (shared with the loaded backend's interface, cuda_library.h).
+using WaveNetSamplingWeights = kernels::WaveNetSamplingWeights;
 
 // The weights on the device, transposed to the kernel's row-major layout. Immutable; many batches
 // may share one model.

@@ -21,19 +21,11 @@
 #include <string>
 #include <vector>
 
+#include "tts/kernels/device.h"
 #include "tts/kernels/linear_algebra.h"
 #include "tts/kernels/ops/view.h"
 
 namespace tts::kernels {
-
-enum class GemmPrecision {
-  kFp32,  // fp32 inputs, fp32 accumulation (on CUDA: CUBLAS_COMPUTE_32F, no TF32)
-  kBf16,  // inputs rounded to bf16 (nearest even), fp32 accumulation and output (CUDA only)
-};
-
-inline const char* to_string(GemmPrecision precision) {
-  return precision == GemmPrecision::kBf16 ? "bf16" : "fp32";
-}
 
 class Backend;
 
