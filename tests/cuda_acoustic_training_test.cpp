@@ -377,7 +377,7 @@ TEST(CudaAcousticTraining, OptimiserStepsFollowTheCpu) {
           tts::testing::random_acoustic_batch(config, {20, 35}, 100 + k, durations);
       // Two flat-start steps, then alignment search, as the trainer does.
       if (k >= 2) durations.clear();
-      losses.push_back(pass->forward(batch, durations, k).total);
+      losses.push_back(pass->forward(batch, durations, k, {}).total);
       grads.set_zero();
       pass->backward(grads);
       tts::train::OptimizerStepSettings step_settings;
@@ -451,11 +451,11 @@ TEST(CudaAcousticBenchmark, StepThroughput) {
   AcousticLossSettings settings;
   auto time_steps = [&](tts::frontend::AcousticTrainingPass& pass, int steps, bool search) {
     const std::vector<int> given = search ? std::vector<int>{} : durations;
-    pass.forward(batch, given, 0);  // warm-up: allocations, cuBLAS's choice of kernels
+    pass.forward(batch, given, 0, {});  // warm-up: allocations, cuBLAS's choice of kernels
     pass.backward(grads);
     const auto start = Clock::now();
     for (int i = 0; i < steps; ++i) {
-      pass.forward(batch, given, 0);
+      pass.forward(batch, given, 0, {});
       pass.backward(grads);
     }
     const double seconds = std::chrono::duration<double>(Clock::now() - start).count();

@@ -38,7 +38,12 @@ void register_train(CLI::App& app, int& exit_code) {
                   "Start from this exported vocoder (a RUN folder or a voice's vocoder/) with a "
                   "fresh optimiser; takes its architecture unless --config is given")
       ->check(CLI::ExistingDirectory);
-  voc->add_option("--batch", o->batch_segments, "Crops per batch")->check(CLI::Range(1, 1024));
+  voc->add_option("--batch", o->batch_segments, "Crops per batch (per micro-batch and rank)")
+      ->check(CLI::Range(1, 1024));
+  voc->add_option("--accumulate", o->accumulate,
+                  "Micro-batches of --batch crops whose gradients are summed before each step: "
+                  "the step's batch is ranks × K × --batch crops, with the memory of one")
+      ->check(CLI::Range(1, 4096));
   voc->add_option("--crop", o->batch_length, "Samples per crop")->check(CLI::Range(16, 1 << 20));
   voc->add_option("--lr", o->adam.learning_rate, "Peak learning rate")->check(CLI::PositiveNumber);
   voc->add_option("--checkpoint-every", o->checkpoint_every, "Steps between checkpoints")

@@ -38,8 +38,13 @@ void register_train_acoustic(CLI::App& train, int& exit_code) {
                   "acoustic/); its architecture and features too, unless --config is given")
       ->check(CLI::ExistingDirectory);
   cmd->add_option("--lang", o->language, "espeak-ng language of the transcripts");
-  cmd->add_option("--batch", o->batch_utterances, "Utterances per batch")
+  cmd->add_option("--batch", o->batch_utterances, "Utterances per batch (per micro-batch and rank)")
       ->check(CLI::Range(1, 1024));
+  cmd->add_option(
+         "--accumulate", o->accumulate,
+         "Micro-batches of --batch utterances whose gradients are summed before each "
+         "step: the step's batch is ranks × K × --batch utterances, with the memory of one")
+      ->check(CLI::Range(1, 4096));
   cmd->add_option("--lr", o->adam.learning_rate, "Peak learning rate")->check(CLI::PositiveNumber);
   cmd->add_option("--checkpoint-every", o->checkpoint_every, "Steps between checkpoints")
       ->check(CLI::PositiveNumber);

@@ -13,10 +13,12 @@ const char* const kFormat = "tts-acoustic-checkpoint";
 }  // namespace
 
 void save_acoustic_checkpoint(const fs::path& out_dir, const AcousticTrainingState& state) {
-  write_checkpoint_files(
-      out_dir, kFormat, state.step, state.seed,
-      {&state.weights, &state.ema, &state.first_moment, &state.second_moment},
+  nlohmann::json fields = batch_layout_json(state.batch);
+  fields.update(
       {{"acoustic", state.config}, {"features", state.features}, {"run_seed", state.run_seed}});
+  write_checkpoint_files(out_dir, kFormat, state.step, state.seed,
+                         {&state.weights, &state.ema, &state.first_moment, &state.second_moment},
+                         std::move(fields));
 }
 
 nlohmann::json read_acoustic_checkpoint_header(const fs::path& out_dir,

@@ -108,8 +108,18 @@ frontend::AcousticBatch make_acoustic_batch(const std::vector<AcousticUtterance>
 frontend::AcousticBatch make_speaker_balanced_batch(
     const std::vector<AcousticUtterance>& utterances, int speakers, int count, uint64_t seed,
     int64_t index) {
+  return make_speaker_balanced_batch_slice(utterances, speakers, count, seed, index, 0, count);
+}
+
+frontend::AcousticBatch make_speaker_balanced_batch_slice(
+    const std::vector<AcousticUtterance>& utterances, int speakers, int count, uint64_t seed,
+    int64_t index, int first, int slice) {
   if (speakers < 1 || count < 1)
     throw std::invalid_argument("make_speaker_balanced_batch: nothing to draw");
+  if (first < 0 || slice < 1 || first + slice > count)
+    throw std::invalid_argument("make_speaker_balanced_batch: utterances " + std::to_string(first) +
+                                ".." + std::to_string(first + slice - 1) +
+                                " are not in a batch of " + std::to_string(count));
   std::vector<std::vector<const AcousticUtterance*>> by_speaker(static_cast<std::size_t>(speakers));
   for (const AcousticUtterance& u : utterances) {
     if (u.speaker < 0 || u.speaker >= speakers)
@@ -125,9 +135,10 @@ frontend::AcousticBatch make_speaker_balanced_batch(
                     static_cast<uint32_t>(index), static_cast<uint32_t>(index >> 32), 0xac0u};
   std::mt19937_64 rng(seq);
   std::vector<const AcousticUtterance*> chosen;
-  for (int i = 0; i < count; ++i) {
+  for (int i = 0; i < first + slice; ++i) {
     const auto& pool = by_speaker[static_cast<std::size_t>(i % speakers)];
-    chosen.push_back(pool[static_cast<std::size_t>(rng() % pool.size())]);
+    const AcousticUtterance* u = pool[static_cast<std::size_t>(rng() % pool.size())];
+    if (i >= first) chosen.push_back(u);  // the draws before the slice are made all the same
   }
   return pack(chosen);
 }

@@ -1,5 +1,6 @@
 #include "tts/train/acoustic_trainer.h"
 
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <cstdint>
@@ -18,6 +19,8 @@
 #include "tts/train/acoustic_checkpoint.h"
 #include "tts/train/acoustic_corpus.h"
 #include "tts/train/checkpoint_files.h"
+#include "tts/train/fault_injection.h"
+#include "tts/train/gradient_reduction.h"
 #include "tts/train/optimizer_step.h"
 
 namespace fs = std::filesystem;
@@ -181,8 +184,15 @@ void write_alignments(const frontend::AcousticWeights& weights,
 
 }  // namespace
 
-AcousticTrainingSummary train_acoustic(const AcousticTrainingOptions& options, std::ostream& log) {
+AcousticTrainingSummary train_acoustic(const AcousticTrainingOptions& options,
+                                       std::ostream& rank_log) {
   AcousticTrainingOptions o = options;
+  Communicator& ranks = o.communicator ? *o.communicator : this_process_alone();
+  const bool writer = ranks.rank() == 0;  // rank 0 alone writes files and the log
+  std::ostream discard(nullptr);
+  std::ostream& log = writer ? rank_log : discard;
+  const BatchLayout layout{o.batch_utterances, o.accumulate, ranks.size(), ranks.rank()};
+  check_batch_layout(layout);
   // An unusable --device or --precision fails before the corpus is loaded.
   kernels::check_device_choice(o.device);
   // A resume learns before any other work whether there is a checkpoint, whether it is this
@@ -194,6 +204,7 @@ AcousticTrainingSummary train_acoustic(const AcousticTrainingOptions& options, s
     for (const auto& w : warnings) log << "warning: " << w << "\n";
     check_resume_seed(o.out_dir, recorded_run_seed(header, o.seed), o.seed);
     const int64_t step = header.at("step").get<int64_t>();
+    check_same_on_every_rank(ranks, "the checkpoint's step", std::to_string(step));
     if (step >= o.steps) {
       log << already_trained_message(o.out_dir, step, o.steps) << "\n";
       already_trained = true;
@@ -205,6 +216,8 @@ AcousticTrainingSummary train_acoustic(const AcousticTrainingOptions& options, s
       }
       // Still loads the corpus and the checkpoint, to write the finished model's alignments.
     }
+    // Only a run with steps left draws batches, so only it must keep the global batch.
+    if (!already_trained) check_resume_batch(o.out_dir, header, layout);
   }
   // The starting model, read once: its architecture may be needed before the corpus is loaded.
   std::optional<frontend::AcousticModelFiles> start;
@@ -251,11 +264,25 @@ AcousticTrainingSummary train_acoustic(const AcousticTrainingOptions& options, s
   state.config.n_mels = o.features.n_mels;
   measure_mel_statistics(corpus.training, state.config);
   if (state.config.pitch_energy) measure_variance_statistics(corpus.training, state.config);
+  // The corpus and the statistics measured on it stand for it: every rank must train the same.
+  check_same_on_every_rank(
+      ranks, "the run's settings and corpus",
+      nlohmann::json{{"acoustic", state.config},
+                     {"features", o.features},
+                     {"seed", o.seed},
+                     {"steps", o.steps},
+                     {"batch", batch_layout_json(layout)},
+                     {"utterances", corpus.training.size()},
+                     {"loss", {o.loss.l1_mel, o.loss.dropout, o.loss.pause_penalty}},
+                     {"flat_start_steps", o.uniform_alignment_steps},
+                     {"alignment_restarts", o.alignment_restarts}}
+          .dump());
   // A calibration belongs to the predictor it was measured on; training changes the predictor
   // (`tts train calibrate-pitch` measures the finished model again).
   state.config.pitch_spread = 1.0f;
   state.features = o.features;
   state.seed = state.run_seed = o.seed;
+  state.batch = layout;
   frontend::AcousticWeights model(state.config);
   state.weights = state.ema = model.parameters();
   state.first_moment = state.second_moment = model.parameters().zeros_like();
@@ -313,6 +340,8 @@ AcousticTrainingSummary train_acoustic(const AcousticTrainingOptions& options, s
   const std::unique_ptr<frontend::AcousticTrainingPass> pass =
       frontend::make_acoustic_training_pass(model, settings, o.device);
   log << "training pass: " << pass->describe() << "\n";
+  if (layout.micro_batches() > 1)
+    log << "batch: " << layout.describe() << " utterances per step, " << ranks.describe() << "\n";
   frontend::AcousticLossSettings held_out_settings = settings;  // measured as synthesis runs
   held_out_settings.dropout = 0.0f;
   if (state.config.pitch_energy)
@@ -329,27 +358,74 @@ AcousticTrainingSummary train_acoustic(const AcousticTrainingOptions& options, s
     throw std::runtime_error(what + " at step " + std::to_string(state.step + 1) +
                              "; stopping with the last checkpoint left intact");
   };
-  // One optimiser step on batch number state.step of the stream of state.seed.
+  // One optimiser step on batch number state.step of the stream of state.seed: this rank's
+  // micro-batches of it, one after the other, their gradients summed over the ranks.
+  const bool has_variance = state.config.pitch_energy;
   auto train_step = [&]() -> frontend::AcousticLosses {
-    const frontend::AcousticBatch batch = make_speaker_balanced_batch(
-        corpus.training, speakers, o.batch_utterances, state.seed, state.step);
+    inject_rank_failure(ranks.rank(), state.step + 1);
     model.parameters() = state.weights;
-    std::vector<int> durations;  // empty: searched
-    if (state.step < o.uniform_alignment_steps)
-      durations = frontend::flat_start_durations(batch, settings);
-    // A dropout seed of its own for every (run seed, step), so a resumed run draws the same masks.
-    const uint64_t dropout_seed = (state.seed << 32) ^ static_cast<uint64_t>(state.step);
-    const frontend::AcousticLosses losses = pass->forward(batch, durations, dropout_seed);
+    const bool flat_start = state.step < o.uniform_alignment_steps;
+    std::vector<frontend::AcousticBatch> micro;
+    std::vector<std::vector<int>> durations(static_cast<std::size_t>(layout.accumulate));
+    for (int k = 0; k < layout.accumulate; ++k) {
+      micro.push_back(make_speaker_balanced_batch_slice(corpus.training, speakers, layout.global(),
+                                                        state.seed, state.step,
+                                                        layout.first_item(k), layout.micro));
+      if (flat_start)  // empty: searched
+        durations[static_cast<std::size_t>(k)] =
+            frontend::flat_start_durations(micro.back(), settings);
+    }
+    // A step of several micro-batches normalises each one's losses by the whole batch's counts.
+    // The pitch and energy losses are means over the tokens that have frames, which alignment
+    // search decides, so then every micro-batch is aligned first (the prior reads the embedding
+    // alone, so this is the search forward() makes).
+    frontend::LossNormalisers normalisers;  // 0: the batch's own, when it is the whole step
+    double step_frames = 0.0;
+    if (layout.micro_batches() > 1) {
+      double counts[3] = {0.0, 0.0, 0.0};
+      for (int k = 0; k < layout.accumulate; ++k) {
+        const frontend::AcousticBatch& b = micro[static_cast<std::size_t>(k)];
+        counts[0] += static_cast<double>(b.mel.cols());
+        counts[1] += static_cast<double>(b.ids.size());
+        if (!has_variance) continue;
+        const std::vector<int> d =
+            flat_start ? durations[static_cast<std::size_t>(k)] : pass->align(b);
+        counts[2] +=
+            static_cast<double>(std::count_if(d.begin(), d.end(), [](int n) { return n > 0; }));
+      }
+      ranks.sum(counts, 3);
+      normalisers = {counts[0], counts[1], counts[2]};
+      step_frames = counts[0];
+    } else {
+      step_frames = static_cast<double>(micro.front().mel.cols());
+    }
+    grads.set_zero();
+    frontend::AcousticLosses losses;
+    for (int k = 0; k < layout.accumulate; ++k) {
+      // A dropout seed of its own for every (run seed, step, micro-batch), so a resumed run draws
+      // the same masks; the first micro-batch's is the whole batch's of a run without them.
+      const uint64_t dropout_seed =
+          restart_seed((state.seed << 32) ^ static_cast<uint64_t>(state.step),
+                       layout.rank * layout.accumulate + k);
+      const frontend::AcousticLosses l =
+          pass->forward(micro[static_cast<std::size_t>(k)], durations[static_cast<std::size_t>(k)],
+                        dropout_seed, normalisers);
+      pass->backward(grads);  // adds
+      losses.mel += l.mel, losses.prior += l.prior, losses.duration += l.duration;
+      losses.pitch += l.pitch, losses.energy += l.energy, losses.total += l.total;
+    }
+    double values[6] = {losses.mel,   losses.prior,  losses.duration,
+                        losses.pitch, losses.energy, losses.total};
+    reduce_gradients(ranks, grads, values, 6, 1.0);  // the losses are already shares of the mean
+    losses = {values[0], values[1], values[2], values[3], values[4], values[5]};
     if (!std::isfinite(losses.total))
       fail("loss is not finite (" + std::to_string(losses.total) + ")");
-    grads.set_zero();
-    pass->backward(grads);
     OptimizerStepSettings step_settings{o.adam, o.clip_norm, o.ema_decay};
     step_settings.adam.learning_rate = learning_rate_at(o, state.step + 1);
     apply_optimizer_step(
         {state.weights, state.ema, state.first_moment, state.second_moment, state.step}, grads,
         step_settings);
-    frames_seen += static_cast<double>(batch.mel.cols());
+    frames_seen += step_frames;
     return losses;
   };
 
@@ -387,7 +463,7 @@ AcousticTrainingSummary train_acoustic(const AcousticTrainingOptions& options, s
     const double elapsed = std::chrono::duration<double>(Clock::now() - started).count();
     summary.frames_per_second = frames_seen / std::max(elapsed, 1e-9);
 
-    const bool validate = !corpus.validation.empty() && o.validate_every > 0 &&
+    const bool validate = writer && !corpus.validation.empty() && o.validate_every > 0 &&
                           (state.step % o.validate_every == 0 || state.step == o.steps);
     if (validate) {
       ema_model.parameters() = state.ema;
@@ -410,13 +486,13 @@ AcousticTrainingSummary train_acoustic(const AcousticTrainingOptions& options, s
            << per_step * static_cast<double>(o.steps - state.step) << " s";
       log << line.str() << std::endl;
     }
-    if (state.step % o.checkpoint_every == 0 || state.step == o.steps) {
+    if (writer && (state.step % o.checkpoint_every == 0 || state.step == o.steps)) {
       save_acoustic_checkpoint(o.out_dir, state);
       ema_model.parameters() = state.ema;
       frontend::save_acoustic_model(o.out_dir, ema_model, o.features, symbols);
     }
   }
-  if (!o.alignments_file.empty()) {
+  if (writer && !o.alignments_file.empty()) {
     ema_model.parameters() = state.ema;
     std::move(other_validation.begin(), other_validation.end(),
               std::back_inserter(corpus.validation));

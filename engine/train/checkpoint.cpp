@@ -13,10 +13,12 @@ const char* const kFormat = "tts-vocoder-checkpoint";
 }  // namespace
 
 void save_checkpoint(const fs::path& out_dir, const TrainingState& state) {
-  write_checkpoint_files(
-      out_dir, kFormat, state.step, state.seed,
-      {&state.weights, &state.ema, &state.first_moment, &state.second_moment},
+  nlohmann::json fields = batch_layout_json(state.batch);
+  fields.update(
       {{"next_batch", state.step}, {"wavenet", state.config}, {"features", state.features}});
+  write_checkpoint_files(out_dir, kFormat, state.step, state.seed,
+                         {&state.weights, &state.ema, &state.first_moment, &state.second_moment},
+                         std::move(fields));
 }
 
 nlohmann::json read_vocoder_checkpoint_header(const fs::path& out_dir,

@@ -10,7 +10,16 @@ namespace tts::train {
 
 vocoder::Batch make_crop_batch(const std::vector<Utterance>& utterances, const CropOptions& o,
                                uint64_t seed, int64_t index) {
+  return make_crop_batch_slice(utterances, o, seed, index, 0, o.segments);
+}
+
+vocoder::Batch make_crop_batch_slice(const std::vector<Utterance>& utterances, const CropOptions& o,
+                                     uint64_t seed, int64_t index, int first, int count) {
   if (utterances.empty()) throw std::invalid_argument("crop batches: no utterances");
+  if (first < 0 || count < 1 || first + count > o.segments)
+    throw std::invalid_argument("crop batches: crops " + std::to_string(first) + ".." +
+                                std::to_string(first + count - 1) + " are not in a batch of " +
+                                std::to_string(o.segments));
   // A fresh generator per batch, seeded from (seed, index): no state to save or restore.
   std::seed_seq sequence{static_cast<uint32_t>(seed), static_cast<uint32_t>(seed >> 32),
                          static_cast<uint32_t>(index), static_cast<uint32_t>(index >> 32)};
@@ -22,11 +31,11 @@ vocoder::Batch make_crop_batch(const std::vector<Utterance>& utterances, const C
   const int frames_per_crop = o.length / o.hop_length + 2;
   const int32_t silence = kernels::mulaw_encode(0.0f, o.classes);
   vocoder::Batch b;
-  b.segments = o.segments;
+  b.segments = count;
   b.length = o.length;
   const auto mel_rows = utterances.front().mel.rows();
-  b.mel.resize(mel_rows, static_cast<Eigen::Index>(o.segments) * frames_per_crop);
-  const std::size_t n = static_cast<std::size_t>(o.segments) * o.length;
+  b.mel.resize(mel_rows, static_cast<Eigen::Index>(count) * frames_per_crop);
+  const std::size_t n = static_cast<std::size_t>(count) * o.length;
   b.inputs.reserve(n);
   b.targets.reserve(n);
   b.frame_index.reserve(n);
@@ -43,10 +52,14 @@ vocoder::Batch make_crop_batch(const std::vector<Utterance>& utterances, const C
     const bool predicted = o.predicted_share > 0.0 &&
                            std::bernoulli_distribution(std::min(1.0, o.predicted_share))(rng) &&
                            u.predicted_mel.cols() == u.mel.cols();
+    // Every crop's draws are made above, so a slice's crops are those of the whole batch.
+    if (s < first) continue;
+    if (s >= first + count) break;
+    const int slot = s - first;
     const kernels::Matrix& mel = predicted ? u.predicted_mel : u.mel;
     for (int f = 0; f < frames_per_crop; ++f) {
       const Eigen::Index column = std::min<Eigen::Index>(first_frame + f, mel.cols() - 1);
-      b.mel.col(static_cast<Eigen::Index>(s) * frames_per_crop + f) = mel.col(column);
+      b.mel.col(static_cast<Eigen::Index>(slot) * frames_per_crop + f) = mel.col(column);
     }
     for (int t = 0; t < o.length; ++t) {
       const int64_t at = start + t;
@@ -54,7 +67,7 @@ vocoder::Batch make_crop_batch(const std::vector<Utterance>& utterances, const C
       b.inputs.push_back(at == 0 ? silence : (at - 1 < total ? u.classes[at - 1] : silence));
       int32_t frame;
       float weight;
-      vocoder::frame_position(t, o.hop_length, s * frames_per_crop, frame, weight);
+      vocoder::frame_position(t, o.hop_length, slot * frames_per_crop, frame, weight);
       b.frame_index.push_back(frame);
       b.frame_weight.push_back(weight);
     }
@@ -63,11 +76,12 @@ vocoder::Batch make_crop_batch(const std::vector<Utterance>& utterances, const C
 }
 
 BatchQueue::BatchQueue(const std::vector<Utterance>& utterances, const CropOptions& options,
-                       uint64_t seed, int64_t first, int capacity)
+                       uint64_t seed, int64_t first, int capacity, std::vector<CropSlice> slices)
     : utterances_(utterances),
       options_(options),
       seed_(seed),
-      next_index_(first),
+      slices_(slices.empty() ? std::vector<CropSlice>{{0, options.segments}} : std::move(slices)),
+      next_index_(first * static_cast<int64_t>(slices_.size())),
       capacity_(static_cast<std::size_t>(std::max(1, capacity))),
       thread_([this] { produce(); }) {}
 
@@ -90,7 +104,10 @@ void BatchQueue::produce() {
         if (stopping_) return;
         index = next_index_++;
       }
-      vocoder::Batch batch = make_crop_batch(utterances_, options_, seed_, index);
+      const int64_t per_batch = static_cast<int64_t>(slices_.size());
+      const CropSlice& slice = slices_[static_cast<std::size_t>(index % per_batch)];
+      vocoder::Batch batch = make_crop_batch_slice(utterances_, options_, seed_, index / per_batch,
+                                                   slice.first, slice.count);
       {
         std::lock_guard<std::mutex> lock(mutex_);
         ready_.push_back(std::move(batch));

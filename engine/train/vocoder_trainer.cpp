@@ -13,6 +13,8 @@
 #include "tts/kernels/linear_algebra.h"
 #include "tts/train/checkpoint.h"
 #include "tts/train/crop_batches.h"
+#include "tts/train/fault_injection.h"
+#include "tts/train/gradient_reduction.h"
 #include "tts/train/optimizer_step.h"
 #include "tts/train/predicted_mels.h"
 #include "tts/vocoder/model_files.h"
@@ -75,8 +77,14 @@ float learning_rate_at(const VocoderTrainingOptions& o, int64_t step) {
                             std::pow(0.5, static_cast<double>(step) / o.lr_halving_steps));
 }
 
-TrainingSummary train_vocoder(const VocoderTrainingOptions& options, std::ostream& log) {
+TrainingSummary train_vocoder(const VocoderTrainingOptions& options, std::ostream& rank_log) {
   VocoderTrainingOptions o = options;
+  Communicator& ranks = o.communicator ? *o.communicator : this_process_alone();
+  const bool writer = ranks.rank() == 0;  // rank 0 alone writes files and the log
+  std::ostream discard(nullptr);
+  std::ostream& log = writer ? rank_log : discard;
+  const BatchLayout layout{o.batch_segments, o.accumulate, ranks.size(), ranks.rank()};
+  check_batch_layout(layout);
   // The starting model, read first: it may decide the architecture (also when the run resumes,
   // so that the same command line continues it; its weights are then not used).
   std::optional<vocoder::VocoderModel> start;
@@ -105,6 +113,7 @@ TrainingSummary train_vocoder(const VocoderTrainingOptions& options, std::ostrea
     for (const auto& w : warnings) log << "warning: " << w << "\n";
     check_resume_seed(o.out_dir, header.at("seed").get<uint64_t>(), o.seed);
     const int64_t step = header.at("step").get<int64_t>();
+    check_same_on_every_rank(ranks, "the checkpoint's step", std::to_string(step));
     if (step >= o.steps) {
       log << already_trained_message(o.out_dir, step, o.steps) << "\n";
       TrainingSummary done;
@@ -112,7 +121,18 @@ TrainingSummary train_vocoder(const VocoderTrainingOptions& options, std::ostrea
       done.already_trained = true;
       return done;
     }
+    // Only a run with steps left draws batches, so only it must keep the global batch.
+    check_resume_batch(o.out_dir, header, layout);
   }
+  check_same_on_every_rank(
+      ranks, "the run's settings",
+      nlohmann::json{{"model", vocoder::vocoder_json(o.config, o.features)},
+                     {"seed", o.seed},
+                     {"steps", o.steps},
+                     {"batch", batch_layout_json(layout)},
+                     {"crop", o.batch_length},
+                     {"predicted_share", o.predicted_mels_dir.empty() ? 0.0 : o.predicted_share}}
+          .dump());
   CorpusOptions corpus_options;
   corpus_options.features = o.features;
   corpus_options.classes = o.config.classes;
@@ -122,6 +142,13 @@ TrainingSummary train_vocoder(const VocoderTrainingOptions& options, std::ostrea
   for (const auto& w : corpus.warnings) log << "warning: " << w << "\n";
   log << "corpus: " << corpus.training.size() << " training and " << corpus.validation.size()
       << " validation files from " << o.data_dir.string() << "\n";
+  {
+    std::size_t samples = 0;
+    for (const auto& u : corpus.training) samples += u.classes.size();
+    check_same_on_every_rank(
+        ranks, "the training corpus (files, samples)",
+        std::to_string(corpus.training.size()) + ", " + std::to_string(samples));
+  }
   if (!o.predicted_mels_dir.empty()) {
     std::vector<std::string> warnings;
     const int attached = attach_predicted_mels(corpus.training, o.predicted_mels_dir, warnings);
@@ -131,7 +158,7 @@ TrainingSummary train_vocoder(const VocoderTrainingOptions& options, std::ostrea
         << o.predicted_share << "\n";
   }
 
-  {
+  if (writer) {
     // Which clips were held out, so copy-synthesis can be scored on audio the model never saw.
     std::string held_out;
     for (const auto& u : corpus.validation) held_out += u.path.string() + "\n";
@@ -143,6 +170,7 @@ TrainingSummary train_vocoder(const VocoderTrainingOptions& options, std::ostrea
   state.config = o.config;
   state.features = o.features;
   state.seed = o.seed;
+  state.batch = layout;
   state.weights = model.parameters();
   state.ema = model.parameters();
   state.first_moment = model.parameters().zeros_like();
@@ -171,30 +199,45 @@ TrainingSummary train_vocoder(const VocoderTrainingOptions& options, std::ostrea
   vocoder::WaveNetWeights ema_model(o.config);  // the averaged weights, for validation and export
   kernels::ParameterSet grads = state.weights.zeros_like();
   log << "training pass: " << pass->describe() << "\n";
+  if (layout.micro_batches() > 1)
+    log << "batch: " << layout.describe() << " crops per step, " << ranks.describe() << "\n";
   // Validation always hears the recordings' own frames, so its loss compares across runs.
   const CropOptions crops{o.batch_segments, o.batch_length, o.config.hop_length, o.config.classes};
   CropOptions training_crops = crops;
   if (!o.predicted_mels_dir.empty()) training_crops.predicted_share = o.predicted_share;
-  BatchQueue queue(corpus.training, training_crops, o.seed, state.step);
+  // This rank's micro-batches: its slices of each step's batch of layout.global() crops.
+  training_crops.segments = layout.global();
+  std::vector<CropSlice> slices;
+  for (int k = 0; k < layout.accumulate; ++k)
+    slices.push_back({layout.first_item(k), layout.micro});
+  BatchQueue queue(corpus.training, training_crops, o.seed, state.step, 4, slices);
 
   TrainingSummary summary;
   summary.first_step = summary.last_step = state.step;
   const auto started = Clock::now();
   auto checkpoint = [&] {
+    if (!writer) return;
     save_checkpoint(o.out_dir, state);
     ema_model.parameters() = state.ema;
     vocoder::save_vocoder(o.out_dir, ema_model, o.features);
   };
+  const double step_columns = static_cast<double>(layout.global()) * o.batch_length;
   while (state.step < o.steps) {
-    vocoder::Batch batch = queue.next();
+    inject_rank_failure(ranks.rank(), state.step + 1);
     model.parameters() = state.weights;
-    const double loss = pass->forward(batch);
+    grads.set_zero();
+    double loss = 0.0;
+    for (int k = 0; k < layout.accumulate; ++k) {
+      const vocoder::Batch batch = queue.next();
+      loss += pass->forward(batch);
+      pass->backward(grads);  // adds
+    }
+    // Each micro-batch's loss and gradient are means over its own crops, all of one size.
+    reduce_gradients(ranks, grads, &loss, 1, layout.micro_batches());
     if (!std::isfinite(loss))
       throw std::runtime_error("loss is not finite (" + std::to_string(loss) + ") at step " +
                                std::to_string(state.step + 1) +
                                "; stopping with the last checkpoint left intact");
-    grads.set_zero();
-    pass->backward(grads);
     OptimizerStepSettings step_settings{o.adam, o.clip_norm, o.ema_decay};
     step_settings.adam.learning_rate = learning_rate_at(o, state.step + 1);
     apply_optimizer_step(
@@ -205,8 +248,8 @@ TrainingSummary train_vocoder(const VocoderTrainingOptions& options, std::ostrea
 
     const double elapsed = std::chrono::duration<double>(Clock::now() - started).count();
     summary.samples_per_second =
-        static_cast<double>(summary.last_step - summary.first_step) * batch.columns() / elapsed;
-    const bool validate = !corpus.validation.empty() && o.validate_every > 0 &&
+        static_cast<double>(summary.last_step - summary.first_step) * step_columns / elapsed;
+    const bool validate = writer && !corpus.validation.empty() && o.validate_every > 0 &&
                           (state.step % o.validate_every == 0 || state.step == o.steps);
     if (validate) {
       ema_model.parameters() = state.ema;

@@ -254,7 +254,7 @@ std::vector<int> AcousticPass::align(const AcousticBatch& batch) {
 }
 
 AcousticLosses AcousticPass::forward(const AcousticBatch& batch, const std::vector<int>& durations,
-                                     uint64_t dropout_seed) {
+                                     uint64_t dropout_seed, const LossNormalisers& normalisers) {
   const auto& c = weights_.config();
   check_acoustic_batch(batch, c);
   if (!durations.empty()) check_given_durations(batch, durations, settings_);
@@ -289,21 +289,31 @@ AcousticLosses AcousticPass::forward(const AcousticBatch& batch, const std::vect
   }
   decode(batch.frame_lengths);
 
+  // A loss's share of the mean over `normalisers`' count: the ops take the mean over this batch's
+  // own elements, which share scales to the other count (1 when it is this batch's own).
+  auto share = [](double own, double of) { return of > 0.0 ? own / of : 1.0; };
+  const double frame_share = share(frames, normalisers.frames);
+  const float frame_scale = static_cast<float>(frame_share);
   AcousticLosses losses;
   d_predicted_.resize(mels, frames);
-  losses.mel = settings_.l1_mel ? B.l1_loss(predicted_.view(), target_, d_predicted_.view(), 1.0f)
-                                : B.mse_loss(predicted_.view(), target_, d_predicted_.view(), 1.0f);
+  losses.mel =
+      frame_share *
+      (settings_.l1_mel ? B.l1_loss(predicted_.view(), target_, d_predicted_.view(), frame_scale)
+                        : B.mse_loss(predicted_.view(), target_, d_predicted_.view(), frame_scale));
   prior_frames_.resize(mels, frames);
   B.repeat_columns(state_means(), *state_repeats_, prior_frames_.view());
   d_prior_frames_.resize(mels, frames);
-  losses.prior = 0.5 * B.mse_loss(prior_frames_.view(), target_, d_prior_frames_.view(),
-                                  0.5f * settings_.prior_weight);
+  losses.prior = frame_share * 0.5 *
+                 B.mse_loss(prior_frames_.view(), target_, d_prior_frames_.view(),
+                            static_cast<float>(0.5 * settings_.prior_weight * frame_share));
   log_target_host_ = log_duration_targets(durations_);
   const int tokens = static_cast<int>(log_target_host_.cols());
   log_target_ = log_target_on_device_.read_from_host(log_target_host_.data(), 1, tokens);
   d_log_durations_.resize(1, tokens);
-  losses.duration = B.mse_loss(log_durations_.view(), log_target_, d_log_durations_.view(),
-                               settings_.duration_weight);
+  const double token_share = share(tokens, normalisers.tokens);
+  losses.duration =
+      token_share * B.mse_loss(log_durations_.view(), log_target_, d_log_durations_.view(),
+                               static_cast<float>(settings_.duration_weight * token_share));
   losses.total = losses.mel + settings_.prior_weight * losses.prior +
                  settings_.duration_weight * losses.duration;
   if (weights_.layout().has_variance) {
@@ -311,10 +321,10 @@ AcousticLosses AcousticPass::forward(const AcousticBatch& batch, const std::vect
     // goes back (in place on the CPU).
     Matrix scratch;
     losses.pitch = masked_mse(on_host(pitch_.predicted, scratch), pitch_target_, variance_mask_,
-                              d_pitch_, settings_.pitch_weight);
+                              d_pitch_, settings_.pitch_weight, normalisers.sounding_tokens);
     d_pitch_view_ = d_pitch_on_device_.read_from_host(d_pitch_.data(), 1, tokens);
     losses.energy = masked_mse(on_host(energy_.predicted, scratch), energy_target_, variance_mask_,
-                               d_energy_, settings_.energy_weight);
+                               d_energy_, settings_.energy_weight, normalisers.sounding_tokens);
     d_energy_view_ = d_energy_on_device_.read_from_host(d_energy_.data(), 1, tokens);
     losses.total += settings_.pitch_weight * losses.pitch + settings_.energy_weight * losses.energy;
   }

@@ -13,9 +13,10 @@ class BackendAcousticTrainingPass final : public AcousticTrainingPass {
                               const kernels::DeviceChoice& device)
       : pass_(weights, settings, kernels::backend_for(device), device.precision) {}
   AcousticLosses forward(const AcousticBatch& batch, const std::vector<int>& durations,
-                         uint64_t dropout_seed) override {
-    return pass_.forward(batch, durations, dropout_seed);
+                         uint64_t dropout_seed, const LossNormalisers& normalisers) override {
+    return pass_.forward(batch, durations, dropout_seed, normalisers);
   }
+  std::vector<int> align(const AcousticBatch& batch) override { return pass_.align(batch); }
   void backward(kernels::ParameterSet& gradients) override { pass_.backward(gradients); }
   std::string describe() const override { return pass_.describe(); }
 

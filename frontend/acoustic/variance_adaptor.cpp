@@ -173,11 +173,13 @@ void bucket_coordinates(const Matrix& values, float low, float high, int bins,
 }
 
 double masked_mse(kernels::ConstMatrixRef predicted, const Matrix& target,
-                  const std::vector<float>& mask, Matrix& d_predicted, float scale) {
+                  const std::vector<float>& mask, Matrix& d_predicted, float scale,
+                  double normaliser) {
   d_predicted.setZero(predicted.rows(), predicted.cols());
-  double count = 0.0;
-  for (float m : mask) count += m;
-  if (count == 0.0) return 0.0;
+  double own = 0.0;
+  for (float m : mask) own += m;
+  if (own == 0.0) return 0.0;
+  const double count = normaliser > 0.0 ? normaliser : own;
   double sum = 0.0;
   for (Eigen::Index k = 0; k < predicted.cols(); ++k) {
     const float m = mask[static_cast<std::size_t>(k)];

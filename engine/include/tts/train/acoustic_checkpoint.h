@@ -12,6 +12,7 @@
 #include "tts/frontend/acoustic/config.h"
 #include "tts/kernels/mel.h"
 #include "tts/kernels/parameter_set.h"
+#include "tts/train/batch_layout.h"
 
 namespace tts::train {
 
@@ -22,6 +23,7 @@ struct AcousticTrainingState {
   frontend::AcousticConfig config;
   kernels::MelConfig features;
   kernels::ParameterSet weights, ema, first_moment, second_moment;
+  BatchLayout batch;  // recorded (batch_layout_json), checked on resume by check_resume_batch
 };
 
 void save_acoustic_checkpoint(const std::filesystem::path& out_dir,

@@ -59,6 +59,12 @@ frontend::AcousticBatch make_speaker_balanced_batch(
     const std::vector<AcousticUtterance>& utterances, int speakers, int count, uint64_t seed,
     int64_t index);
 
+// Utterances [first, first + slice) of that batch alone, packed in the same order: the slices of a
+// batch put together are the batch (gradient accumulation, data parallel: batch_layout.h).
+frontend::AcousticBatch make_speaker_balanced_batch_slice(
+    const std::vector<AcousticUtterance>& utterances, int speakers, int count, uint64_t seed,
+    int64_t index, int first, int slice);
+
 // All of `utterances` (from `first`, at most `count`) as one batch, in order.
 frontend::AcousticBatch pack_utterances(const std::vector<AcousticUtterance>& utterances,
                                         std::size_t first, std::size_t count);

@@ -15,6 +15,7 @@
 #include "tts/kernels/device.h"
 #include "tts/kernels/mel.h"
 #include "tts/kernels/optimizer.h"
+#include "tts/train/communicator.h"
 
 namespace tts::train {
 
@@ -41,7 +42,18 @@ struct AcousticTrainingOptions {
   // `features`, so that a model pre-trained at any size fine-tunes without restating them
   // (`tts train acoustic --init-from` without --config). Otherwise they must match it.
   bool architecture_from_init = false;
-  int batch_utterances = 8;
+  int batch_utterances = 8;  // per micro-batch
+  // Micro-batches whose gradients are summed before each optimiser step (--accumulate): a step's
+  // batch is world size × accumulate × batch_utterances utterances, drawn as one batch of that
+  // size (tts/train/batch_layout.h) and its losses normalised as that batch's (over all its frames
+  // and tokens: frontend::LossNormalisers), with the memory of one micro-batch. Dropout masks are
+  // drawn per micro-batch (the first as a whole batch's), so the equality with one large batch is
+  // exact only without dropout.
+  int accumulate = 1;
+  // The ranks training together (data parallel: tts/train/world.h); nullptr: this process alone.
+  // Every rank loads the corpus; only rank 0 writes files and the log. A resume reads OUT on every
+  // rank, so OUT must be one folder that all of them see.
+  Communicator* communicator = nullptr;
   // Where the training step's forward and backward passes run, and the GEMMs' precision there
   // (the alignment search, optimiser, validation and checkpoints stay on the CPU, so a run may
   // move between devices on --resume).

@@ -10,6 +10,7 @@
 
 #include "tts/kernels/mel.h"
 #include "tts/kernels/parameter_set.h"
+#include "tts/train/batch_layout.h"
 #include "tts/train/checkpoint_files.h"
 #include "tts/vocoder/config.h"
 
@@ -21,6 +22,7 @@ struct TrainingState {
   vocoder::WaveNetConfig config;
   kernels::MelConfig features;
   kernels::ParameterSet weights, ema, first_moment, second_moment;
+  BatchLayout batch;  // recorded (batch_layout_json), checked on resume by check_resume_batch
 };
 
 void save_checkpoint(const std::filesystem::path& out_dir, const TrainingState& state);

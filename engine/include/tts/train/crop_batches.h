@@ -9,6 +9,7 @@
 #include <exception>
 #include <mutex>
 #include <thread>
+#include <vector>
 
 #include "tts/train/audio_corpus.h"
 #include "tts/vocoder/batch.h"
@@ -33,11 +34,26 @@ struct CropOptions {
 vocoder::Batch make_crop_batch(const std::vector<Utterance>& utterances, const CropOptions& options,
                                uint64_t seed, int64_t index);
 
-// Produces make_crop_batch(…, first), (…, first + 1), … on a background thread, `capacity` ahead.
+// Crops [first, first + count) of that batch alone: the same crops, in the same order, as those
+// columns of the whole batch (every crop's draws are made, only these are cut), so the slices of a
+// batch of options.segments crops put together are the batch (gradient accumulation, data
+// parallel: tts/train/batch_layout.h).
+vocoder::Batch make_crop_batch_slice(const std::vector<Utterance>& utterances,
+                                     const CropOptions& options, uint64_t seed, int64_t index,
+                                     int first, int count);
+
+// Crops [first, first + count) of a batch.
+struct CropSlice {
+  int first = 0, count = 0;
+};
+
+// Produces, on a background thread `capacity` ahead, the slices of batches first, first + 1, …
+// that `slices` lists (each as make_crop_batch_slice), slice by slice and batch by batch. Empty
+// `slices`: the whole batch, make_crop_batch(…, first), (…, first + 1), ….
 class BatchQueue {
  public:
   BatchQueue(const std::vector<Utterance>& utterances, const CropOptions& options, uint64_t seed,
-             int64_t first, int capacity = 4);
+             int64_t first, int capacity = 4, std::vector<CropSlice> slices = {});
   ~BatchQueue();
   BatchQueue(const BatchQueue&) = delete;
   BatchQueue& operator=(const BatchQueue&) = delete;
@@ -51,7 +67,8 @@ class BatchQueue {
   const std::vector<Utterance>& utterances_;
   CropOptions options_;
   uint64_t seed_;
-  int64_t next_index_;
+  std::vector<CropSlice> slices_;
+  int64_t next_index_;  // counts slices: batch next_index_ / slices_.size()
   std::size_t capacity_;
   std::deque<vocoder::Batch> ready_;
   std::exception_ptr error_;

@@ -12,6 +12,7 @@
 #include "tts/kernels/device.h"
 #include "tts/kernels/mel.h"
 #include "tts/kernels/optimizer.h"
+#include "tts/train/communicator.h"
 #include "tts/vocoder/config.h"
 
 namespace tts::train {
@@ -29,8 +30,16 @@ struct VocoderTrainingOptions {
   // `--config`); otherwise they must equal `config` and `features`.
   std::filesystem::path init_from;
   bool architecture_from_init = false;
-  int batch_segments = 4;
+  int batch_segments = 4;  // crops per micro-batch
   int batch_length = 8000;
+  // Micro-batches whose gradients are summed before each optimiser step (--accumulate): a step's
+  // batch is world size × accumulate × batch_segments crops, drawn and normalised as one batch of
+  // that size (tts/train/batch_layout.h), with the memory of one micro-batch.
+  int accumulate = 1;
+  // The ranks training together (data parallel: tts/train/world.h); nullptr: this process alone.
+  // Every rank loads the corpus; only rank 0 writes files and the log. A resume reads OUT on every
+  // rank, so OUT must be one folder that all of them see.
+  Communicator* communicator = nullptr;
   kernels::AdamSettings adam{};
   int64_t warmup_steps = 200;          // learning rate ramps up linearly over these steps
   double lr_halving_steps = 100000.0;  // then halves every this many steps

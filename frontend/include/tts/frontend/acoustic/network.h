@@ -69,6 +69,15 @@ struct AcousticLossSettings {
   float dropout = 0.0f;
 };
 
+// The counts a batch's mean losses are taken over: frames (mel and prior losses), tokens (duration
+// loss) and tokens with frames (pitch and energy losses). 0 means the batch's own count. A
+// micro-batch of a larger batch (gradient accumulation, data parallel: tts/train/batch_layout.h)
+// is given the whole batch's, so that its losses and gradients are its share of the whole batch's
+// means, and the shares of all its micro-batches add up to them.
+struct LossNormalisers {
+  double frames = 0.0, tokens = 0.0, sounding_tokens = 0.0;
+};
+
 struct AcousticLosses {
   double mel = 0.0, prior = 0.0, duration = 0.0, pitch = 0.0, energy = 0.0, total = 0.0;
 };
@@ -107,8 +116,9 @@ class AcousticPass {
   // Runs the network on `batch` and keeps the activations. `durations` (one per id, summing to
   // each utterance's frames) fixes the alignment; empty means monotonic alignment search. With
   // settings.dropout > 0 the dropout masks are drawn from `dropout_seed` (one per training step).
+  // The losses are means over `normalisers`' counts (the batch's own by default).
   AcousticLosses forward(const AcousticBatch& batch, const std::vector<int>& durations = {},
-                         uint64_t dropout_seed = 0);
+                         uint64_t dropout_seed = 0, const LossNormalisers& normalisers = {});
 
   // Adds the gradient of the last forward()'s total loss to `gradients` (the weights' layout).
   // MAS durations are treated as constants, as in Glow-TTS.

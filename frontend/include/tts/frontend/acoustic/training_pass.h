@@ -20,7 +20,9 @@ class AcousticTrainingPass {
   virtual ~AcousticTrainingPass() = default;
   // As AcousticPass::forward: empty `durations` means monotonic alignment search.
   virtual AcousticLosses forward(const AcousticBatch& batch, const std::vector<int>& durations,
-                                 uint64_t dropout_seed) = 0;
+                                 uint64_t dropout_seed, const LossNormalisers& normalisers) = 0;
+  // As AcousticPass::align: the durations forward() would search, without the rest of the pass.
+  virtual std::vector<int> align(const AcousticBatch& batch) = 0;
   // Adds the gradient of the last forward()'s total loss to `gradients`.
   virtual void backward(kernels::ParameterSet& gradients) = 0;
   // "cpu" or "cuda: NVIDIA H200 (sm_90, …), fp32 GEMMs", for logs.

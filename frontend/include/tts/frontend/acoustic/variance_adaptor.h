@@ -89,8 +89,10 @@ void bucket_coordinates(const kernels::Matrix& values, float low, float high, in
                         std::vector<int32_t>& index, std::vector<float>& weight);
 
 // Mean squared error over the tokens whose mask is 1 (0 when none is); d_predicted = scale ·
-// its gradient.
+// its gradient. With `normaliser` > 0 the squared errors are divided by it instead of the mask's
+// count (a micro-batch's share of a larger batch's mean: LossNormalisers in network.h).
 double masked_mse(kernels::ConstMatrixRef predicted, const kernels::Matrix& target,
-                  const std::vector<float>& mask, kernels::Matrix& d_predicted, float scale);
+                  const std::vector<float>& mask, kernels::Matrix& d_predicted, float scale,
+                  double normaliser = 0.0);
 
 }  // namespace tts::frontend
