@@ -4,6 +4,7 @@
 #include "commands.h"
 #include "device_options.h"
 #include "tts/train/vocoder_trainer.h"
+#include "tts/train/world.h"
 
 namespace tts::cli {
 
@@ -86,11 +87,15 @@ void register_train(CLI::App& app, int& exit_code) {
         throw CLI::ValidationError("--config", *config_file + ": " + e.what());
       }
     }
-    train::TrainingSummary s = train::train_vocoder(*o, std::cerr);
+    // One rank of `mpirun -np N tts train vocoder …`, or this process alone.
+    const std::unique_ptr<train::Communicator> ranks = train::world_communicator();
+    o->communicator = ranks.get();
+    train::TrainingSummary s;
+    run_on_every_rank(*ranks, [&] { s = train::train_vocoder(*o, std::cerr); });
     // A resume already at --steps has said so and succeeds (exit 0): OUT holds a model trained at
     // least that far, left untouched, which is what the command asks for; so rerunning a finished
     // command (as the training scripts do, resuming whenever a checkpoint exists) is no failure.
-    if (!s.already_trained)
+    if (!s.already_trained && ranks->rank() == 0)
       std::cerr << "trained steps " << s.first_step << ".." << s.last_step << ", final loss "
                 << s.last_loss << "; model in " << o->out_dir.string() << "\n";
     exit_code = kExitOk;

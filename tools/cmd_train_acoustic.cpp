@@ -5,6 +5,7 @@
 #include "commands.h"
 #include "device_options.h"
 #include "tts/train/acoustic_trainer.h"
+#include "tts/train/world.h"
 
 namespace tts::cli {
 
@@ -113,11 +114,15 @@ void register_train_acoustic(CLI::App& train, int& exit_code) {
         throw CLI::ValidationError("--config", *config_file + ": " + e.what());
       }
     }
-    const train::AcousticTrainingSummary s = train::train_acoustic(*o, std::cerr);
+    // One rank of `mpirun -np N tts train acoustic …`, or this process alone.
+    const std::unique_ptr<train::Communicator> ranks = train::world_communicator();
+    o->communicator = ranks.get();
+    train::AcousticTrainingSummary s;
+    run_on_every_rank(*ranks, [&] { s = train::train_acoustic(*o, std::cerr); });
     exit_code = kExitOk;
     // A resume already at --steps has said so and succeeds, as `tts train vocoder` does (exit 0:
     // OUT holds a model trained at least that far, left untouched).
-    if (s.already_trained) return;
+    if (s.already_trained || ranks->rank() != 0) return;
     std::cerr << "trained steps " << s.first_step << ".." << s.last_step << ", final loss "
               << s.last_losses.total;
     if (s.last_validation_mel) std::cerr << ", validation mel loss " << *s.last_validation_mel;

@@ -2,8 +2,11 @@
 #pragma once
 
 #include <CLI/CLI.hpp>
+#include <functional>
 #include <nlohmann/json.hpp>
 #include <string>
+
+#include "tts/train/communicator.h"
 
 namespace tts::cli {
 
@@ -23,6 +26,12 @@ nlohmann::json read_config_file(const std::string& path);
 // (`train aligned-mels`, `train score-acoustic`): --model, --data, --lang and --threads.
 void add_model_and_corpus_options(CLI::App& cmd, std::string& model, std::string& data,
                                   std::string& language, int& loader_threads);
+
+// Runs `train` (a `tts train vocoder|acoustic` run) on this rank of `ranks`. When it throws and
+// other ranks are running, prints "tts: rank R of N: WHAT; ending every rank" and ends the whole
+// job with kExitFailure (MPI_Abort), since they would otherwise wait for this rank forever;
+// alone, the exception goes on to main's handler.
+void run_on_every_rank(train::Communicator& ranks, const std::function<void()>& train);
 
 void register_say(CLI::App& app, int& exit_code);
 void register_voices(CLI::App& app, int& exit_code);
