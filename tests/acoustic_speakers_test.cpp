@@ -200,6 +200,15 @@ TEST(AcousticSpeakers, BalancedBatchesGiveEverySpeakerItsShareAndRepeat) {
                        a.frame_lengths;
   EXPECT_TRUE(differs);
   EXPECT_THROW(train::make_speaker_balanced_batch(utterances, 3, 8, 3, 7), std::invalid_argument);
+  // Contours that are not frame-aligned with the mels are refused, naming the utterance (they
+  // used to be copied out of bounds).
+  utterances[5].log_f0.resize(1, 0);
+  try {
+    train::pack_utterances(utterances, 4, 3);
+    FAIL() << "an utterance without pitch frames was packed";
+  } catch (const std::invalid_argument& e) {
+    EXPECT_NE(std::string(e.what()).find("u5"), std::string::npos) << e.what();
+  }
 }
 
 TEST(AcousticSpeakers, ModelFilesOfSeveralSpeakersAreVersion4AndRoundTrip) {

@@ -26,6 +26,13 @@ frontend::AcousticBatch pack(const std::vector<const AcousticUtterance*>& chosen
   frontend::AcousticBatch batch;
   Eigen::Index frames = 0;
   for (const AcousticUtterance* u : chosen) {
+    // The contours are frame-aligned with the mels (load_acoustic_corpus computes all three);
+    // anything else would be copied out of bounds below.
+    if (u->log_f0.cols() != u->mel.cols() || u->log_energy.cols() != u->mel.cols())
+      throw std::invalid_argument("acoustic batch: utterance " + u->id + " has " +
+                                  std::to_string(u->mel.cols()) + " mel frames but " +
+                                  std::to_string(u->log_f0.cols()) + " pitch and " +
+                                  std::to_string(u->log_energy.cols()) + " energy frames");
     append(batch, *u);
     frames += u->mel.cols();
   }

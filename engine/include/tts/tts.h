@@ -80,7 +80,9 @@ extern "C" {
  * struct_size keeps the defaults of the fields it lacks; docs/c-api.md). */
 typedef struct tts_voice_options {
   size_t struct_size;
-  int device; /* TTS_DEVICE_CPU (default) or TTS_DEVICE_CUDA */
+  int device; /* TTS_DEVICE_CPU (default) or TTS_DEVICE_CUDA: the CUDA backend is opened on the
+                first load that asks for it, and the voice's vocoder uploaded once for all its
+                streams */
 } tts_voice_options;
 
 typedef struct tts_synthesis_options {
