@@ -20,7 +20,15 @@ std::string accepted(const std::map<std::string, T>& names) {
 const char* to_string(Device device) { return device == Device::kCuda ? "cuda" : "cpu"; }
 
 const char* to_string(GemmPrecision precision) {
-  return precision == GemmPrecision::kBf16 ? "bf16" : "fp32";
+  switch (precision) {
+    case GemmPrecision::kBf16:
+      return "bf16";
+    case GemmPrecision::kFp16:
+      return "fp16";
+    case GemmPrecision::kFp32:
+      break;
+  }
+  return "fp32";
 }
 
 const std::map<std::string, Device>& device_names() {
@@ -30,7 +38,8 @@ const std::map<std::string, Device>& device_names() {
 
 const std::map<std::string, GemmPrecision>& precision_names() {
   static const std::map<std::string, GemmPrecision> names{{"fp32", GemmPrecision::kFp32},
-                                                          {"bf16", GemmPrecision::kBf16}};
+                                                          {"bf16", GemmPrecision::kBf16},
+                                                          {"fp16", GemmPrecision::kFp16}};
   return names;
 }
 

@@ -222,6 +222,27 @@ TEST(AcousticGradient, DropoutActsInTrainingOnlyAndFollowsItsSeed) {
   EXPECT_EQ(plain.align(batch), pass.align(batch));
 }
 
+// Dynamic loss scaling's input: a power-of-two scale multiplies every gradient exactly (the pass
+// is linear in the losses' gradients it scales), and a later backward() at another scale rescales.
+TEST(AcousticGradient, ALossScaleMultipliesTheGradientExactly) {
+  const frontend::AcousticConfig config = tts::testing::tiny_acoustic_config();
+  frontend::AcousticWeights w(config);
+  w.initialise(1);
+  std::vector<int> durations;
+  const auto batch = tts::testing::random_acoustic_batch(config, {5, 2}, 4, durations);
+  frontend::AcousticPass pass(w);
+  pass.forward(batch, durations);
+  kernels::ParameterSet plain = w.parameters().zeros_like();
+  kernels::ParameterSet scaled = plain, again = plain;
+  pass.backward(plain);
+  pass.backward(scaled, 1024.0f);
+  pass.backward(again, 1.0f);
+  for (std::size_t k = 0; k < plain.size(); ++k) {
+    ASSERT_EQ(scaled.data()[k], 1024.0f * plain.data()[k]) << k;
+    ASSERT_EQ(again.data()[k], plain.data()[k]) << k;
+  }
+}
+
 TEST(AcousticGradient, BackwardAccumulatesAcrossCalls) {
   const frontend::AcousticConfig config = tts::testing::tiny_acoustic_config();
   frontend::AcousticWeights w(config);

@@ -236,6 +236,52 @@ TEST_P(BackendOps, GemmBf16) {
   });
 }
 
+// fp16 GEMMs round both operands to IEEE half (11-bit significand, nearest even), then accumulate
+// in fp32: as for bf16, the CPU refuses them and another backend must match the CPU's fp32 GEMM of
+// the rounded operands to fp32 rounding (the rounding of the inputs is the same on both sides). An
+// operand beyond fp16's range (65504) becomes inf, and so does the product: loss scaling relies on
+// that to detect overflow.
+TEST_P(BackendOps, GemmFp16) {
+  for_each_shape([&](Shape s, std::uint64_t seed) {
+    const Matrix a = random_matrix(s.rows, s.rows + 9, seed);
+    const Matrix bm = random_matrix(s.rows + 9, s.cols, seed + 1);
+    auto run = [&](Backend& b, const Matrix& x, const Matrix& y, GemmPrecision precision) {
+      Operand oa(b, x), ob(b, y), oc(b, Matrix::Zero(s.rows, s.cols));
+      b.gemm(oc.view(), oa.view(), Transpose::kNo, ob.view(), Transpose::kNo, 1.0f, 0.0f,
+             precision);
+      return Outputs{oc.get()};
+    };
+    if (is_cpu()) {
+      EXPECT_THROW(run(backend(), a, bm, GemmPrecision::kFp16), std::invalid_argument);
+      return;
+    }
+    auto rounded = [](const Matrix& m) -> Matrix { return m.cast<Eigen::half>().cast<float>(); };
+    expect_close(run(backend(), a, bm, GemmPrecision::kFp16),
+                 run(tts::kernels::cpu_backend(), rounded(a), rounded(bm), GemmPrecision::kFp32),
+                 kFp32Bound);
+    if (s.rows == 0 || s.cols == 0) return;
+    Matrix huge = a;
+    huge(0, 0) = 70000.0f;  // rounds to +inf in fp16
+    const Matrix positive = Matrix::Constant(bm.rows(), bm.cols(), 0.5f);
+    const Matrix product = run(backend(), huge, positive, GemmPrecision::kFp16)[0];
+    EXPECT_TRUE(std::isinf(product(0, 0))) << product(0, 0);
+  });
+}
+
+// By a power of two (the loss scale's case) the product is exact, so the bound is exact too.
+TEST_P(BackendOps, Scale) {
+  for_each_shape([&](Shape s, std::uint64_t seed) {
+    const Matrix x = random_matrix(s.rows, s.cols, seed);
+    check(
+        [&](Backend& b) {
+          Operand ox(b, x);
+          b.scale(ox.view(), 65536.0f);
+          return Outputs{ox.get()};
+        },
+        [&] { return Outputs{Matrix(x * 65536.0f)}; }, kExact);
+  });
+}
+
 TEST_P(BackendOps, AddBiasAndRowSums) {
   for_each_shape([&](Shape s, std::uint64_t seed) {
     const Matrix x = random_matrix(s.rows, s.cols, seed), bias = random_matrix(s.rows, 1, seed + 1);

@@ -323,6 +323,17 @@ TEST(CudaAcousticTraining, Bf16PassIsCloseToCpu) {
   expect_pass_matches_cpu(k);
 }
 
+// fp16 keeps an 11-bit significand, 8 times finer than bf16's 8 bits: the bounds are a quarter of
+// bf16's (not yet measured on a GPU), still far below the 1 of a sign flip or a wrong tensor.
+TEST(CudaAcousticTraining, Fp16PassIsCloseToCpu) {
+  TTS_SKIP_WITHOUT_GPU();
+  Case k = fp32_case(false, 0.0f, false);
+  k.precision = GemmPrecision::kFp16;
+  k.loss_bound = 2.5e-3;
+  k.bound = 0.05;
+  expect_pass_matches_cpu(k);
+}
+
 // No atomics anywhere in the pass: two passes over the same weights and batch give the same bits.
 TEST(CudaAcousticTraining, GradientsRepeatBitForBit) {
   TTS_SKIP_WITHOUT_GPU();

@@ -30,6 +30,8 @@ namespace {
 
 constexpr double kFp32Bound = 1e-5;  // normalised error of fp32 kernels against the CPU
 constexpr double kBf16Bound = 1e-2;  // bf16 inputs (8-bit mantissa) against fp32 on the CPU
+// fp16 inputs (11-bit significand: a rounding 8 times finer than bf16's) against fp32 on the CPU.
+constexpr double kFp16Bound = 2e-3;
 
 Matrix random_matrix(Eigen::Index rows, Eigen::Index cols, std::uint64_t seed, float scale = 1.0f) {
   std::mt19937_64 rng(seed);
@@ -50,6 +52,7 @@ double normalised_error(const Matrix& gpu, const Matrix& cpu) {
 }
 
 Matrix round_to_bf16(const Matrix& m) { return m.cast<Eigen::bfloat16>().cast<float>(); }
+Matrix round_to_fp16(const Matrix& m) { return m.cast<Eigen::half>().cast<float>(); }
 
 const char* name(Transpose t) { return t == Transpose::kYes ? "T" : "N"; }
 
@@ -105,6 +108,21 @@ TEST(CudaKernels, GemmBf16MatchesCpu) {
   // Against the CPU on the same bf16-rounded inputs: proves fp32 accumulation (a bf16 accumulator
   // or output would be off by ~1e-3).
   EXPECT_LT(normalised_error(gpu, cpu_bf16_inputs), kFp32Bound);
+}
+
+TEST(CudaKernels, GemmFp16MatchesCpu) {
+  TTS_SKIP_WITHOUT_GPU();
+  const int m = 128, n = 300, k = 256;
+  const Matrix a = random_matrix(m, k, 31), b = random_matrix(n, k, 32),
+               c0 = random_matrix(m, n, 33);
+  Matrix cpu = c0, cpu_fp16_inputs = c0, gpu = c0;
+  tts::kernels::gemm(cpu, a, Transpose::kNo, b, Transpose::kYes, 1.0f, 0.5f);
+  tts::kernels::gemm(cpu_fp16_inputs, round_to_fp16(a), Transpose::kNo, round_to_fp16(b),
+                     Transpose::kYes, 1.0f, 0.5f);
+  cuda::gemm(gpu, a, Transpose::kNo, b, Transpose::kYes, 1.0f, 0.5f, cuda::GemmPrecision::kFp16);
+  EXPECT_LT(normalised_error(gpu, cpu), kFp16Bound);
+  // The same rounded inputs on the CPU: fp32 accumulation and output (an fp16 one would be ~5e-4).
+  EXPECT_LT(normalised_error(gpu, cpu_fp16_inputs), kFp32Bound);
 }
 
 TEST(CudaKernels, GateForwardMatchesCpu) {

@@ -62,6 +62,26 @@ TEST(VocoderGradient, EveryTensorMatchesFiniteDifferences) {
     check_tensor(weights, batch, grads, static_cast<int>(i));
 }
 
+// Dynamic loss scaling's input: a power-of-two scale multiplies every gradient exactly (the pass
+// is linear in the logits' gradient it scales), and a later backward() at another scale rescales.
+TEST(VocoderGradient, ALossScaleMultipliesTheGradientExactly) {
+  vocoder::WaveNetConfig config = tts::testing::tiny_config();
+  vocoder::WaveNetWeights weights(config);
+  weights.initialise(1);
+  const vocoder::Batch batch = tts::testing::random_batch(config, 1, 8, 2);
+  kernels::ParameterSet plain = weights.parameters().zeros_like();
+  kernels::ParameterSet scaled = plain, again = plain;
+  vocoder::TeacherForcedPass pass(weights);
+  pass.forward(batch);
+  pass.backward(plain);
+  pass.backward(scaled, 1024.0f);
+  pass.backward(again, 1.0f);
+  for (std::size_t k = 0; k < plain.size(); ++k) {
+    ASSERT_EQ(scaled.data()[k], 1024.0f * plain.data()[k]) << k;
+    ASSERT_EQ(again.data()[k], plain.data()[k]) << k;
+  }
+}
+
 TEST(VocoderGradient, BackwardAccumulatesAcrossCalls) {
   vocoder::WaveNetConfig config = tts::testing::tiny_config();
   vocoder::WaveNetWeights weights(config);

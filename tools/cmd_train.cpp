@@ -3,6 +3,7 @@
 
 #include "commands.h"
 #include "device_options.h"
+#include "loss_scaling_options.h"
 #include "tts/train/vocoder_trainer.h"
 #include "tts/train/world.h"
 
@@ -57,6 +58,7 @@ void register_train(CLI::App& app, int& exit_code) {
   add_device_choice_options(
       *voc, o->device,
       "Where the forward and backward passes run (the optimiser stays on the CPU)");
+  add_loss_scaling_options(*voc, o->loss_scaling);
   voc->add_option("--loader-threads", o->loader_threads,
                   "Threads decoding audio and computing mels")
       ->check(CLI::Range(1, 256));

@@ -4,6 +4,7 @@
 
 #include "commands.h"
 #include "device_options.h"
+#include "loss_scaling_options.h"
 #include "tts/train/acoustic_trainer.h"
 #include "tts/train/world.h"
 
@@ -56,6 +57,7 @@ void register_train_acoustic(CLI::App& train, int& exit_code) {
   add_device_choice_options(*cmd, o->device,
                             "Where the forward and backward passes run (alignment search and the "
                             "optimiser stay on the CPU)");
+  add_loss_scaling_options(*cmd, o->loss_scaling);
   cmd->add_option("--flat-start-steps", o->uniform_alignment_steps,
                   "Steps that spread the frames evenly before alignment search takes over")
       ->check(CLI::NonNegativeNumber)

@@ -30,7 +30,8 @@ void add_device_choice_options(CLI::App& cmd, kernels::DeviceChoice& choice,
   cmd.add_option_function<std::string>(
          "--precision",
          [&choice](const std::string& name) { choice.precision = kernels::parse_precision(name); },
-         "GEMM precision on --device cuda: fp32, or bf16 (fp32 accumulation and weights)")
+         "GEMM precision on --device cuda: fp32, bf16 or fp16 (fp32 accumulation and weights; "
+         "fp16 scales the loss, --loss-scaling)")
       ->check(CLI::IsMember(names_of(kernels::precision_names())))
       ->default_str(kernels::to_string(choice.precision));
 }

@@ -110,10 +110,11 @@ double TeacherForcedPass::forward(const Batch& batch) {
   B.add_bias(logits_.view(), p(lay.head_output_bias));
   d_logits_.resize(c.classes, N);
   have_forward_ = true;
+  d_logits_scale_ = 1.0f;
   return B.softmax_cross_entropy(logits_.view(), *targets_, d_logits_.view());
 }
 
-void TeacherForcedPass::backward(kernels::ParameterSet& gradients) {
+void TeacherForcedPass::backward(kernels::ParameterSet& gradients, float loss_scale) {
   if (!have_forward_) throw std::logic_error("TeacherForcedPass::backward called before forward");
   const WaveNetConfig& c = weights_.config();
   const WaveNetLayout& lay = weights_.layout();
@@ -131,6 +132,10 @@ void TeacherForcedPass::backward(kernels::ParameterSet& gradients) {
   auto p = [&](int index) { return entry(weights_view_, index); };
   auto g = [&](int index) { return entry(grads, index); };
   const View d_logits = d_logits_.view(), hidden = hidden_relu_.view(), skip = skip_relu_.view();
+  if (loss_scale != d_logits_scale_) {  // never at scale 1: an unscaled pass is unchanged
+    B.scale(d_logits, loss_scale / d_logits_scale_);
+    d_logits_scale_ = loss_scale;
+  }
 
   // Head: logits ← relu(hidden) ← relu(skip).
   B.gemm(g(lay.head_output), d_logits, Transpose::kNo, hidden, Transpose::kYes, 1.0f, 1.0f, P);

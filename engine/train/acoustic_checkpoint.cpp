@@ -16,6 +16,7 @@ void save_acoustic_checkpoint(const fs::path& out_dir, const AcousticTrainingSta
   nlohmann::json fields = batch_layout_json(state.batch);
   fields.update(
       {{"acoustic", state.config}, {"features", state.features}, {"run_seed", state.run_seed}});
+  if (state.loss_scale) fields["loss_scale"] = loss_scale_json(*state.loss_scale);
   write_checkpoint_files(out_dir, kFormat, state.step, state.seed,
                          {&state.weights, &state.ema, &state.first_moment, &state.second_moment},
                          std::move(fields));
@@ -32,9 +33,11 @@ void load_acoustic_checkpoint(const fs::path& out_dir, AcousticTrainingState& st
   // checkpoint.json: read after it, one of the wrong type escaped as a JSON exception (found by
   // fuzz/checkpoint_fuzz).
   uint64_t run_seed = state.run_seed;
+  std::optional<LossScaleState> loss_scale;
   const nlohmann::json j = read_checkpoint_files(
       out_dir, kFormat, {&state.weights, &state.ema, &state.first_moment, &state.second_moment},
       [&](const nlohmann::json& j) {
+        if (j.contains("loss_scale")) loss_scale = read_loss_scale(j.at("loss_scale"));
         const auto config = j.at("acoustic").get<frontend::AcousticConfig>();
         if (nlohmann::json(config) != nlohmann::json(state.config))
           throw std::runtime_error("the checkpoint's acoustic config differs from this run's: " +
@@ -48,6 +51,7 @@ void load_acoustic_checkpoint(const fs::path& out_dir, AcousticTrainingState& st
       warnings);
   state.step = j.at("step").get<int64_t>();
   state.seed = j.at("seed").get<uint64_t>();
+  state.loss_scale = loss_scale;
   state.run_seed = run_seed;
 }
 

@@ -21,6 +21,7 @@
 #include "tts/train/checkpoint_files.h"
 #include "tts/train/fault_injection.h"
 #include "tts/train/gradient_reduction.h"
+#include "tts/train/loss_scaler.h"
 #include "tts/train/optimizer_step.h"
 
 namespace fs = std::filesystem;
@@ -328,6 +329,8 @@ AcousticTrainingSummary train_acoustic(const AcousticTrainingOptions& options,
       }
     }
   }
+  state.loss_scale = start_loss_scaling(o.loss_scaling, o.device.precision,
+                                        fresh_start ? std::nullopt : state.loss_scale, log);
   log << "model: " << state.config.encoder_blocks << " encoder and " << state.config.decoder_blocks
       << " decoder blocks, " << state.config.channels << "/" << state.config.decoder_channels
       << " channels, " << state.weights.size() << " parameters\n";
@@ -400,6 +403,7 @@ AcousticTrainingSummary train_acoustic(const AcousticTrainingOptions& options,
       step_frames = static_cast<double>(micro.front().mel.cols());
     }
     grads.set_zero();
+    const float loss_scale = state.loss_scale ? state.loss_scale->scale : 1.0f;
     frontend::AcousticLosses losses;
     for (int k = 0; k < layout.accumulate; ++k) {
       // A dropout seed of its own for every (run seed, step, micro-batch), so a resumed run draws
@@ -410,10 +414,11 @@ AcousticTrainingSummary train_acoustic(const AcousticTrainingOptions& options,
       const frontend::AcousticLosses l =
           pass->forward(micro[static_cast<std::size_t>(k)], durations[static_cast<std::size_t>(k)],
                         dropout_seed, normalisers);
-      pass->backward(grads);  // adds
+      pass->backward(grads, loss_scale);  // adds
       losses.mel += l.mel, losses.prior += l.prior, losses.duration += l.duration;
       losses.pitch += l.pitch, losses.energy += l.energy, losses.total += l.total;
     }
+    inject_gradient_overflow(ranks.rank(), state.step + 1, grads);
     double values[6] = {losses.mel,   losses.prior,  losses.duration,
                         losses.pitch, losses.energy, losses.total};
     reduce_gradients(ranks, grads, values, 6, 1.0);  // the losses are already shares of the mean
@@ -422,9 +427,14 @@ AcousticTrainingSummary train_acoustic(const AcousticTrainingOptions& options,
       fail("loss is not finite (" + std::to_string(losses.total) + ")");
     OptimizerStepSettings step_settings{o.adam, o.clip_norm, o.ema_decay};
     step_settings.adam.learning_rate = learning_rate_at(o, state.step + 1);
-    apply_optimizer_step(
-        {state.weights, state.ema, state.first_moment, state.second_moment, state.step}, grads,
-        step_settings);
+    // Unscaled before clipping; a skipped step counts, as in the vocoder's trainer.
+    if (!state.loss_scale ||
+        finish_scaled_step(o.loss_scaling, *state.loss_scale, grads, state.step + 1, log))
+      apply_optimizer_step(
+          {state.weights, state.ema, state.first_moment, state.second_moment, state.step}, grads,
+          step_settings);
+    else
+      ++state.step;
     frames_seen += step_frames;
     return losses;
   };

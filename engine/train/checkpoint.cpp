@@ -16,6 +16,7 @@ void save_checkpoint(const fs::path& out_dir, const TrainingState& state) {
   nlohmann::json fields = batch_layout_json(state.batch);
   fields.update(
       {{"next_batch", state.step}, {"wavenet", state.config}, {"features", state.features}});
+  if (state.loss_scale) fields["loss_scale"] = loss_scale_json(*state.loss_scale);
   write_checkpoint_files(out_dir, kFormat, state.step, state.seed,
                          {&state.weights, &state.ema, &state.first_moment, &state.second_moment},
                          std::move(fields));
@@ -32,9 +33,11 @@ void load_checkpoint(const fs::path& out_dir, TrainingState& state,
   // checkpoint.json: read after it, a missing or bad "features" escaped as a JSON or
   // invalid_argument exception (found by fuzz/checkpoint_fuzz).
   kernels::MelConfig features;
+  std::optional<LossScaleState> loss_scale;
   const nlohmann::json j = read_checkpoint_files(
       out_dir, kFormat, {&state.weights, &state.ema, &state.first_moment, &state.second_moment},
       [&](const nlohmann::json& j) {
+        if (j.contains("loss_scale")) loss_scale = read_loss_scale(j.at("loss_scale"));
         const auto config = j.at("wavenet").get<vocoder::WaveNetConfig>();
         if (nlohmann::json(config) != nlohmann::json(state.config))
           throw std::runtime_error("the checkpoint's WaveNet config differs from this run's: " +
@@ -44,6 +47,7 @@ void load_checkpoint(const fs::path& out_dir, TrainingState& state,
       warnings);
   state.step = j.at("step").get<int64_t>();
   state.seed = j.at("seed").get<uint64_t>();
+  state.loss_scale = loss_scale;
   state.features = features;
 }
 

@@ -1,8 +1,11 @@
 #include "tts/train/fault_injection.h"
 
+#include <cmath>
 #include <csignal>
 #include <cstdio>
 #include <cstdlib>
+#include <limits>
+#include <sstream>
 #include <stdexcept>
 #include <string>
 
@@ -25,6 +28,29 @@ void inject_rank_failure(int rank, int64_t step) {
   if (kill) std::raise(SIGKILL);
   throw std::runtime_error("rank " + std::to_string(rank) + " fails before step " +
                            std::to_string(step) + " as TTS_TEST_RANK_FAILURE asks");
+}
+
+void inject_gradient_overflow(int rank, int64_t step, kernels::ParameterSet& gradients) {
+  const char* value = std::getenv("TTS_TEST_GRADIENT_OVERFLOW");
+  if (!value || !*value || gradients.size() == 0) return;
+  std::istringstream items(value);
+  std::string item;
+  while (std::getline(items, item, ',')) {
+    int overflowing_rank = 0, at = 0;
+    long long overflowing_step = 0;
+    const bool ranked =
+        std::sscanf(item.c_str(), "%d:%lld%n", &overflowing_rank, &overflowing_step, &at) == 2 &&
+        item.size() == static_cast<std::size_t>(at);
+    if (!ranked) {
+      overflowing_rank = 0;
+      if (std::sscanf(item.c_str(), "%lld%n", &overflowing_step, &at) != 1 ||
+          item.size() != static_cast<std::size_t>(at))
+        throw std::invalid_argument(std::string("TTS_TEST_GRADIENT_OVERFLOW=") + value +
+                                    ": expected a comma-separated list of STEP or RANK:STEP");
+    }
+    if (rank == overflowing_rank && step == overflowing_step)
+      gradients.data()[0] = std::numeric_limits<float>::infinity();
+  }
 }
 
 }  // namespace tts::train

@@ -15,6 +15,7 @@
 #include "tts/train/crop_batches.h"
 #include "tts/train/fault_injection.h"
 #include "tts/train/gradient_reduction.h"
+#include "tts/train/loss_scaler.h"
 #include "tts/train/optimizer_step.h"
 #include "tts/train/predicted_mels.h"
 #include "tts/vocoder/model_files.h"
@@ -191,6 +192,8 @@ TrainingSummary train_vocoder(const VocoderTrainingOptions& options, std::ostrea
     state.weights = model.parameters();
     state.ema = model.parameters();
   }
+  state.loss_scale = start_loss_scaling(o.loss_scaling, o.device.precision,
+                                        o.resume ? state.loss_scale : std::nullopt, log);
   log << "model: " << o.config.layers << " layers, R=" << o.config.residual_channels
       << " S=" << o.config.skip_channels << ", receptive field " << o.config.receptive_field()
       << " samples, " << state.weights.size() << " parameters\n";
@@ -227,11 +230,13 @@ TrainingSummary train_vocoder(const VocoderTrainingOptions& options, std::ostrea
     model.parameters() = state.weights;
     grads.set_zero();
     double loss = 0.0;
+    const float loss_scale = state.loss_scale ? state.loss_scale->scale : 1.0f;
     for (int k = 0; k < layout.accumulate; ++k) {
       const vocoder::Batch batch = queue.next();
       loss += pass->forward(batch);
-      pass->backward(grads);  // adds
+      pass->backward(grads, loss_scale);  // adds
     }
+    inject_gradient_overflow(ranks.rank(), state.step + 1, grads);
     // Each micro-batch's loss and gradient are means over its own crops, all of one size.
     reduce_gradients(ranks, grads, &loss, 1, layout.micro_batches());
     if (!std::isfinite(loss))
@@ -240,9 +245,15 @@ TrainingSummary train_vocoder(const VocoderTrainingOptions& options, std::ostrea
                                "; stopping with the last checkpoint left intact");
     OptimizerStepSettings step_settings{o.adam, o.clip_norm, o.ema_decay};
     step_settings.adam.learning_rate = learning_rate_at(o, state.step + 1);
-    apply_optimizer_step(
-        {state.weights, state.ema, state.first_moment, state.second_moment, state.step}, grads,
-        step_settings);
+    // Unscaled before clipping. A skipped step still counts (its batch was drawn, the schedule
+    // moves on): only the weights, Adam moments and EMA stay as they were.
+    if (!state.loss_scale ||
+        finish_scaled_step(o.loss_scaling, *state.loss_scale, grads, state.step + 1, log))
+      apply_optimizer_step(
+          {state.weights, state.ema, state.first_moment, state.second_moment, state.step}, grads,
+          step_settings);
+    else
+      ++state.step;
     summary.last_loss = loss;
     summary.last_step = state.step;
 

@@ -329,10 +329,11 @@ AcousticLosses AcousticPass::forward(const AcousticBatch& batch, const std::vect
     losses.total += settings_.pitch_weight * losses.pitch + settings_.energy_weight * losses.energy;
   }
   have_forward_ = true;
+  loss_gradient_scale_ = 1.0f;
   return losses;
 }
 
-void AcousticPass::backward(kernels::ParameterSet& gradients) {
+void AcousticPass::backward(kernels::ParameterSet& gradients, float loss_scale) {
   if (!have_forward_) throw std::logic_error("AcousticPass::backward before forward");
   const kernels::ParameterSet& params = weights_.parameters();
   if (gradients.size() != params.size())
@@ -351,6 +352,18 @@ void AcousticPass::backward(kernels::ParameterSet& gradients) {
     B.set_zero(buffer.view());
     return buffer.view();
   };
+
+  if (loss_scale != loss_gradient_scale_) {  // never at scale 1: an unscaled pass is unchanged
+    const float factor = loss_scale / loss_gradient_scale_;
+    B.scale(d_predicted_.view(), factor);
+    B.scale(d_prior_frames_.view(), factor);
+    B.scale(d_log_durations_.view(), factor);
+    if (layout.has_variance) {
+      B.scale(d_pitch_view_, factor);
+      B.scale(d_energy_view_, factor);
+    }
+    loss_gradient_scale_ = loss_scale;
+  }
 
   // Decoder, back to the expanded encoder states.
   const View decoded = decoder_outs_[layout.decoder.size()].view();

@@ -17,7 +17,9 @@ class BackendAcousticTrainingPass final : public AcousticTrainingPass {
     return pass_.forward(batch, durations, dropout_seed, normalisers);
   }
   std::vector<int> align(const AcousticBatch& batch) override { return pass_.align(batch); }
-  void backward(kernels::ParameterSet& gradients) override { pass_.backward(gradients); }
+  void backward(kernels::ParameterSet& gradients, float loss_scale) override {
+    pass_.backward(gradients, loss_scale);
+  }
   std::string describe() const override { return pass_.describe(); }
 
  private:

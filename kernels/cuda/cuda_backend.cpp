@@ -124,6 +124,7 @@ class CudaBackend final : public Backend {
   }
   void copy(View from, View to) override { cuda::copy(from, to); }
   void add(View x, View y) override { cuda::add(x, y); }
+  void scale(View x, float factor) override { cuda::scale(x, factor); }
   void multiply(View a, View b, View out) override { cuda::multiply(a, b, out); }
 
   void gemm(View c, View a, Transpose ta, View b, Transpose tb, float alpha, float beta,

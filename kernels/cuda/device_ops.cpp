@@ -27,14 +27,18 @@ void require_same_shape(const DeviceView& a, const DeviceView& b, const char* op
   require(a.rows == b.rows && a.cols == b.cols, operation, "shapes do not agree");
 }
 
-// Scratch for one GEMM operand rounded to bf16: one per operand and host thread, grown as needed.
-std::uint16_t* bf16_copy(const DeviceView& v, int which) {
-  thread_local DeviceArray<std::int32_t> scratch[2];  // int32 storage: 2 bf16 per element
+// Scratch for one GEMM operand rounded to bf16 or fp16 (`precision`): one per operand and host
+// thread, grown as needed.
+std::uint16_t* half_copy(const DeviceView& v, int which, GemmPrecision precision) {
+  thread_local DeviceArray<std::int32_t> scratch[2];  // int32 storage: 2 halves per element
   DeviceArray<std::int32_t>& buffer = scratch[which];
   const std::size_t halves = v.size();
   if (buffer.size() * 2 < halves) buffer.resize((halves + 1) / 2);
   auto* out = reinterpret_cast<std::uint16_t*>(buffer.data());
-  detail::launch_float_to_bf16(v.data, v.rows, v.cols, v.ld, out, nullptr);
+  if (precision == GemmPrecision::kFp16)
+    detail::launch_float_to_fp16(v.data, v.rows, v.cols, v.ld, out, nullptr);
+  else
+    detail::launch_float_to_bf16(v.data, v.rows, v.cols, v.ld, out, nullptr);
   return out;
 }
 
@@ -53,14 +57,21 @@ void gemm(DeviceView c, DeviceView a, Transpose transpose_a, DeviceView b, Trans
                                  c.data, c.ld, &zero, c.data, c.ld, c.data, c.ld));
     return;
   }
-  if (precision == GemmPrecision::kBf16) {
+  if (precision == GemmPrecision::kBf16 || precision == GemmPrecision::kFp16) {
     // The copies are contiguous: their leading dimension is their stored row count.
-    detail::device_gemm(m, n, k, transpose_a, transpose_b, alpha, bf16_copy(a, 0), a.rows,
-                        bf16_copy(b, 1), b.rows, beta, c.data, c.ld, precision);
+    detail::device_gemm(m, n, k, transpose_a, transpose_b, alpha, half_copy(a, 0, precision),
+                        a.rows, half_copy(b, 1, precision), b.rows, beta, c.data, c.ld, precision);
   } else {
     detail::device_gemm(m, n, k, transpose_a, transpose_b, alpha, a.data, a.ld, b.data, b.ld, beta,
                         c.data, c.ld, precision);
   }
+}
+
+void scale(DeviceView x, float factor) {
+  if (x.rows == 0 || x.cols == 0) return;
+  const float zero = 0.0f;
+  TTS_CUBLAS_CHECK(cublasSgeam(detail::blas_handle(), CUBLAS_OP_N, CUBLAS_OP_N, x.rows, x.cols,
+                               &factor, x.data, x.ld, &zero, x.data, x.ld, x.data, x.ld));
 }
 
 void add_bias(DeviceView x, DeviceView bias) {

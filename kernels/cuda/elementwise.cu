@@ -1,6 +1,7 @@
-// Element-wise CUDA kernels: the WaveNet gate (forward and backward) and the bf16 conversion that
-// feeds the tensor-core GEMMs. Grid-stride loops over contiguous column-major matrices.
+// Element-wise CUDA kernels: the WaveNet gate (forward and backward) and the bf16/fp16 conversions
+// that feed the tensor-core GEMMs. Grid-stride loops over contiguous column-major matrices.
 #include <cuda_bf16.h>
+#include <cuda_fp16.h>
 
 #include <algorithm>
 #include <cstdint>
@@ -21,6 +22,15 @@ __global__ void float_to_bf16_kernel(const float* in, int rows, int ld, std::uin
   for (std::size_t i = blockIdx.x * std::size_t{blockDim.x} + threadIdx.x; i < count;
        i += std::size_t{gridDim.x} * blockDim.x)
     out[i] = __bfloat16_as_ushort(__float2bfloat16_rn(in[(i / rows) * ld + i % rows]));
+}
+
+// The same to IEEE half. __float2half_rn rounds to nearest even and gives ±inf beyond fp16's range
+// (|x| ≥ 65520): that overflow is what dynamic loss scaling detects in the gradients.
+__global__ void float_to_fp16_kernel(const float* in, int rows, int ld, std::uint16_t* out,
+                                     std::size_t count) {
+  for (std::size_t i = blockIdx.x * std::size_t{blockDim.x} + threadIdx.x; i < count;
+       i += std::size_t{gridDim.x} * blockDim.x)
+    out[i] = __half_as_ushort(__float2half_rn(in[(i / rows) * ld + i % rows]));
 }
 
 __global__ void fill_pattern_kernel(float* data, std::size_t count, float scale) {
@@ -83,6 +93,21 @@ void launch_float_to_bf16(const float* in, int rows, int cols, int ld, std::uint
   const std::size_t count = std::size_t(rows) * std::size_t(cols);
   if (count == 0) return;
   float_to_bf16_kernel<<<blocks_for(count), kThreads, 0, stream>>>(in, rows, ld, out, count);
+  TTS_CUDA_CHECK_LAUNCH();
+}
+
+void launch_float_to_fp16(const float* in, std::uint16_t* out, std::size_t count,
+                          cudaStream_t stream) {
+  if (count == 0) return;
+  float_to_fp16_kernel<<<blocks_for(count), kThreads, 0, stream>>>(in, 1, 1, out, count);
+  TTS_CUDA_CHECK_LAUNCH();
+}
+
+void launch_float_to_fp16(const float* in, int rows, int cols, int ld, std::uint16_t* out,
+                          cudaStream_t stream) {
+  const std::size_t count = std::size_t(rows) * std::size_t(cols);
+  if (count == 0) return;
+  float_to_fp16_kernel<<<blocks_for(count), kThreads, 0, stream>>>(in, rows, ld, out, count);
   TTS_CUDA_CHECK_LAUNCH();
 }
 

@@ -52,10 +52,18 @@ void download(const DeviceBuffer<float>& device, MatrixRef host) {
   }
 }
 
-DeviceBuffer<std::uint16_t> to_bf16(const DeviceBuffer<float>& in) {
+// `in` rounded to bf16 or fp16 (`precision`), as raw 16-bit patterns.
+DeviceBuffer<std::uint16_t> to_half(const DeviceBuffer<float>& in, GemmPrecision precision) {
   DeviceBuffer<std::uint16_t> out(in.size());
-  detail::launch_float_to_bf16(in.data(), out.data(), in.size(), nullptr);
+  if (precision == GemmPrecision::kFp16)
+    detail::launch_float_to_fp16(in.data(), out.data(), in.size(), nullptr);
+  else
+    detail::launch_float_to_bf16(in.data(), out.data(), in.size(), nullptr);
   return out;
+}
+
+bool half_operands(GemmPrecision precision) {
+  return precision == GemmPrecision::kBf16 || precision == GemmPrecision::kFp16;
 }
 
 }  // namespace
@@ -76,8 +84,8 @@ void gemm(MatrixRef c, ConstMatrixRef a, Transpose transpose_a, ConstMatrixRef b
       beta == 0.0f ? DeviceBuffer<float>(static_cast<std::size_t>(c.size())) : upload(c);
   const int lda = as_int(a.rows(), "cuda::gemm"), ldb = as_int(b.rows(), "cuda::gemm");
   const int ldc = as_int(c.rows(), "cuda::gemm");
-  if (precision == GemmPrecision::kBf16) {
-    const DeviceBuffer<std::uint16_t> a16 = to_bf16(da), b16 = to_bf16(db);
+  if (half_operands(precision)) {
+    const DeviceBuffer<std::uint16_t> a16 = to_half(da, precision), b16 = to_half(db, precision);
     device_gemm(as_int(m, "cuda::gemm"), as_int(n, "cuda::gemm"), as_int(k, "cuda::gemm"),
                 transpose_a, transpose_b, alpha, a16.data(), lda, b16.data(), ldb, beta, dc.data(),
                 ldc, precision);
@@ -192,9 +200,9 @@ std::vector<GemmTiming> benchmark_gemms(const std::vector<GemmShape>& shapes,
       DeviceBuffer<std::uint16_t> a16, b16;
       const void* pa = a.data();
       const void* pb = b.data();
-      if (precision == GemmPrecision::kBf16) {
-        a16 = to_bf16(a);
-        b16 = to_bf16(b);
+      if (half_operands(precision)) {
+        a16 = to_half(a, precision);
+        b16 = to_half(b, precision);
         pa = a16.data();
         pb = b16.data();
       }

@@ -15,6 +15,11 @@ void launch_float_to_bf16(const float* in, std::uint16_t* out, std::size_t count
 // The same for a rows × cols matrix at column stride ld; out is contiguous (column stride rows).
 void launch_float_to_bf16(const float* in, int rows, int cols, int ld, std::uint16_t* out,
                           cudaStream_t stream);
+// The same to IEEE half (round to nearest even; ±inf beyond fp16's range), raw 16-bit patterns.
+void launch_float_to_fp16(const float* in, std::uint16_t* out, std::size_t count,
+                          cudaStream_t stream);
+void launch_float_to_fp16(const float* in, int rows, int cols, int ld, std::uint16_t* out,
+                          cudaStream_t stream);
 
 // in-place fill with a deterministic pseudo-random pattern in [-scale, scale] (benchmarks).
 void launch_fill_pattern(float* data, std::size_t count, float scale, cudaStream_t stream);

@@ -104,6 +104,7 @@ class CpuBackend final : public Backend {
     same_shape(x, y, "add");
     ref(y) += ref(x);
   }
+  void scale(View x, float factor) override { ref(x) *= factor; }
   void multiply(View a, View b, View out) override {
     same_shape(a, b, "multiply");
     same_shape(a, out, "multiply");

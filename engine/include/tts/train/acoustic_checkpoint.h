@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <filesystem>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -13,6 +14,7 @@
 #include "tts/kernels/mel.h"
 #include "tts/kernels/parameter_set.h"
 #include "tts/train/batch_layout.h"
+#include "tts/train/loss_scaler.h"
 
 namespace tts::train {
 
@@ -24,6 +26,9 @@ struct AcousticTrainingState {
   kernels::MelConfig features;
   kernels::ParameterSet weights, ema, first_moment, second_moment;
   BatchLayout batch;  // recorded (batch_layout_json), checked on resume by check_resume_batch
+  // The loss scaler's state when the run scales its loss ("loss_scale" in checkpoint.json, absent
+  // otherwise, so that an unscaled run's checkpoint is what it always was); a resume reads it back.
+  std::optional<LossScaleState> loss_scale;
 };
 
 void save_acoustic_checkpoint(const std::filesystem::path& out_dir,

@@ -16,6 +16,7 @@
 #include "tts/kernels/mel.h"
 #include "tts/kernels/optimizer.h"
 #include "tts/train/communicator.h"
+#include "tts/train/loss_scaler.h"
 
 namespace tts::train {
 
@@ -58,6 +59,8 @@ struct AcousticTrainingOptions {
   // (the alignment search, optimiser, validation and checkpoints stay on the CPU, so a run may
   // move between devices on --resume).
   kernels::DeviceChoice device;
+  // Dynamic loss scaling (tts/train/loss_scaler.h): by default on with --precision fp16 only.
+  LossScalingOptions loss_scaling;
   frontend::AcousticLossSettings loss{};
   kernels::AdamSettings adam{};
   int64_t warmup_steps = 100;

@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <filesystem>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -12,6 +13,7 @@
 #include "tts/kernels/parameter_set.h"
 #include "tts/train/batch_layout.h"
 #include "tts/train/checkpoint_files.h"
+#include "tts/train/loss_scaler.h"
 #include "tts/vocoder/config.h"
 
 namespace tts::train {
@@ -23,6 +25,9 @@ struct TrainingState {
   kernels::MelConfig features;
   kernels::ParameterSet weights, ema, first_moment, second_moment;
   BatchLayout batch;  // recorded (batch_layout_json), checked on resume by check_resume_batch
+  // The loss scaler's state when the run scales its loss ("loss_scale" in checkpoint.json, absent
+  // otherwise, so that an unscaled run's checkpoint is what it always was); a resume reads it back.
+  std::optional<LossScaleState> loss_scale;
 };
 
 void save_checkpoint(const std::filesystem::path& out_dir, const TrainingState& state);

@@ -13,6 +13,7 @@
 #include "tts/kernels/mel.h"
 #include "tts/kernels/optimizer.h"
 #include "tts/train/communicator.h"
+#include "tts/train/loss_scaler.h"
 #include "tts/vocoder/config.h"
 
 namespace tts::train {
@@ -55,6 +56,8 @@ struct VocoderTrainingOptions {
   // the optimiser, validation and checkpoints stay on the CPU, so a run may move between devices
   // on --resume.
   kernels::DeviceChoice device;
+  // Dynamic loss scaling (tts/train/loss_scaler.h): by default on with --precision fp16 only.
+  LossScalingOptions loss_scaling;
   // When set: ID.npy frames (`tts train aligned-mels`) that training crops take instead of the
   // recording's own with probability predicted_share (tts/train/predicted_mels.h).
   std::filesystem::path predicted_mels_dir;

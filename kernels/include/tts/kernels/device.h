@@ -15,9 +15,12 @@ enum class Device { kCpu, kCuda };
 enum class GemmPrecision {
   kFp32,  // fp32 inputs, fp32 accumulation (on CUDA: CUBLAS_COMPUTE_32F, no TF32)
   kBf16,  // inputs rounded to bf16 (nearest even), fp32 accumulation and output (CUDA only)
+  // Inputs rounded to IEEE half (nearest even; beyond ±65504 they become ±inf), fp32 accumulation
+  // and output (CUDA only). Training in fp16 wants dynamic loss scaling (docs/training.md).
+  kFp16,
 };
 
-// "cpu" / "cuda"; "fp32" / "bf16".
+// "cpu" / "cuda"; "fp32" / "bf16" / "fp16".
 const char* to_string(Device device);
 const char* to_string(GemmPrecision precision);
 
@@ -50,7 +53,8 @@ int cuda_device_count();
 // is visible (each message says what to use instead). The CPU always passes.
 void require_device(Device device);
 
-// require_device, and refuses bf16 on the CPU (std::invalid_argument): the CPU computes in fp32.
+// require_device, and refuses bf16 and fp16 on the CPU (std::invalid_argument): the CPU computes in
+// fp32.
 void check_device_choice(const DeviceChoice& choice);
 
 // One line for `tts --version`, without loading CUDA: "CUDA backend: built (libtts_cuda.so,

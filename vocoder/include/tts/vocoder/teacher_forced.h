@@ -37,9 +37,10 @@ class TeacherForcedPass final : public TrainingPass {
   // On the CPU the batch must outlive the backward() that follows.
   double forward(const Batch& batch) override;
 
-  // Adds the gradient of the last forward()'s mean loss to `gradients` (same layout as the
-  // weights).
-  void backward(kernels::ParameterSet& gradients) override;
+  // Adds the gradient of the last forward()'s mean loss, times `loss_scale`, to `gradients` (same
+  // layout as the weights). The scale multiplies the logits' gradient, the top of the backward
+  // pass.
+  void backward(kernels::ParameterSet& gradients, float loss_scale = 1.0f) override;
 
   std::string describe() const override;
 
@@ -54,6 +55,9 @@ class TeacherForcedPass final : public TrainingPass {
   kernels::Backend& backend_;
   kernels::GemmPrecision precision_;
   bool have_forward_ = false;
+  // The loss scale d_logits_ holds (forward() leaves 1): a second backward() of one forward()
+  // rescales it by the ratio, exact for the powers of two a loss scaler uses.
+  float d_logits_scale_ = 1.0f;
   int segments_ = 0;
   // The weights, the mel and the gradients: the host arrays themselves on the CPU.
   kernels::Buffer weights_on_device_{backend_}, mel_on_device_{backend_},

@@ -19,8 +19,11 @@ class TrainingPass {
   virtual ~TrainingPass() = default;
   // The mean cross-entropy of `batch` in nats; keeps what backward() needs.
   virtual double forward(const Batch& batch) = 0;
-  // Adds the gradient of the last forward()'s loss to `gradients`.
-  virtual void backward(kernels::ParameterSet& gradients) = 0;
+  // Adds the gradient of the last forward()'s loss, times `loss_scale`, to `gradients`. The scale
+  // multiplies the loss's own gradient before anything else, so every gradient after it (and every
+  // GEMM operand, which fp16 rounds) is scaled: dynamic loss scaling (tts/train/loss_scaler.h).
+  // 1 computes exactly what an unscaled pass does.
+  virtual void backward(kernels::ParameterSet& gradients, float loss_scale = 1.0f) = 0;
   // "cpu" or "cuda: NVIDIA H200 (sm_90, …), bf16 GEMMs", for logs.
   virtual std::string describe() const = 0;
 };

@@ -121,8 +121,10 @@ class AcousticPass {
                          uint64_t dropout_seed = 0, const LossNormalisers& normalisers = {});
 
   // Adds the gradient of the last forward()'s total loss to `gradients` (the weights' layout).
-  // MAS durations are treated as constants, as in Glow-TTS.
-  void backward(kernels::ParameterSet& gradients);
+  // MAS durations are treated as constants, as in Glow-TTS. `loss_scale` multiplies the losses'
+  // gradients at the top of the pass, so every gradient below them is scaled (dynamic loss
+  // scaling, tts/train/loss_scaler.h); at 1 the pass is exactly the unscaled one.
+  void backward(kernels::ParameterSet& gradients, float loss_scale = 1.0f);
 
   // "cpu", or the GPU and its GEMM precision, for logs.
   std::string describe() const;
@@ -192,6 +194,9 @@ class AcousticPass {
   kernels::GemmPrecision precision_;
   AcousticPhaseTimes* phase_times_ = nullptr;
   bool have_forward_ = false;
+  // The loss scale the losses' gradients hold (forward() leaves 1): a second backward() of one
+  // forward() rescales them by the ratio, exact for the powers of two a loss scaler uses.
+  float loss_gradient_scale_ = 1.0f;
   bool dropout_active_ = false;  // only while forward() runs
   uint64_t dropout_seed_ = 0;
   std::vector<int> durations_;

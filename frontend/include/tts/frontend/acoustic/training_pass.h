@@ -23,8 +23,9 @@ class AcousticTrainingPass {
                                  uint64_t dropout_seed, const LossNormalisers& normalisers) = 0;
   // As AcousticPass::align: the durations forward() would search, without the rest of the pass.
   virtual std::vector<int> align(const AcousticBatch& batch) = 0;
-  // Adds the gradient of the last forward()'s total loss to `gradients`.
-  virtual void backward(kernels::ParameterSet& gradients) = 0;
+  // Adds the gradient of the last forward()'s total loss, times `loss_scale`, to `gradients` (as
+  // AcousticPass::backward; 1 computes exactly what an unscaled pass does).
+  virtual void backward(kernels::ParameterSet& gradients, float loss_scale = 1.0f) = 0;
   // "cpu" or "cuda: NVIDIA H200 (sm_90, …), fp32 GEMMs", for logs.
   virtual std::string describe() const = 0;
 };

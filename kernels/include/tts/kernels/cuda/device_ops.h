@@ -23,9 +23,13 @@
 namespace tts::kernels::cuda {
 
 // c = alpha · op(a) · op(b) + beta · c through cuBLAS. kBf16 rounds a and b to bf16 into scratch
-// memory first (fp32 accumulation and output, tensor cores); kFp32 is fp32 throughout, no TF32.
+// memory first, kFp16 to IEEE half (fp32 accumulation and output, tensor cores); kFp32 is fp32
+// throughout, no TF32.
 void gemm(DeviceView c, DeviceView a, Transpose transpose_a, DeviceView b, Transpose transpose_b,
           float alpha = 1.0f, float beta = 0.0f, GemmPrecision precision = GemmPrecision::kFp32);
+
+// x *= factor, in place (cuBLAS geam: x = factor·x + 0·x).
+void scale(DeviceView x, float factor);
 
 // x[:, n] += bias (bias: rows × 1).
 void add_bias(DeviceView x, DeviceView bias);

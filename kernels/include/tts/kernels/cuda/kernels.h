@@ -22,8 +22,8 @@
 namespace tts::kernels::cuda {
 
 // One precision type for every backend (tts/kernels/ops/backend.h): kFp32 is cuBLAS
-// CUBLAS_COMPUTE_32F without TF32; kBf16 rounds the inputs to bf16 (nearest even) on the device,
-// fp32 accumulation, tensor cores.
+// CUBLAS_COMPUTE_32F without TF32; kBf16 (kFp16) rounds the inputs to bf16 (IEEE half), nearest
+// even, on the device, fp32 accumulation, tensor cores.
 using kernels::GemmPrecision;
 using kernels::to_string;
 

@@ -100,10 +100,12 @@ class Backend {
   virtual void set_zero(View x) = 0;
   virtual void copy(View from, View to) = 0;
   virtual void add(View x, View y) = 0;
+  // x *= factor, in place (the loss scale of mixed-precision training, on a loss's gradient).
+  virtual void scale(View x, float factor) = 0;
   virtual void multiply(View a, View b, View out) = 0;
 
-  // c = alpha · op(a) · op(b) + beta · c (beta == 0: c's contents ignored). kBf16 needs a backend
-  // that has it (CUDA); the CPU refuses it.
+  // c = alpha · op(a) · op(b) + beta · c (beta == 0: c's contents ignored). kBf16/kFp16 need a
+  // backend that has it (CUDA); the CPU refuses it.
   virtual void gemm(View c, View a, Transpose transpose_a, View b, Transpose transpose_b,
                     float alpha, float beta, GemmPrecision precision) = 0;
   // x[:, n] += bias (rows × 1); out (rows × 1) += the sum of each row of x.
