@@ -3,17 +3,19 @@
 // global batch or is refused. The micro-batches are slices of the large batch
 // (tts/train/batch_layout.h), so the only difference is the order of floating-point sums.
 //
-// Tolerance: 1e-5 normalised weight difference after 6 Adam steps (fp32, CPU). Splitting a batch
+// Tolerance: 1e-4 normalised weight difference after 6 Adam steps (fp32, CPU). Splitting a batch
 // changes only the order of floating-point sums (the micro-batches' column sums, each mean
 // scaled twice), and so does running the same batch through other GEMM kernels: `tts train
 // vocoder --batch 4` of this tiny model (CLI defaults, 6 steps) with OpenBLAS's Haswell kernels
 // instead of its SkylakeX ones lands 9.9e-7 from itself, and 2 × 2 lands 9.9e-7 from 4. Adam
 // makes that the scale: elements whose gradient is a small remainder of cancelling terms carry
 // relative rounding errors near 1e-4, and m/√v passes them on at the size of a step. Measured
-// here (this fixture's faster warm-up): 2–3e-8 for both trainers. A real mistake changes the
+// here (this fixture's faster warm-up): 2–3e-8 for both trainers with GCC's Release build, but
+// 1.5e-5 for the vocoder's 2 × 2 in Clang's RelWithDebInfo build under ASan (CI's second
+// compiler, which orders the vectorised sums differently), hence 1e-4. A real mistake changes the
 // steps themselves: normalising the pitch loss by the micro-batch's tokens instead of the whole
 // batch's gave 1.6e-3, and the control pairs below (a batch of half the size) are over 1e-2
-// apart; they must exceed 1e-4.
+// apart; they must exceed 1e-3.
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 #include <unistd.h>
@@ -36,8 +38,8 @@ using testing_support::normalised_difference;
 
 namespace {
 
-constexpr double kSameWeights = 1e-5;
-constexpr double kOtherWeights = 1e-4;  // what a control pair must exceed
+constexpr double kSameWeights = 1e-4;
+constexpr double kOtherWeights = 1e-3;  // what a control pair must exceed
 
 const fs::path kClip = "/usr/share/sounds/alsa/Front_Center.wav";  // alsa-utils: a real voice
 
