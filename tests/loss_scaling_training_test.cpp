@@ -19,6 +19,7 @@
 
 #include "alsa_acoustic_corpus.h"
 #include "checkpoint_values.h"
+#include "clip_corpus_test.h"
 #include "tts/train/acoustic_trainer.h"
 #include "tts/train/vocoder_trainer.h"
 
@@ -29,7 +30,6 @@ using testing_support::checkpoint_values;
 
 namespace {
 
-const fs::path kClip = "/usr/share/sounds/alsa/Front_Center.wav";  // alsa-utils: a real voice
 const char* const kTensors[] = {"weights.", "ema.", "adam_m.", "adam_v."};
 
 nlohmann::json read_json(const fs::path& path) {
@@ -57,19 +57,9 @@ void dynamic(train::LossScalingOptions& o, float initial, int64_t growth_steps) 
   o.growth_steps = growth_steps;
 }
 
-class VocoderLossScaling : public ::testing::Test {
+class VocoderLossScaling : public tts::testing_support::ClipCorpusTest {
  protected:
-  void SetUp() override {
-    root_ = fs::temp_directory_path() /
-            ("tts-loss-scaling-" +
-             std::string(::testing::UnitTest::GetInstance()->current_test_info()->name()) + "-" +
-             std::to_string(::getpid()));
-    fs::remove_all(root_);
-    fs::create_directories(root_ / "data");
-    ASSERT_TRUE(fs::exists(kClip)) << "install alsa-utils (scripts/install-deps)";
-    fs::copy_file(kClip, root_ / "data" / "clip.wav");
-  }
-  void TearDown() override { fs::remove_all(root_); }
+  VocoderLossScaling() : ClipCorpusTest("tts-loss-scaling-") {}
 
   train::VocoderTrainingOptions options(const std::string& out, int64_t steps) {
     train::VocoderTrainingOptions o;
@@ -90,7 +80,6 @@ class VocoderLossScaling : public ::testing::Test {
     return o;
   }
 
-  fs::path root_;
   std::ostringstream log_;
 };
 

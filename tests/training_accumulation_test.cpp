@@ -25,6 +25,7 @@
 
 #include "alsa_acoustic_corpus.h"
 #include "checkpoint_values.h"
+#include "clip_corpus_test.h"
 #include "tts/train/acoustic_corpus.h"
 #include "tts/train/acoustic_trainer.h"
 #include "tts/train/crop_batches.h"
@@ -41,21 +42,9 @@ namespace {
 constexpr double kSameWeights = 1e-4;
 constexpr double kOtherWeights = 1e-3;  // what a control pair must exceed
 
-const fs::path kClip = "/usr/share/sounds/alsa/Front_Center.wav";  // alsa-utils: a real voice
-
-class VocoderAccumulation : public ::testing::Test {
+class VocoderAccumulation : public tts::testing_support::ClipCorpusTest {
  protected:
-  void SetUp() override {
-    root_ = fs::temp_directory_path() /
-            ("tts-accumulate-" +
-             std::string(::testing::UnitTest::GetInstance()->current_test_info()->name()) + "-" +
-             std::to_string(::getpid()));
-    fs::remove_all(root_);
-    fs::create_directories(root_ / "data");
-    ASSERT_TRUE(fs::exists(kClip)) << "install alsa-utils (scripts/install-deps)";
-    fs::copy_file(kClip, root_ / "data" / "clip.wav");
-  }
-  void TearDown() override { fs::remove_all(root_); }
+  VocoderAccumulation() : ClipCorpusTest("tts-accumulate-") {}
 
   train::VocoderTrainingOptions options(const std::string& out, int batch, int accumulate,
                                         int64_t steps = 6) {
@@ -82,7 +71,6 @@ class VocoderAccumulation : public ::testing::Test {
     return checkpoint_values(o.out_dir);
   }
 
-  fs::path root_;
   std::ostringstream log_;
 };
 

@@ -14,6 +14,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "clip_corpus_test.h"
 #include "run_tts.h"
 #include "tts/audio/audio_file.h"
 #include "tts/frontend/acoustic/weights.h"
@@ -36,19 +37,9 @@ namespace {
 
 const fs::path kClip = "/usr/share/sounds/alsa/Front_Center.wav";  // alsa-utils: a real voice
 
-class VocoderTraining : public ::testing::Test {
+class VocoderTraining : public tts::testing_support::ClipCorpusTest {
  protected:
-  void SetUp() override {
-    root_ = fs::temp_directory_path() /
-            ("tts-train-" +
-             std::string(::testing::UnitTest::GetInstance()->current_test_info()->name()) + "-" +
-             std::to_string(::getpid()));
-    fs::remove_all(root_);
-    fs::create_directories(root_ / "data");
-    ASSERT_TRUE(fs::exists(kClip)) << "install alsa-utils (scripts/install-deps)";
-    fs::copy_file(kClip, root_ / "data" / "clip.wav");
-  }
-  void TearDown() override { fs::remove_all(root_); }
+  VocoderTraining() : ClipCorpusTest("tts-train-") {}
 
   train::VocoderTrainingOptions options(const std::string& out, int64_t steps) {
     train::VocoderTrainingOptions o;
@@ -69,7 +60,6 @@ class VocoderTraining : public ::testing::Test {
     return o;
   }
 
-  fs::path root_;
   std::ostringstream log_;
 };
 
