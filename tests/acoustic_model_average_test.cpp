@@ -7,6 +7,7 @@
 
 #include <cstdlib>
 #include <filesystem>
+#include <map>
 
 #include "tiny_acoustic.h"
 #include "tts/frontend/acoustic/acoustic_model.h"
@@ -165,7 +166,7 @@ TEST_F(AcousticModelAverage, InterpolationTowardTheBaseMixesTheChosenLayersOnly)
   const float* b = restated.parameters().data();
 
   auto mixed = frontend::load_acoustic_files(tuned_dir);
-  frontend::interpolate_toward_base(mixed, base, 0.25, frontend::InterpolatedLayers::text_side);
+  frontend::interpolate_toward_base(mixed, base, frontend::MixShares::text_side(0.25));
   EXPECT_EQ(nlohmann::json(mixed.weights->config()), nlohmann::json(config_));
   std::size_t mixed_tensors = 0, kept_tensors = 0;
   for (const auto& entry : mixed.weights->parameters().entries()) {
@@ -182,19 +183,61 @@ TEST_F(AcousticModelAverage, InterpolationTowardTheBaseMixesTheChosenLayersOnly)
   EXPECT_GT(kept_tensors, 0u);
 
   auto all = frontend::load_acoustic_files(tuned_dir);
-  frontend::interpolate_toward_base(all, base, 1.0, frontend::InterpolatedLayers::all);
+  frontend::interpolate_toward_base(all, base, frontend::MixShares{1.0, {}});
   const auto& p = all.weights->parameters();
   EXPECT_EQ(std::vector<float>(p.data(), p.data() + p.size()),
             std::vector<float>(b, b + restated.parameters().size()));
 
-  EXPECT_THROW(frontend::interpolate_toward_base(all, base, 1.5, frontend::InterpolatedLayers::all),
+  EXPECT_THROW(frontend::interpolate_toward_base(all, base, frontend::MixShares{1.5, {}}),
                std::invalid_argument);
   auto wider = config_;
   wider.channels = 6;
   const auto other = frontend::load_acoustic_files(save("wider", 3, wider));
-  EXPECT_THROW(
-      frontend::interpolate_toward_base(all, other, 0.5, frontend::InterpolatedLayers::all),
-      std::runtime_error);
+  EXPECT_THROW(frontend::interpolate_toward_base(all, other, frontend::MixShares{0.5, {}}),
+               std::runtime_error);
+}
+
+TEST_F(AcousticModelAverage, LayerSharesOverrideTheShareAndTheLongestNameWins) {
+  const fs::path tuned_dir = save("tuned", 1, config_), base_dir = save("base", 2, config_);
+  const auto base = frontend::load_acoustic_files(base_dir);
+  const auto tuned = values(tuned_dir);
+  const float* b = base.weights->parameters().data();
+
+  // Every layer 0.5, the decoder 0.25, its first block 1 (its own name is longer), its input
+  // layer, weight and bias, kept.
+  const frontend::MixShares shares{0.5,
+                                   {{"decoder", 0.25}, {"decoder.0", 1.0}, {"decoder.input", 0.0}}};
+  auto mixed = frontend::load_acoustic_files(tuned_dir);
+  frontend::interpolate_toward_base(mixed, base, shares);
+  std::map<double, int> tensors_by_share;
+  for (const auto& entry : mixed.weights->parameters().entries()) {
+    double expected_share = 0.5;
+    if (entry.name.rfind("decoder.", 0) == 0) expected_share = 0.25;
+    if (entry.name.rfind("decoder.0.", 0) == 0) expected_share = 1.0;
+    if (entry.name == "decoder.input" || entry.name == "decoder.input_bias") expected_share = 0.0;
+    EXPECT_EQ(shares.share_for(entry.name), expected_share) << entry.name;
+    ++tensors_by_share[expected_share];
+    for (std::size_t k = entry.offset; k < entry.offset + entry.size(); ++k) {
+      const double expected = (1.0 - expected_share) * tuned[k] + expected_share * b[k];
+      ASSERT_NEAR(mixed.weights->parameters().data()[k], expected, 1e-6) << entry.name;
+    }
+  }
+  EXPECT_EQ(tensors_by_share[0.0], 2);  // decoder.input and decoder.input_bias
+  EXPECT_EQ(tensors_by_share[1.0], 4);  // decoder.0's conv, bias, norm scale and bias
+  EXPECT_GT(tensors_by_share[0.25], 0);
+  EXPECT_GT(tensors_by_share[0.5], 0);
+  // "decoder.1" is not "decoder.10"'s layer, nor "decoder" "decoderx"'s.
+  EXPECT_EQ((frontend::MixShares{0.5, {{"decoder.1", 0.0}}}.share_for("decoder.10.conv")), 0.5);
+  EXPECT_EQ((frontend::MixShares{0.5, {{"decoder", 0.0}}}.share_for("decoderx")), 0.5);
+
+  auto untouched = frontend::load_acoustic_files(tuned_dir);
+  EXPECT_THROW(frontend::interpolate_toward_base(untouched, base,
+                                                 frontend::MixShares{0.5, {{"decodr", 0.1}}}),
+               std::invalid_argument);  // names no tensor: a typo must not mix nothing silently
+  EXPECT_THROW(frontend::interpolate_toward_base(untouched, base,
+                                                 frontend::MixShares{0.5, {{"decoder", -0.1}}}),
+               std::invalid_argument);
+  EXPECT_EQ(values(tuned_dir), tuned);
 }
 
 TEST_F(AcousticModelAverage, TheCommandMixesTheAverageWithTheBase) {
@@ -210,10 +253,33 @@ TEST_F(AcousticModelAverage, TheCommandMixesTheAverageWithTheBase) {
                             .c_str()),
             0);
   auto expected = frontend::average_acoustic_models({a, b});
-  frontend::interpolate_toward_base(expected, frontend::load_acoustic_files(base), 0.2,
-                                    frontend::InterpolatedLayers::text_side);
+  frontend::interpolate_toward_base(expected, frontend::load_acoustic_files(base),
+                                    frontend::MixShares::text_side(0.2));
   const auto& p = expected.weights->parameters();
   EXPECT_EQ(values(out), std::vector<float>(p.data(), p.data() + p.size()));
+  const fs::path layered = root_ / "layered";
+  ASSERT_EQ(std::system((tts + " train acoustic-average --out " + layered.string() + " " +
+                         a.string() + " " + b.string() + " --base " + base.string() +
+                         " --base-share 0.3 --layer-share decoder=0.6 --layer-share "
+                         "decoder.output=0 2>/dev/null")
+                            .c_str()),
+            0);
+  auto expected_layered = frontend::average_acoustic_models({a, b});
+  frontend::interpolate_toward_base(
+      expected_layered, frontend::load_acoustic_files(base),
+      frontend::MixShares{0.3, {{"decoder", 0.6}, {"decoder.output", 0.0}}});
+  const auto& q = expected_layered.weights->parameters();
+  EXPECT_EQ(values(layered), std::vector<float>(q.data(), q.data() + q.size()));
+  // Malformed shares are usage errors (2); a layer the model lacks is found on loading it (3).
+  for (const char* bad : {"decoder", "decoder=x", "=0.2", "decoder=1.5", "decodr=0.2"}) {
+    const fs::path none = root_ / "none";
+    const int status = std::system((tts + " train acoustic-average --out " + none.string() + " " +
+                                    a.string() + " --base " + base.string() +
+                                    " --base-share 0.3 --layer-share " + bad + " 2>/dev/null")
+                                       .c_str());
+    EXPECT_EQ(WEXITSTATUS(status), std::string(bad) == "decodr=0.2" ? 3 : 2) << bad;
+    EXPECT_FALSE(fs::exists(none)) << bad;
+  }
   const int rc = std::system((tts + " train acoustic-average --out " + (root_ / "bad").string() +
                               " " + a.string() + " --base-share 0.2 2>/dev/null")
                                  .c_str());

@@ -451,3 +451,45 @@ TEST_F(AcousticTraining, InitFromAModelWithoutPitchAddsAFreshVarianceAdaptor) {
   EXPECT_GT(files.weights->config().pitch_std, 0.0f);
   EXPECT_NO_THROW(files.weights->parameters().index_of("pitch.embedding"));
 }
+
+TEST_F(AcousticTraining, TrainedLayersMoveAndEveryOtherTensorKeepsItsStartingWeights) {
+  auto first = options("first", 20);
+  first.ema_decay = 0.0f;
+  train::train_acoustic(first, log_);
+  const auto start = frontend::load_acoustic_files(root_ / "first");
+  auto adapted = options("adapted", 5);
+  adapted.init_from = root_ / "first";
+  adapted.trained_layers = {"pitch", "decoder.input"};
+  std::ostringstream log;
+  train::train_acoustic(adapted, log);
+  EXPECT_THAT(log.str(), ::testing::HasSubstr("(--train-layers)"));
+  const auto result = frontend::load_acoustic_files(root_ / "adapted");
+  const auto& before = start.weights->parameters();
+  const auto& after = result.weights->parameters();
+  int moved = 0, kept = 0;
+  for (const auto& entry : after.entries()) {
+    const float* a = after.data() + entry.offset;
+    const float* b = before.data() + before.entries()[before.index_of(entry.name)].offset;
+    const bool same = std::equal(a, a + entry.size(), b);
+    const bool trains = frontend::layer_contains("pitch", entry.name) ||
+                        frontend::layer_contains("decoder.input", entry.name);
+    if (trains) {
+      moved += same ? 0 : 1;
+    } else {
+      EXPECT_TRUE(same) << entry.name << " moved although it was not trained";
+      ++kept;
+    }
+  }
+  EXPECT_GE(moved, 4) << "the pitch predictor and decoder.input should have moved";
+  EXPECT_GT(kept, 20);
+  // A layer that names no tensor is refused before training, naming it.
+  auto typo = options("typo", 1);
+  typo.init_from = root_ / "first";
+  typo.trained_layers = {"pich"};
+  try {
+    train::train_acoustic(typo, log_);
+    FAIL() << "an unknown layer was accepted";
+  } catch (const std::invalid_argument& e) {
+    EXPECT_THAT(e.what(), ::testing::HasSubstr("\"pich\""));
+  }
+}

@@ -39,6 +39,9 @@ void register_train_acoustic(CLI::App& train, int& exit_code) {
                   "Start from this trained model's weights (an OUT folder or a voice's "
                   "acoustic/); its architecture and features too, unless --config is given")
       ->check(CLI::ExistingDirectory);
+  cmd->add_option("--train-layers", o->trained_layers,
+                  "Train only these layers (tensor names or their start: pitch, energy, "
+                  "decoder.input, encoder, …); the rest keep the starting weights");
   cmd->add_option("--lang", o->language, "espeak-ng language of the transcripts");
   cmd->add_option("--batch", o->batch_utterances, "Utterances per batch (per micro-batch and rank)")
       ->check(CLI::Range(1, 1024));

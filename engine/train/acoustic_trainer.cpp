@@ -9,10 +9,14 @@
 #include <optional>
 #include <ostream>
 #include <sstream>
+#include <string>
+#include <utility>
+#include <vector>
 
 #include "tts/frontend/acoustic/alignment_targets.h"
 #include "tts/frontend/acoustic/model_files.h"
 #include "tts/frontend/acoustic/training_pass.h"
+#include "tts/frontend/acoustic/weights.h"
 #include "tts/frontend/symbol_table.h"
 #include "tts/kernels/alignment.h"
 #include "tts/kernels/atomic_file.h"
@@ -29,6 +33,34 @@ namespace fs = std::filesystem;
 namespace tts::train {
 
 namespace {
+
+// The (offset, size) of every tensor that `trained_layers` leaves out (none when it is empty);
+// a layer that names no tensor is refused, since a typo would otherwise train nothing.
+std::vector<std::pair<std::size_t, std::size_t>> frozen_tensors(
+    const kernels::ParameterSet& parameters, const std::vector<std::string>& trained_layers,
+    std::ostream& log) {
+  std::vector<std::pair<std::size_t, std::size_t>> frozen;
+  if (trained_layers.empty()) return frozen;
+  std::vector<bool> used(trained_layers.size(), false);
+  std::size_t trained = 0;
+  for (const auto& entry : parameters.entries()) {
+    bool trains = false;
+    for (std::size_t l = 0; l < trained_layers.size(); ++l)
+      if (frontend::layer_contains(trained_layers[l], entry.name)) trains = used[l] = true;
+    if (trains)
+      trained += entry.size();
+    else
+      frozen.emplace_back(entry.offset, entry.size());
+  }
+  for (std::size_t l = 0; l < trained_layers.size(); ++l)
+    if (!used[l])
+      throw std::invalid_argument("--train-layers: \"" + trained_layers[l] +
+                                  "\" names no tensor of the model (names: "
+                                  "frontend/acoustic/weights.h, e.g. pitch, decoder.input)");
+  log << "training " << trained << " of " << parameters.size()
+      << " parameters (--train-layers); the others keep their starting weights\n";
+  return frozen;
+}
 
 using Clock = std::chrono::steady_clock;
 
@@ -337,6 +369,8 @@ AcousticTrainingSummary train_acoustic(const AcousticTrainingOptions& options,
 
   frontend::AcousticWeights ema_model(state.config);
   kernels::ParameterSet grads = state.weights.zeros_like();
+  const std::vector<std::pair<std::size_t, std::size_t>> frozen =
+      frozen_tensors(grads, o.trained_layers, log);
   frontend::AcousticLossSettings settings = o.loss;
   settings.symbol_timings = symbols.timings();  // stress and length marks take no frames
   settings.alignment_channel_weights = alignment_channel_weights(corpus.training, state.config);
@@ -423,6 +457,8 @@ AcousticTrainingSummary train_acoustic(const AcousticTrainingOptions& options,
                         losses.pitch, losses.energy, losses.total};
     reduce_gradients(ranks, grads, values, 6, 1.0);  // the losses are already shares of the mean
     losses = {values[0], values[1], values[2], values[3], values[4], values[5]};
+    // A frozen tensor's gradient is zero, so Adam's moments for it stay zero and so does its step.
+    for (const auto& [offset, size] : frozen) std::fill_n(grads.data() + offset, size, 0.0f);
     if (!std::isfinite(losses.total))
       fail("loss is not finite (" + std::to_string(losses.total) + ")");
     OptimizerStepSettings step_settings{o.adam, o.clip_norm, o.ema_decay};
@@ -435,6 +471,10 @@ AcousticTrainingSummary train_acoustic(const AcousticTrainingOptions& options,
           step_settings);
     else
       ++state.step;
+    // Adam leaves a frozen tensor's weights exactly as they were; the EMA's d·w + (1 − d)·w need
+    // not round back to w, so it is given them.
+    for (const auto& [offset, size] : frozen)
+      std::copy_n(state.weights.data() + offset, size, state.ema.data() + offset);
     frames_seen += step_frames;
     return losses;
   };

@@ -19,11 +19,9 @@ std::string difference(const AcousticModelFiles& first, const AcousticModelFiles
   return {};
 }
 
-// Whether parameter `name` is on the text side: the embedding, encoder and duration predictor.
-bool on_text_side(const std::string& name) {
-  for (const char* prefix : {"embedding", "encoder.", "duration."})
-    if (name.rfind(prefix, 0) == 0) return true;
-  return false;
+void check_share(double share, const std::string& what) {
+  if (!(share >= 0.0 && share <= 1.0))
+    throw std::invalid_argument("the share of the base for " + what + " must be between 0 and 1");
 }
 
 // Whether parameter `name` belongs to the variance adaptor (weights.h).
@@ -56,10 +54,37 @@ AcousticModelFiles average_acoustic_models(const std::vector<std::filesystem::pa
   return average;
 }
 
+MixShares MixShares::text_side(double share) {
+  MixShares shares;
+  for (const char* layer : {"embedding", "encoder", "duration"})
+    shares.layers.push_back({layer, share});
+  return shares;
+}
+
+double MixShares::share_for(const std::string& name) const {
+  double result = share;
+  std::size_t longest = 0;
+  for (const Layer& entry : layers)
+    if (layer_contains(entry.layer, name) && entry.layer.size() >= longest) {
+      result = entry.share;
+      longest = entry.layer.size();
+    }
+  return result;
+}
+
 void interpolate_toward_base(AcousticModelFiles& model, const AcousticModelFiles& base,
-                             double share, InterpolatedLayers layers) {
-  if (!(share >= 0.0 && share <= 1.0))
-    throw std::invalid_argument("interpolate_toward_base: the share must be between 0 and 1");
+                             const MixShares& shares) {
+  check_share(shares.share, "every layer");
+  for (const MixShares::Layer& entry : shares.layers) {
+    check_share(entry.share, "\"" + entry.layer + "\"");
+    bool found = false;
+    for (const auto& tensor : model.weights->parameters().entries())
+      found = found || layer_contains(entry.layer, tensor.name);
+    if (!found)
+      throw std::invalid_argument("\"" + entry.layer +
+                                  "\" names no tensor of the model (names: weights.h, e.g. "
+                                  "encoder, decoder.0, decoder.output)");
+  }
   const AcousticConfig& config = model.weights->config();
   // A base from before the variance adaptor (the model was started from it with one added):
   // the adaptor's tensors, which it lacks, stay the model's.
@@ -76,8 +101,9 @@ void interpolate_toward_base(AcousticModelFiles& model, const AcousticModelFiles
   auto& p = model.weights->parameters();
   const auto& b = restated.parameters();
   for (const auto& entry : p.entries()) {
-    if (layers == InterpolatedLayers::text_side && !on_text_side(entry.name)) continue;
     if (base_lacks_variance && is_variance_adaptor(entry.name)) continue;
+    const double share = shares.share_for(entry.name);
+    if (share == 0.0) continue;
     const std::size_t from =
         b.entries().at(static_cast<std::size_t>(b.index_of(entry.name))).offset;
     for (std::size_t k = 0; k < entry.size(); ++k)

@@ -103,4 +103,10 @@ void AcousticWeights::initialise(uint64_t seed) {
   // model speaks as that one did for every speaker until training tells them apart.
 }
 
+bool layer_contains(const std::string& layer, const std::string& tensor) {
+  if (tensor.compare(0, layer.size(), layer) != 0) return false;
+  return tensor.size() == layer.size() || tensor[layer.size()] == '.' ||
+         tensor[layer.size()] == '_';
+}
+
 }  // namespace tts::frontend

@@ -43,6 +43,10 @@ struct AcousticTrainingOptions {
   // `features`, so that a model pre-trained at any size fine-tunes without restating them
   // (`tts train acoustic --init-from` without --config). Otherwise they must match it.
   bool architecture_from_init = false;
+  // When not empty, only the tensors these layers name (frontend::layer_contains: "pitch",
+  // "decoder.input", …) train; the others keep their starting weights. For adapting a few layers
+  // of a finished model (a mixed one, docs/acoustic-model.md) without moving the rest.
+  std::vector<std::string> trained_layers;
   int batch_utterances = 8;  // per micro-batch
   // Micro-batches whose gradients are summed before each optimiser step (--accumulate): a step's
   // batch is world size × accumulate × batch_utterances utterances, drawn as one batch of that

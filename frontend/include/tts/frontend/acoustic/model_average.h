@@ -7,6 +7,7 @@
 #pragma once
 
 #include <filesystem>
+#include <string>
 #include <vector>
 
 #include "tts/frontend/acoustic/model_files.h"
@@ -20,20 +21,34 @@ namespace tts::frontend {
 // first folder's.
 AcousticModelFiles average_acoustic_models(const std::vector<std::filesystem::path>& dirs);
 
-// Which layers interpolate_toward_base mixes.
-enum class InterpolatedLayers {
-  all,        // every layer
-  text_side,  // the embedding, encoder and duration predictor; the decoder stays the model's
+// How far interpolate_toward_base moves each tensor toward the base: `share` for every tensor,
+// except those a layer entry names (layer_contains, weights.h: "encoder", "decoder.3",
+// "decoder.input", …), which take that entry's share; where several entries name a tensor, the
+// longest `layer` wins.
+struct MixShares {
+  struct Layer {
+    std::string layer;
+    double share = 0.0;
+  };
+  double share = 0.0;
+  std::vector<Layer> layers;
+
+  // The text side (the embedding, encoder and duration predictor) mixed by `share`, the rest kept.
+  static MixShares text_side(double share);
+  // The share for the tensor called `name`.
+  double share_for(const std::string& name) const;
 };
 
-// Moves `model`'s weights a share `share` (0 to 1) of the way back toward `base`, the model it was
-// fine-tuned from: (1 − share)·model + share·base, over the chosen layers ("WiSE-FT", Wortsman et
-// al. 2022: a fine-tuned model mixed with its starting point keeps more of what the starting point
-// knew of data the fine-tuning corpus lacks). `base` is first restated in `model`'s mel statistics
+// Moves `model`'s weights part of the way back toward `base`, the model it was fine-tuned from:
+// (1 − a)·model + a·base, with a given per tensor by `shares` ("WiSE-FT", Wortsman et al. 2022: a
+// fine-tuned model mixed with its starting point keeps more of what the starting point knew of
+// data the fine-tuning corpus lacks). Per-layer shares exist because the layers trade differently:
+// on the bundled voice, mixing the decoder's last blocks costs harmonicity that mixing its first
+// blocks does not (docs/acoustic-model.md). `base` is first restated in `model`'s mel statistics
 // (mel_statistics.h), so the result keeps `model`'s config. Throws std::invalid_argument for a
-// share outside [0, 1] and std::runtime_error when the architecture, features or symbol table
-// differ.
+// share outside [0, 1] or a layer entry that names no tensor, and std::runtime_error when the
+// architecture, features or symbol table differ.
 void interpolate_toward_base(AcousticModelFiles& model, const AcousticModelFiles& base,
-                             double share, InterpolatedLayers layers);
+                             const MixShares& shares);
 
 }  // namespace tts::frontend

@@ -78,4 +78,10 @@ class AcousticWeights {
   kernels::ParameterSet parameters_;
 };
 
+// Whether the tensor called `tensor` belongs to `layer`, which names one tensor or a group of them
+// by the start of their names: "encoder" is every encoder block, "decoder.3" the fourth decoder
+// block, "decoder.input" the decoder's input layer and its bias, "pitch" the pitch predictor and
+// embedding. A tensor belongs when its name equals `layer` or continues it with '.' or '_'.
+bool layer_contains(const std::string& layer, const std::string& tensor);
+
 }  // namespace tts::frontend
