@@ -70,6 +70,16 @@ TEST_F(PitchCalibration, MeasuresTheShrinkageAndStoresTheFactor) {
     return std::sqrt(squares);
   };
   EXPECT_NEAR(spread(log_stretched) / spread(log_plain), wet.pitch_spread, 1e-3);
+
+  // An extra stretch multiplies the same measurement (the voice's recipe asks for more than the
+  // predictions' own shortfall); a non-positive one is refused.
+  o.write = false;
+  o.extra_stretch = 1.5;
+  const train::PitchCalibration extra = train::calibrate_pitch_spread(o, log_);
+  EXPECT_NEAR(extra.pitch_spread,
+              std::clamp(1.5 * dry.target_spread / dry.predicted_spread, 0.25, 4.0), 1e-9);
+  o.extra_stretch = 0.0;
+  EXPECT_THROW(train::calibrate_pitch_spread(o, log_), std::invalid_argument);
 }
 
 TEST_F(PitchCalibration, ModelWithoutPitchIsRefused) {

@@ -23,6 +23,10 @@ void register_train_calibrate_pitch(CLI::App& train, int& exit_code) {
       "the model you ship (after acoustic-average), with the corpus it was fine-tuned on.");
   add_model_and_corpus_options(*cmd, *model, *data, o->language, o->loader_threads);
   cmd->add_flag("--dry-run", *dry_run, "Measure only; leave acoustic.json as it is");
+  cmd->add_option("--extra-stretch", o->extra_stretch,
+                  "Multiply the measured factor by this (the rendered contour is flatter than "
+                  "the predicted one; docs/acoustic-model.md)")
+      ->check(CLI::Range(0.25, 4.0));
   cmd->callback([=, &exit_code] {
     o->model_dir = *model;
     o->data_dir = *data;
@@ -41,6 +45,7 @@ void register_train_calibrate_pitch(CLI::App& train, int& exit_code) {
                                 {"target_spread", c.target_spread},
                                 {"predicted_spread", c.predicted_spread},
                                 {"previous_pitch_spread", c.previous_spread},
+                                {"extra_stretch", o->extra_stretch},
                                 {"pitch_spread", c.pitch_spread},
                                 {"written", o->write}}
                      .dump()

@@ -72,7 +72,9 @@ PitchCalibration calibrate_pitch_spread(const PitchCalibrationOptions& o, std::o
   c.predicted_spread = std::sqrt(predicted_squares / dof);
   if (!(c.predicted_spread > 0.0))
     throw std::runtime_error(o.model_dir.string() + ": the pitch predictor predicts no variation");
-  c.pitch_spread = std::clamp(c.target_spread / c.predicted_spread, 0.25, 4.0);
+  if (!(o.extra_stretch > 0.0))
+    throw std::invalid_argument("the extra pitch stretch must be positive");
+  c.pitch_spread = std::clamp(o.extra_stretch * c.target_spread / c.predicted_spread, 0.25, 4.0);
 
   if (o.write) {
     const std::filesystem::path path = o.model_dir / "acoustic.json";

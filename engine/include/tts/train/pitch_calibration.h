@@ -18,6 +18,11 @@ struct PitchCalibrationOptions {
   std::string language = "en-us";
   int loader_threads = 2;
   bool write = true;  // store the factor in model_dir/acoustic.json
+  // Multiplies the measured factor: the contour the decoder renders is flatter than the predicted
+  // one it is given (within-phone movement the per-token targets lack; a mixed decoder follows
+  // only in part), so a voice may need more than the predictions' own shortfall. 1 = the measured
+  // factor alone.
+  double extra_stretch = 1.0;
 };
 
 struct PitchCalibration {
@@ -25,7 +30,7 @@ struct PitchCalibration {
   long tokens = 0;                // sounding tokens measured
   double target_spread = 0.0;     // pooled SD of the token targets around each utterance's mean
   double predicted_spread = 0.0;  // the same for the predictions (normalised pitch units)
-  double pitch_spread = 1.0;      // target_spread / predicted_spread, within (0, 4]
+  double pitch_spread = 1.0;      // extra_stretch · target_spread / predicted_spread, in [0.25, 4]
   double previous_spread = 1.0;   // the model's factor before
 };
 
