@@ -41,22 +41,21 @@ std::vector<std::pair<std::size_t, std::size_t>> frozen_tensors(
     std::ostream& log) {
   std::vector<std::pair<std::size_t, std::size_t>> frozen;
   if (trained_layers.empty()) return frozen;
-  std::vector<bool> used(trained_layers.size(), false);
+  for (const std::string& layer : trained_layers)
+    if (!frontend::layer_names_a_tensor(layer, parameters))
+      throw std::invalid_argument("--train-layers: \"" + layer +
+                                  "\" names no tensor of the model (names: "
+                                  "frontend/acoustic/weights.h, e.g. pitch, decoder.input)");
   std::size_t trained = 0;
   for (const auto& entry : parameters.entries()) {
-    bool trains = false;
-    for (std::size_t l = 0; l < trained_layers.size(); ++l)
-      if (frontend::layer_contains(trained_layers[l], entry.name)) trains = used[l] = true;
+    const bool trains = std::any_of(
+        trained_layers.begin(), trained_layers.end(),
+        [&](const std::string& layer) { return frontend::layer_contains(layer, entry.name); });
     if (trains)
       trained += entry.size();
     else
       frozen.emplace_back(entry.offset, entry.size());
   }
-  for (std::size_t l = 0; l < trained_layers.size(); ++l)
-    if (!used[l])
-      throw std::invalid_argument("--train-layers: \"" + trained_layers[l] +
-                                  "\" names no tensor of the model (names: "
-                                  "frontend/acoustic/weights.h, e.g. pitch, decoder.input)");
   log << "training " << trained << " of " << parameters.size()
       << " parameters (--train-layers); the others keep their starting weights\n";
   return frozen;

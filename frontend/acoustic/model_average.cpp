@@ -26,7 +26,7 @@ void check_share(double share, const std::string& what) {
 
 // Whether parameter `name` belongs to the variance adaptor (weights.h).
 bool is_variance_adaptor(const std::string& name) {
-  return name.rfind("pitch.", 0) == 0 || name.rfind("energy.", 0) == 0;
+  return layer_contains("pitch", name) || layer_contains("energy", name);
 }
 
 }  // namespace
@@ -77,10 +77,7 @@ void interpolate_toward_base(AcousticModelFiles& model, const AcousticModelFiles
   check_share(shares.share, "every layer");
   for (const MixShares::Layer& entry : shares.layers) {
     check_share(entry.share, "\"" + entry.layer + "\"");
-    bool found = false;
-    for (const auto& tensor : model.weights->parameters().entries())
-      found = found || layer_contains(entry.layer, tensor.name);
-    if (!found)
+    if (!layer_names_a_tensor(entry.layer, model.weights->parameters()))
       throw std::invalid_argument("\"" + entry.layer +
                                   "\" names no tensor of the model (names: weights.h, e.g. "
                                   "encoder, decoder.0, decoder.output)");

@@ -109,4 +109,10 @@ bool layer_contains(const std::string& layer, const std::string& tensor) {
          tensor[layer.size()] == '_';
 }
 
+bool layer_names_a_tensor(const std::string& layer, const kernels::ParameterSet& parameters) {
+  for (const auto& entry : parameters.entries())
+    if (layer_contains(layer, entry.name)) return true;
+  return false;
+}
+
 }  // namespace tts::frontend

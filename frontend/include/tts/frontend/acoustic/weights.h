@@ -84,4 +84,8 @@ class AcousticWeights {
 // embedding. A tensor belongs when its name equals `layer` or continues it with '.' or '_'.
 bool layer_contains(const std::string& layer, const std::string& tensor);
 
+// Whether `layer` names at least one of `parameters`' tensors (a typo names none, and would
+// otherwise silently select nothing).
+bool layer_names_a_tensor(const std::string& layer, const kernels::ParameterSet& parameters);
+
 }  // namespace tts::frontend
