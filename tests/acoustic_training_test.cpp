@@ -493,3 +493,47 @@ TEST_F(AcousticTraining, TrainedLayersMoveAndEveryOtherTensorKeepsItsStartingWei
     EXPECT_THAT(e.what(), ::testing::HasSubstr("\"pich\""));
   }
 }
+
+// A run that trains only some layers normalises with the starting model's statistics even on a
+// corpus whose own differ (the frozen decoder was fitted to them); a run that trains every layer
+// measures its corpus's. Half the recordings make a corpus with statistics of its own.
+TEST_F(AcousticTraining, TrainingSomeLayersKeepsTheStartingModelsCorpusStatistics) {
+  auto first = options("first", 10);
+  train::train_acoustic(first, log_);
+  const auto start = frontend::load_acoustic_files(root_ / "first").weights->config();
+
+  const fs::path half = root_ / "half";
+  fs::create_directories(half / "wavs");
+  std::ofstream meta(half / "metadata.csv");
+  for (const char* name : {"Front_Center", "Front_Left", "Rear_Right"}) {
+    fs::copy_file(root_ / "data" / "wavs" / (std::string(name) + ".wav"),
+                  half / "wavs" / (std::string(name) + ".wav"));
+    std::string text = name;
+    text[text.find('_')] = ' ';
+    meta << name << "|" << text << "\n";
+  }
+  meta.close();
+
+  auto everything = options("everything", 1);
+  everything.data_dir = half;
+  everything.init_from = root_ / "first";
+  train::train_acoustic(everything, log_);
+  const auto own = frontend::load_acoustic_files(root_ / "everything").weights->config();
+  ASSERT_NE(own.mel_mean, start.mel_mean) << "the half corpus should measure differently";
+  ASSERT_NE(own.pitch_mean, start.pitch_mean);
+
+  auto some = options("some", 1);
+  some.data_dir = half;
+  some.init_from = root_ / "first";
+  some.trained_layers = {"pitch.embedding"};
+  std::ostringstream log;
+  train::train_acoustic(some, log);
+  EXPECT_THAT(log.str(), ::testing::HasSubstr("corpus statistics: the starting model's"));
+  const auto kept = frontend::load_acoustic_files(root_ / "some").weights->config();
+  EXPECT_EQ(kept.mel_mean, start.mel_mean);
+  EXPECT_EQ(kept.mel_std, start.mel_std);
+  EXPECT_EQ(kept.pitch_mean, start.pitch_mean);
+  EXPECT_EQ(kept.pitch_std, start.pitch_std);
+  EXPECT_EQ(kept.energy_mean, start.energy_mean);
+  EXPECT_EQ(kept.energy_std, start.energy_std);
+}

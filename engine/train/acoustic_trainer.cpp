@@ -63,6 +63,23 @@ std::vector<std::pair<std::size_t, std::size_t>> frozen_tensors(
 
 using Clock = std::chrono::steady_clock;
 
+// A run that trains only some layers keeps the starting model's corpus statistics: the frozen
+// layers were fitted to them (the decoder's output to its mel statistics, the pitch predictor to
+// its log F0 ones), and a corpus made to teach the trained layers something new (pitch-shifted
+// copies of the recordings, scripts/build-pitch-shifted-corpus) has statistics of its own.
+void keep_starting_statistics(const frontend::AcousticConfig& start,
+                              frontend::AcousticConfig& config, std::ostream& log) {
+  config.mel_mean = start.mel_mean;
+  config.mel_std = start.mel_std;
+  if (start.pitch_energy) {
+    config.pitch_mean = start.pitch_mean;
+    config.pitch_std = start.pitch_std;
+    config.energy_mean = start.energy_mean;
+    config.energy_std = start.energy_std;
+  }
+  log << "corpus statistics: the starting model's (--train-layers trains only some layers)\n";
+}
+
 // Global mean and standard deviation of the training frames, for normalising the targets.
 void measure_mel_statistics(const std::vector<AcousticUtterance>& utterances,
                             frontend::AcousticConfig& config) {
@@ -296,6 +313,8 @@ AcousticTrainingSummary train_acoustic(const AcousticTrainingOptions& options,
   state.config.n_mels = o.features.n_mels;
   measure_mel_statistics(corpus.training, state.config);
   if (state.config.pitch_energy) measure_variance_statistics(corpus.training, state.config);
+  if (start && !o.trained_layers.empty())
+    keep_starting_statistics(start->weights->config(), state.config, log);
   // The corpus and the statistics measured on it stand for it: every rank must train the same.
   check_same_on_every_rank(
       ranks, "the run's settings and corpus",
