@@ -149,6 +149,7 @@ def main(argv):
         os.replace(staging, out)
     finally:
         shutil.rmtree(work, ignore_errors=True)
+        shutil.rmtree(staging, ignore_errors=True)  # left only when the build failed
     print("pitch_shifted_corpus: %d recordings, %d shifted copies (%s semitones) in %s; %d ids "
           "excluded; %.0f s" % (len(rows), len(rows) * len(shifts),
                                 " ".join("%+g" % s for s in shifts), out,
