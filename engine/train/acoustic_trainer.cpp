@@ -63,23 +63,6 @@ std::vector<std::pair<std::size_t, std::size_t>> frozen_tensors(
 
 using Clock = std::chrono::steady_clock;
 
-// A run that trains only some layers keeps the starting model's corpus statistics: the frozen
-// layers were fitted to them (the decoder's output to its mel statistics, the pitch predictor to
-// its log F0 ones), and a corpus made to teach the trained layers something new (pitch-shifted
-// copies of the recordings, scripts/build-pitch-shifted-corpus) has statistics of its own.
-void keep_starting_statistics(const frontend::AcousticConfig& start,
-                              frontend::AcousticConfig& config, std::ostream& log) {
-  config.mel_mean = start.mel_mean;
-  config.mel_std = start.mel_std;
-  if (start.pitch_energy) {
-    config.pitch_mean = start.pitch_mean;
-    config.pitch_std = start.pitch_std;
-    config.energy_mean = start.energy_mean;
-    config.energy_std = start.energy_std;
-  }
-  log << "corpus statistics: the starting model's (--train-layers trains only some layers)\n";
-}
-
 // Global mean and standard deviation of the training frames, for normalising the targets.
 void measure_mel_statistics(const std::vector<AcousticUtterance>& utterances,
                             frontend::AcousticConfig& config) {
@@ -120,6 +103,33 @@ void measure_variance_statistics(const std::vector<AcousticUtterance>& utterance
   config.energy_mean = static_cast<float>(energy_mean);
   config.energy_std = static_cast<float>(
       std::sqrt(std::max(1e-6, energy_sum2 / frames - energy_mean * energy_mean)));
+}
+
+// The statistics the targets are normalised with: measured on the training frames, or, for a run
+// that trains only some layers (`kept`, the starting model's config), the starting model's. Its
+// frozen layers were fitted to those (the decoder's output to its mel statistics, the pitch
+// predictor to its log F0 ones), and a corpus made to teach the trained layers something new
+// (pitch-shifted copies of the recordings, scripts/build-pitch-shifted-corpus) has statistics of
+// its own. A variance adaptor that the starting model lacks is new: its statistics are measured.
+void set_corpus_statistics(const std::vector<AcousticUtterance>& training,
+                           const frontend::AcousticConfig* kept, frontend::AcousticConfig& config,
+                           std::ostream& log) {
+  if (kept) {
+    config.mel_mean = kept->mel_mean;
+    config.mel_std = kept->mel_std;
+    log << "corpus statistics: the starting model's (--train-layers trains only some layers)\n";
+  } else {
+    measure_mel_statistics(training, config);
+  }
+  if (!config.pitch_energy) return;
+  if (kept && kept->pitch_energy) {
+    config.pitch_mean = kept->pitch_mean;
+    config.pitch_std = kept->pitch_std;
+    config.energy_mean = kept->energy_mean;
+    config.energy_std = kept->energy_std;
+  } else {
+    measure_variance_statistics(training, config);
+  }
 }
 
 // The losses per frame over the first `count` utterances (all of them by default), each aligned
@@ -311,10 +321,9 @@ AcousticTrainingSummary train_acoustic(const AcousticTrainingOptions& options,
   state.config.speaker = 0;
   state.config.symbols = static_cast<int>(symbols.size());
   state.config.n_mels = o.features.n_mels;
-  measure_mel_statistics(corpus.training, state.config);
-  if (state.config.pitch_energy) measure_variance_statistics(corpus.training, state.config);
-  if (start && !o.trained_layers.empty())
-    keep_starting_statistics(start->weights->config(), state.config, log);
+  set_corpus_statistics(corpus.training,
+                        start && !o.trained_layers.empty() ? &start->weights->config() : nullptr,
+                        state.config, log);
   // The corpus and the statistics measured on it stand for it: every rank must train the same.
   check_same_on_every_rank(
       ranks, "the run's settings and corpus",
