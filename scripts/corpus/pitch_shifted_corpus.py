@@ -3,12 +3,13 @@
 shifted by each of the given numbers of semitones (Praat's PSOLA, pitch_shift.praat, which keeps
 the formants), so that a model can learn to render pitches outside the speaker's own range.
 
-Usage: pitch_shifted_corpus.py SOURCE_DIR OUT_DIR [--shifts "-4 3 6"] [--exclude FILE]
+Usage: pitch_shifted_corpus.py SOURCE_DIR [SOURCE_DIR...] OUT_DIR [--shifts "-4 3 6"] [--exclude FILE]
                                [--min-hz 75] [--max-hz 600] [--jobs N]
 
 A shifted copy of <id> is <id>-up<N> or <id>-down<N> with the same transcript. --exclude names
 ids (one a line, '#' comments) left out with all their copies: the held-out prompts that judge a
-voice must not reach its training in any form. See docs/corpus.md.
+voice must not reach its training in any form. Several sources make one corpus (one speaker's
+prompts and prose the same voice speaks, say); their ids must not collide. See docs/corpus.md.
 """
 
 import argparse
@@ -87,7 +88,7 @@ def shift_batch(names, source_wavs, out_wavs, semitones, min_hz, max_hz, work):
 
 def main(argv):
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("source")
+    parser.add_argument("sources", nargs="+", metavar="SOURCE_DIR")
     parser.add_argument("out")
     parser.add_argument("--shifts", default="-4 3 6")
     parser.add_argument("--exclude")
@@ -101,14 +102,21 @@ def main(argv):
         raise SystemExit("pitch_shifted_corpus: praat is not installed (scripts/install-deps "
                          "quality installs it)")
     started = time.time()
-    rows = read_metadata(args.source)
     excluded = read_ids(args.exclude) if args.exclude else set()
-    rows = [r for r in rows if r[0] not in excluded]
-    source_wavs = os.path.abspath(os.path.join(args.source, "wavs"))
-    for r in rows:
-        if not os.path.isfile(os.path.join(source_wavs, r[0] + ".wav")):
-            raise SystemExit("pitch_shifted_corpus: %s lists %s, but %s has no %s.wav" % (
-                os.path.join(args.source, "metadata.csv"), r[0], source_wavs, r[0]))
+    rows, wav_of = [], {}
+    for source in args.sources:
+        source_wavs = os.path.abspath(os.path.join(source, "wavs"))
+        for r in read_metadata(source):
+            if r[0] in excluded:
+                continue
+            if r[0] in wav_of:
+                raise SystemExit("pitch_shifted_corpus: id %s is in more than one source (%s)"
+                                 % (r[0], ", ".join(args.sources)))
+            wav_of[r[0]] = os.path.join(source_wavs, r[0] + ".wav")
+            if not os.path.isfile(wav_of[r[0]]):
+                raise SystemExit("pitch_shifted_corpus: %s lists %s, but %s has no %s.wav" % (
+                    os.path.join(source, "metadata.csv"), r[0], source_wavs, r[0]))
+            rows.append(r)
 
     out = os.path.abspath(args.out)
     staging = out + ".partial"
@@ -118,8 +126,7 @@ def main(argv):
     work = tempfile.mkdtemp(prefix="pitch-shift-")
     try:
         for r in rows:
-            shutil.copyfile(os.path.join(source_wavs, r[0] + ".wav"),
-                            os.path.join(wavs, r[0] + ".wav"))
+            shutil.copyfile(wav_of[r[0]], os.path.join(wavs, r[0] + ".wav"))
         names = [r[0] + ".wav" for r in rows]
         jobs = []
         with concurrent.futures.ThreadPoolExecutor(max_workers=args.jobs) as pool:
@@ -129,7 +136,7 @@ def main(argv):
                 per_job = max(1, (len(names) + args.jobs - 1) // args.jobs)
                 for i in range(0, len(names), per_job):
                     jobs.append((s, target, pool.submit(shift_batch, names[i:i + per_job],
-                                                        source_wavs, target, s, args.min_hz,
+                                                        wavs, target, s, args.min_hz,
                                                         args.max_hz, work)))
             failed = [n for _, _, j in jobs for n in j.result()]
         if failed:

@@ -73,10 +73,25 @@ class PitchShiftedCorpusTest(unittest.TestCase):
     def tearDown(self):
         shutil.rmtree(self.dir, ignore_errors=True)
 
-    def build(self, out, *args):
+    def build(self, out, *args, sources=None):
         env = dict(os.environ, TTS_NO_INSTALL="1")
-        return subprocess.run([SCRIPT, self.source, out, *args], capture_output=True, text=True,
-                              env=env)
+        return subprocess.run([SCRIPT, *(sources or [self.source]), out, *args],
+                              capture_output=True, text=True, env=env)
+
+    def split_source(self, moved):
+        """Moves the recording `moved` into a second source folder; returns that folder."""
+        second = os.path.join(self.dir, "second")
+        os.makedirs(os.path.join(second, "wavs"))
+        os.rename(os.path.join(self.source, "wavs", moved + ".wav"),
+                  os.path.join(second, "wavs", moved + ".wav"))
+        metadata = os.path.join(self.source, "metadata.csv")
+        with open(metadata, encoding="utf-8") as f:
+            rows = f.read().splitlines(True)
+        with open(metadata, "w", encoding="utf-8") as f:
+            f.writelines(r for r in rows if not r.startswith(moved + "|"))
+        with open(os.path.join(second, "metadata.csv"), "w", encoding="utf-8") as f:
+            f.writelines(r for r in rows if r.startswith(moved + "|"))
+        return second
 
     def test_copies_move_by_the_semitones_asked(self):
         excluded = os.path.join(self.dir, "held-out.txt")
@@ -107,6 +122,30 @@ class PitchShiftedCorpusTest(unittest.TestCase):
                                        msg=name + suffix)
                 # PSOLA moves the harmonics and keeps the voicing: most voiced frames stay voiced.
                 self.assertGreater(voiced, 0.8 * plain_voiced, name + suffix)
+
+    def test_several_sources_make_one_corpus_and_their_ids_must_not_collide(self):
+        second = self.split_source("Sense_0890")
+        out = os.path.join(self.dir, "shifted")
+        r = self.build(out, "--shifts", "4", sources=[self.source, second])
+        self.assertEqual(r.returncode, 0, r.stderr)
+        with open(os.path.join(out, "metadata.csv"), encoding="utf-8") as f:
+            ids = sorted(line.split("|")[0] for line in f)
+        expected = [n + s for n in NAMES for s in ("", "-up4")]
+        self.assertEqual(ids, sorted(expected))
+        wav = lambda i: os.path.join(out, "wavs", i + ".wav")
+        measured = median_f0([wav("Sense_0890"), wav("Sense_0890-up4")], self.dir)
+        self.assertAlmostEqual(12 * math.log2(measured[wav("Sense_0890-up4")][0] /
+                                              measured[wav("Sense_0890")][0]), 4.0, delta=0.3)
+        # The same id in two sources is refused, naming it, and nothing is written.
+        shutil.copyfile(os.path.join(self.source, "wavs", "Sense_0870.wav"),
+                        os.path.join(second, "wavs", "Sense_0870.wav"))
+        with open(os.path.join(second, "metadata.csv"), "a", encoding="utf-8") as f:
+            f.write("Sense_0870|again|again\n")
+        other = os.path.join(self.dir, "collided")
+        r = self.build(other, "--shifts", "4", sources=[self.source, second])
+        self.assertNotEqual(r.returncode, 0)
+        self.assertIn("Sense_0870", r.stderr)
+        self.assertFalse(os.path.exists(other))
 
     def test_bad_input_names_the_problem_and_writes_nothing(self):
         out = os.path.join(self.dir, "shifted")
