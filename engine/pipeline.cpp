@@ -10,6 +10,7 @@
 #include <thread>
 
 #include "exit_guard.h"
+#include "tts/audio/pitch_shifter.h"
 #include "tts/engine/bounded_queue.h"
 #include "tts/engine/stream_sampler.h"
 #include "tts/frontend/ssml.h"
@@ -41,6 +42,7 @@ struct Prepared {
   std::size_t pause_samples = 0;
   std::vector<std::string> marks;  // marks outside any sentence, due where the stream has got to
   float volume = 1.0f;
+  float audio_pitch_semitones = 0.0f;  // the shift made on its audio (PitchShiftMethod::kAudio)
   std::exception_ptr error;
 };
 
@@ -157,13 +159,17 @@ void SynthesisStream::Run::prepare(const frontend::PhonemizedSentence& s,
   if (s.phonemes.empty()) return;  // nothing to pronounce
   frontend::AcousticControls controls;
   controls.rate = options.rate * static_cast<float>(prosody.rate);
-  // SSML's <prosody pitch> adds to the stream's shift, within the model's ±24 semitones; a model
-  // that does not predict pitch ignores it (prosody is a hint in SSML; --pitch is refused in
-  // start() instead).
-  if (voice->acoustic().predicts_pitch())
-    controls.pitch_semitones =
-        std::clamp(options.pitch_semitones + 12.0f * static_cast<float>(std::log2(prosody.pitch)),
-                   -24.0f, 24.0f);
+  // SSML's <prosody pitch> adds to the stream's shift, within ±24 semitones; a voice that cannot
+  // shift pitch ignores it (prosody is a hint in SSML; --pitch is refused in start() instead).
+  // The shift is made where the voice says: on the audio, or by the acoustic model.
+  const float shift =
+      std::clamp(options.pitch_semitones + 12.0f * static_cast<float>(std::log2(prosody.pitch)),
+                 -24.0f, 24.0f);
+  float audio_shift = 0.0f;
+  if (voice->info().pitch_shift == PitchShiftMethod::kAudio)
+    audio_shift = shift;
+  else if (voice->acoustic().predicts_pitch())
+    controls.pitch_semitones = shift;
   frontend::AcousticOutput out =
       voice->acoustic().synthesize(std::vector<int32_t>(s.ids.begin(), s.ids.end()), controls);
   Prepared item;
@@ -199,6 +205,7 @@ void SynthesisStream::Run::prepare(const frontend::PhonemizedSentence& s,
          m.symbol < info->alignment.size() ? info->alignment[m.symbol].start : audio});
   item.info = std::move(info);
   item.volume = options.volume * static_cast<float>(prosody.volume);
+  item.audio_pitch_semitones = audio_shift;
   const bool first = item.info->index == 0;
   push(std::move(item));
   if (first) wait_for_first_chunk();
@@ -310,27 +317,57 @@ void SynthesisStream::Run::vocoder_main() {
           options.seed + 0x632BE59BD9B4E019ull * static_cast<std::uint64_t>(item->info->index));
       sampler.start(item->mel, seed);
       vocoder::SampleDecoder decoder(weights.config());
-      std::size_t offset = 0;
+      // A shift on the audio holds back the shifter's latency and gives the sentence's audio, as
+      // long as the vocoder's, once its last samples are in.
+      std::optional<audio::PitchShifter> shifter;
+      if (item->audio_pitch_semitones != 0.0f)
+        shifter.emplace(voice->sample_rate(), item->audio_pitch_semitones);
+      const std::size_t total = sampler.total_samples();
+      std::size_t offset = 0;  // samples of the sentence handed over
+      std::size_t made_in_all = 0;
+      std::vector<float> samples, shifted;
+      auto hand_over_audio = [&](const std::vector<float>& ready) {
+        for (std::size_t from = 0; from < ready.size();) {
+          if (cancelled) throw Cancelled{};
+          const std::size_t n = std::min(chunk, ready.size() - from);
+          AudioChunk c;
+          c.samples.assign(ready.begin() + static_cast<std::ptrdiff_t>(from),
+                           ready.begin() + static_cast<std::ptrdiff_t>(from + n));
+          c.sample_rate = voice->sample_rate();
+          c.sentence = item->info;
+          c.sentence_offset = offset;
+          const int frame = static_cast<int>(offset / static_cast<std::size_t>(hop));
+          const auto k = static_cast<std::size_t>(
+              std::upper_bound(item->frame_ends.begin(), item->frame_ends.end(), frame) -
+              item->frame_ends.begin());
+          if (k < item->ids.size()) c.phoneme = voice->symbols().symbol(item->ids[k]);
+          offset += n;
+          from += n;
+          hand_over(std::move(c));
+          if (offset < total) send_pending();
+        }
+      };
       // The stream's first chunk is short, so audio starts sooner (the chunking never changes the
       // audio itself).
       while (std::size_t made = sampler.generate(
                  block.data(), started ? chunk : std::min(chunk, kFirstChunkSamples))) {
         if (cancelled) throw Cancelled{};
-        AudioChunk c;
-        c.samples.resize(made);
-        for (std::size_t i = 0; i < made; ++i)
-          c.samples[i] = item->volume * decoder.decode(block[i]);
-        c.sample_rate = voice->sample_rate();
-        c.sentence = item->info;
-        c.sentence_offset = offset;
-        const int frame = static_cast<int>(offset / static_cast<std::size_t>(hop));
-        const auto k = static_cast<std::size_t>(
-            std::upper_bound(item->frame_ends.begin(), item->frame_ends.end(), frame) -
-            item->frame_ends.begin());
-        if (k < item->ids.size()) c.phoneme = voice->symbols().symbol(item->ids[k]);
-        offset += made;
-        hand_over(std::move(c));
-        if (offset < sampler.total_samples()) send_pending();
+        samples.resize(made);
+        for (std::size_t i = 0; i < made; ++i) samples[i] = item->volume * decoder.decode(block[i]);
+        made_in_all += made;
+        if (!shifter) {
+          hand_over_audio(samples);
+          continue;
+        }
+        shifted.clear();
+        shifter->process(samples.data(), made, made_in_all >= total, shifted);
+        hand_over_audio(shifted);
+        if (made_in_all >= total) shifter.reset();
+      }
+      if (shifter) {  // the vocoder stopped short of its count: what it made still comes out
+        shifted.clear();
+        shifter->process(nullptr, 0, true, shifted);
+        hand_over_audio(shifted);
       }
       previous = item->info;
       previous_length = offset;
@@ -381,11 +418,11 @@ void SynthesisStream::stop() {
 
 void SynthesisStream::start(std::string text, const SynthesisOptions& options) {
   options.validate();
-  if (options.pitch_semitones != 0.0f && !voice_->acoustic().predicts_pitch())
+  if (options.pitch_semitones != 0.0f && !voice_->can_shift_pitch())
     throw std::invalid_argument(
         "pitch: this voice's acoustic model does not predict pitch (acoustic format_version 2, "
         "from before tts had pitch and energy), so it cannot shift it; use a voice trained with "
-        "this version of tts");
+        "this version of tts, or repack it with `tts voices pack --pitch-shift audio`");
   stop();
   if (process_exiting()) throw std::runtime_error("synthesis cannot start: the program is exiting");
   auto run = std::make_shared<Run>(voice_, std::move(text), options);

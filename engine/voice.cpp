@@ -105,6 +105,17 @@ std::uint32_t file_crc32(const fs::path& path) {
   return c ^ 0xFFFFFFFFu;
 }
 
+const char* pitch_shift_method_name(PitchShiftMethod method) {
+  return method == PitchShiftMethod::kAudio ? "audio" : "model";
+}
+
+PitchShiftMethod parse_pitch_shift_method(const std::string& name) {
+  if (name == "model") return PitchShiftMethod::kModel;
+  if (name == "audio") return PitchShiftMethod::kAudio;
+  throw std::invalid_argument("\"" + name +
+                              "\" is not a way to shift pitch (\"model\" or \"audio\")");
+}
+
 std::uint64_t VoiceInfo::total_bytes() const {
   std::uint64_t total = 0;
   for (const auto& f : files) total += f.bytes;
@@ -133,6 +144,14 @@ VoiceInfo read_voice_info(const fs::path& folder) {
     info.licence = required<std::string>(j, "licence", "a string");
     info.source = required<std::string>(j, "source", "a string");
     info.description = j.value("description", std::string());
+    if (j.contains("pitch_shift")) {
+      const auto method = required<std::string>(j, "pitch_shift", "a string");
+      try {
+        info.pitch_shift = parse_pitch_shift_method(method);
+      } catch (const std::invalid_argument& e) {
+        throw std::invalid_argument(std::string("\"pitch_shift\": ") + e.what());
+      }
+    }
     if (info.name.empty()) throw std::invalid_argument("\"name\" is empty");
     if (info.sample_rate <= 0) throw std::invalid_argument("\"sample_rate\" must be positive");
     const auto files = required<nlohmann::json>(j, "files", "an array");
@@ -188,6 +207,10 @@ void warm_up(const Voice& voice) {
 }
 
 }  // namespace
+
+bool Voice::can_shift_pitch() const {
+  return info_.pitch_shift == PitchShiftMethod::kAudio || acoustic_->predicts_pitch();
+}
 
 std::shared_ptr<const kernels::SamplingModel> Voice::cuda_vocoder() const {
   std::lock_guard<std::mutex> lock(cuda_mutex_);
@@ -293,6 +316,7 @@ void write_voice_manifest(const fs::path& folder, const VoiceManifest& manifest,
                             {"licence", manifest.licence},
                             {"source", manifest.source},
                             {"description", manifest.description},
+                            {"pitch_shift", pitch_shift_method_name(manifest.pitch_shift)},
                             {"features", features},
                             {"phonemes", symbols.to_json()},
                             {"acoustic", "acoustic"},

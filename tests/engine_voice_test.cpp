@@ -114,6 +114,29 @@ TEST_F(VoiceFiles, FieldsOfTheWrongTypeAreNamed) {
   }
 }
 
+// "pitch_shift" says how the voice realises a pitch shift: absent it is the acoustic model (voices
+// packed before the field existed), "audio" is read back, and anything else is named.
+TEST_F(VoiceFiles, PitchShiftMethodIsReadAndABadOneIsNamed) {
+  EXPECT_EQ(read_voice_info(root_ / "pristine").pitch_shift, PitchShiftMethod::kModel);
+  const fs::path v = copy("pitch-shift");
+  auto j = read_json(v / "voice.json");
+  j.erase("pitch_shift");
+  write_json(v / "voice.json", j);
+  EXPECT_EQ(read_voice_info(v).pitch_shift, PitchShiftMethod::kModel);
+  j["pitch_shift"] = "audio";
+  write_json(v / "voice.json", j);
+  EXPECT_EQ(read_voice_info(v).pitch_shift, PitchShiftMethod::kAudio);
+  EXPECT_TRUE(Voice::load(v)->can_shift_pitch());
+  j["pitch_shift"] = "vocoder";
+  write_json(v / "voice.json", j);
+  const std::string e = load_error(v);
+  expect_contains(e, (v / "voice.json").string());
+  expect_contains(e, "\"pitch_shift\": \"vocoder\" is not a way to shift pitch");
+  j["pitch_shift"] = 3;
+  write_json(v / "voice.json", j);
+  expect_contains(load_error(v), "pitch_shift");
+}
+
 // vocoder.json's "weights" must be a file beside it, as acoustic.json's is (one elsewhere would
 // be read without the voice's checksums), and one of the wrong type is named like any other error.
 TEST_F(VoiceFiles, VocoderWeightsMustBeAFileBesideVocoderJson) {

@@ -63,6 +63,7 @@ CLI::App* register_pack(CLI::App& voices, int& exit_code) {
     engine::VoicePackSources sources;
     engine::VoiceManifest manifest;
     std::vector<std::string> extra;
+    std::string pitch_shift = "model";
   };
   auto o = std::make_shared<Options>();
   CLI::App* pack = voices.add_subcommand(
@@ -79,6 +80,11 @@ CLI::App* register_pack(CLI::App& voices, int& exit_code) {
   pack->add_option("--licence", o->manifest.licence, "Licence of the voice (SPDX)")->required();
   pack->add_option("--source", o->manifest.source, "Where the recordings came from")->required();
   pack->add_option("--description", o->manifest.description, "Free text");
+  pack->add_option("--pitch-shift", o->pitch_shift,
+                   "How `tts say --pitch` is realised: model (the acoustic model's F0) or audio "
+                   "(the vocoder's output, formants kept; docs/voice-format.md)")
+      ->check(CLI::IsMember({"model", "audio"}))
+      ->capture_default_str();
   pack->add_option("--extra", o->extra,
                    "FILE=PATH: copy FILE into the voice as PATH (model card, logs); repeatable");
   pack->callback([o, &exit_code] {
@@ -88,6 +94,7 @@ CLI::App* register_pack(CLI::App& voices, int& exit_code) {
         throw CLI::ValidationError("--extra", "\"" + item + "\" is not FILE=PATH");
       o->sources.extra_files.emplace_back(item.substr(0, eq), item.substr(eq + 1));
     }
+    o->manifest.pitch_shift = engine::parse_pitch_shift_method(o->pitch_shift);
     try {
       engine::pack_voice(o->folder, o->sources, o->manifest);
       std::cout << "wrote voice \"" << o->manifest.name << "\" to " << o->folder << "\n";

@@ -166,7 +166,7 @@ void HttpServer::routes() {
                         {"language", info.language},
                         {"sample_rate", info.sample_rate},
                         {"description", info.description},
-                        {"pitch", v.voice->acoustic().predicts_pitch()}});
+                        {"pitch", v.voice->can_shift_pitch()}});
     }
     int rate = service_.voices().front().voice->sample_rate();
     res.set_content(json{{"voices", voices}, {"formats", audio::stream_formats(rate)}}.dump(

@@ -74,7 +74,7 @@ std::unique_ptr<SpeechJob> SpeechService::start(const SpeechRequest& request,
     } catch (const std::invalid_argument& e) {
       throw RequestError(e.what());
     }
-    if (request.pitch_semitones != 0.0f && !served.voice->acoustic().predicts_pitch())
+    if (request.pitch_semitones != 0.0f && !served.voice->can_shift_pitch())
       throw RequestError("voice \"" + served.name +
                          "\" cannot shift its pitch (it predates pitch)");
 

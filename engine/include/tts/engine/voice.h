@@ -65,6 +65,19 @@ struct VoiceFile {
   std::uint32_t crc32 = 0;  // CRC-32 (IEEE 802.3, as zlib.crc32) of the whole file
 };
 
+// How a voice realises a pitch shift (SynthesisOptions::pitch_semitones, SSML <prosody pitch>),
+// voice.json's optional "pitch_shift":
+// - kModel ("model", the default): the acoustic model's predicted F0 moves and its decoder renders
+//   the raised contour; a decoder renders only the pitches it was trained on, so a voice trained on
+//   one speaker's range follows a shift only in part (docs/acoustic-model.md, sessions 20-22).
+// - kAudio ("audio"): the model speaks at its own pitch and the vocoder's audio is shifted by
+//   exactly the request, formants kept (audio::PitchShifter); also for voices without a pitch
+//   predictor.
+enum class PitchShiftMethod { kModel, kAudio };
+const char* pitch_shift_method_name(PitchShiftMethod method);
+// Throws std::invalid_argument naming the accepted values.
+PitchShiftMethod parse_pitch_shift_method(const std::string& name);
+
 // What voice.json says about a voice, without its weights.
 struct VoiceInfo {
   std::filesystem::path folder;
@@ -74,6 +87,7 @@ struct VoiceInfo {
   std::string licence;  // SPDX identifier or a short text
   std::string source;   // where the recordings came from
   std::string description;
+  PitchShiftMethod pitch_shift = PitchShiftMethod::kModel;
   std::vector<VoiceFile> files;
   std::uint64_t total_bytes() const;
 };
@@ -94,6 +108,9 @@ class Voice {
   const frontend::TextPipeline& text() const { return *text_; }
   const frontend::AcousticModel& acoustic() const { return *acoustic_; }
   const vocoder::VocoderModel& vocoder() const { return vocoder_; }
+  // Whether SynthesisOptions::pitch_semitones can move this voice's pitch: its audio is shifted,
+  // or its acoustic model predicts pitch.
+  bool can_shift_pitch() const;
 
   // The vocoder's weights on the CUDA device: uploaded by the first caller, then shared by every
   // stream of this voice (thread-safe). Throws as vocoder::upload_for_cuda_sampling; a failed
@@ -124,6 +141,7 @@ struct VoiceManifest {
   std::string licence;
   std::string source;
   std::string description;
+  PitchShiftMethod pitch_shift = PitchShiftMethod::kModel;
 };
 
 // Writes FOLDER/voice.json (atomically) for a folder whose acoustic/ and vocoder/ sub-folders are

@@ -1,0 +1,227 @@
+// audio::PitchShifter on real speech: the F0 the pitch tracker measures moves by the semitones
+// asked, the spectral envelope (the formants, the speaker's timbre) stays where it was, the output
+// is as long as the input and aligned with it, and how the input is split into calls does not
+// change a sample.
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <limits>
+#include <sstream>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "tts/audio/audio_file.h"
+#include "tts/audio/pitch_shifter.h"
+#include "tts/kernels/mel.h"
+#include "tts/kernels/pitch.h"
+
+namespace fs = std::filesystem;
+
+namespace {
+
+constexpr int kRate = 16000;
+
+// A man (a LibriVox reader, pocketsphinx-testdata) and a woman (alsa-utils' eight channel names,
+// one after the other), read at 16 kHz.
+std::vector<std::vector<float>> speech_clips() {
+  std::vector<std::vector<float>> clips;
+  const fs::path man(
+      "/usr/share/pocketsphinx/test/data/librivox/"
+      "sense_and_sensibility_01_austen_64kb-0870.wav");
+  if (fs::exists(man)) clips.push_back(tts::audio::read_audio(man, kRate).samples);
+  std::vector<float> woman;
+  for (const char* name : {"Front_Center", "Front_Left", "Front_Right", "Rear_Center", "Rear_Left",
+                           "Rear_Right", "Side_Left", "Side_Right"}) {
+    const fs::path path = fs::path("/usr/share/sounds/alsa") / (std::string(name) + ".wav");
+    if (!fs::exists(path)) continue;
+    const std::vector<float> clip = tts::audio::read_audio(path, kRate).samples;
+    woman.insert(woman.end(), clip.begin(), clip.end());
+  }
+  if (!woman.empty()) clips.push_back(std::move(woman));
+  return clips;
+}
+
+std::vector<float> shift(const std::vector<float>& in, float semitones, std::size_t piece) {
+  tts::audio::PitchShifter shifter(kRate, semitones);
+  std::vector<float> out;
+  for (std::size_t from = 0; from < in.size(); from += piece) {
+    const std::size_t n = std::min(piece, in.size() - from);
+    shifter.process(in.data() + from, n, from + n == in.size(), out);
+  }
+  return out;
+}
+
+tts::kernels::MelConfig features() {
+  tts::kernels::MelConfig c;
+  c.sample_rate = kRate;
+  return c;
+}
+
+// Median F0 (Hz) over the frames the tracker calls voiced; `voiced` receives their count.
+double median_f0(const std::vector<float>& audio, int* voiced) {
+  std::vector<float> f0 = tts::kernels::track_pitch(audio.data(), audio.size(), features());
+  f0.erase(std::remove_if(f0.begin(), f0.end(), [](float f) { return !(f > 0.0f); }), f0.end());
+  *voiced = static_cast<int>(f0.size());
+  if (f0.empty()) return 0.0;
+  std::nth_element(f0.begin(), f0.begin() + f0.size() / 2, f0.end());
+  return f0[f0.size() / 2];
+}
+
+std::string find_praat() {
+  const char* path = std::getenv("PATH");
+  std::istringstream dirs(path != nullptr ? path : "/usr/bin:/bin");
+  for (std::string dir; std::getline(dirs, dir, ':');) {
+    const fs::path candidate = fs::path(dir.empty() ? "." : dir) / "praat";
+    if (::access(candidate.c_str(), X_OK) == 0) return candidate;
+  }
+  return {};
+}
+
+// Praat's median F1, F2 and F3 (Burg, 5 formants up to 5.5 kHz, as for a woman's voice; the same
+// settings for every file compared) of a wav file.
+const char kFormantScript[] = R"(form Formants
+  sentence path
+endform
+sound = Read from file: path$
+formant = To Formant (burg): 0, 5, 5500, 0.025, 50
+for i from 1 to 3
+  hz = Get quantile: i, 0, 0, "hertz", 0.5
+  appendInfo: fixed$(hz, 1), " "
+endfor
+)";
+
+std::vector<double> formants(const std::string& praat, const fs::path& script,
+                             const fs::path& wav) {
+  const std::string command =
+      "'" + praat + "' --run '" + script.string() + "' '" + wav.string() + "' 2>&1";
+  FILE* pipe = ::popen(command.c_str(), "r");
+  if (pipe == nullptr) return {};
+  std::string text;
+  char buffer[256];
+  while (std::fgets(buffer, sizeof buffer, pipe) != nullptr) text += buffer;
+  ::pclose(pipe);
+  std::istringstream in(text);
+  std::vector<double> hz;
+  for (double f; in >> f;) hz.push_back(f);
+  return hz;
+}
+
+// The same pitch ratio without formant preservation: the signal read faster by the ratio (linear
+// interpolation), every frequency, formants included, raised by the same interval.
+std::vector<float> resampled_up(const std::vector<float>& in, float semitones) {
+  const double ratio = std::pow(2.0, semitones / 12.0);
+  std::vector<float> out;
+  for (double t = 0.0; t + 1.0 < static_cast<double>(in.size()); t += ratio) {
+    const auto i = static_cast<std::size_t>(t);
+    const double w = t - static_cast<double>(i);
+    out.push_back(static_cast<float>((1.0 - w) * in[i] + w * in[i + 1]));
+  }
+  return out;
+}
+
+}  // namespace
+
+TEST(PitchShifter, MovesTheMeasuredF0ByTheSemitonesAskedAndKeepsTheLength) {
+  const auto clips = speech_clips();
+  if (clips.empty()) GTEST_SKIP() << "no speech clips (pocketsphinx-testdata, alsa-utils)";
+  for (std::size_t c = 0; c < clips.size(); ++c) {
+    int voiced = 0;
+    const double before = median_f0(clips[c], &voiced);
+    ASSERT_GT(voiced, 40) << "clip " << c;
+    for (float semitones : {4.0f, -3.0f, 7.0f}) {
+      const std::vector<float> out = shift(clips[c], semitones, 2048);
+      ASSERT_EQ(out.size(), clips[c].size()) << "clip " << c << ", " << semitones;
+      int shifted_voiced = 0;
+      const double after = median_f0(out, &shifted_voiced);
+      const double moved = 12.0 * std::log2(after / before);
+      std::printf("clip %zu: %.1f Hz, %+g st asked: %.1f Hz (%+.2f st), voiced %d -> %d\n", c,
+                  before, semitones, after, moved, voiced, shifted_voiced);
+      EXPECT_NEAR(moved, semitones, 0.35) << "clip " << c;
+      EXPECT_GT(shifted_voiced, voiced * 8 / 10) << "clip " << c << ", " << semitones;
+    }
+  }
+}
+
+TEST(PitchShifter, KeepsTheFormantsThatAPlainResamplingMoves) {
+  const std::string praat = find_praat();
+  if (praat.empty()) GTEST_SKIP() << "praat is not installed (scripts/install-deps)";
+  const auto clips = speech_clips();
+  if (clips.empty()) GTEST_SKIP() << "no speech clips (pocketsphinx-testdata, alsa-utils)";
+  std::string pattern = (fs::temp_directory_path() / "tts-shifter-test-XXXXXX").string();
+  ASSERT_NE(::mkdtemp(pattern.data()), nullptr);
+  const fs::path dir = pattern;
+  std::ofstream(dir / "formants.praat") << kFormantScript;
+  for (std::size_t c = 0; c < clips.size(); ++c) {
+    std::vector<std::vector<double>> measured;
+    const std::vector<std::vector<float>> versions = {clips[c], shift(clips[c], 4.0f, 2048),
+                                                      resampled_up(clips[c], 4.0f)};
+    for (std::size_t v = 0; v < versions.size(); ++v) {
+      const fs::path wav = dir / ("clip" + std::to_string(c) + "-" + std::to_string(v) + ".wav");
+      tts::audio::write_audio(wav, versions[v].data(), versions[v].size(), kRate);
+      measured.push_back(formants(praat, dir / "formants.praat", wav));
+      ASSERT_EQ(measured.back().size(), 3u) << wav;
+    }
+    // A +4 semitone shift raises the harmonics by 26%: the formants must stay within 8% (measured:
+    // at most 4.3%, 3.3% and 0.8% for F1, F2 and F3), where resampling moves F1 and F2 by 12-28%.
+    for (std::size_t i = 0; i < 3; ++i) {
+      const double kept = measured[1][i] / measured[0][i], moved = measured[2][i] / measured[0][i];
+      std::printf("clip %zu F%zu: %.0f Hz, shifted %.0f (x%.3f), resampled %.0f (x%.3f)\n", c,
+                  i + 1, measured[0][i], measured[1][i], kept, measured[2][i], moved);
+      EXPECT_NEAR(kept, 1.0, 0.08) << "clip " << c << " F" << i + 1;
+      if (i < 2) EXPECT_GT(moved, 1.10) << "the control: clip " << c << " F" << i + 1;
+    }
+  }
+  std::error_code ec;
+  fs::remove_all(dir, ec);
+}
+
+TEST(PitchShifter, OutputIsAlignedWithTheInput) {
+  const auto clips = speech_clips();
+  if (clips.empty()) GTEST_SKIP() << "no speech clips (pocketsphinx-testdata, alsa-utils)";
+  // Frame energies of the input and of the shifted output correlate best at lag 0 (±1 frame of
+  // 12.5 ms): the shifter's start delay is taken out.
+  const tts::kernels::MelExtractor mel(features());
+  for (std::size_t c = 0; c < clips.size(); ++c) {
+    const std::vector<float> out = shift(clips[c], 4.0f, 1000);
+    Eigen::VectorXf a, b;
+    mel.compute(clips[c].data(), clips[c].size(), &a);
+    mel.compute(out.data(), out.size(), &b);
+    int best = 0;
+    double best_score = -std::numeric_limits<double>::infinity();
+    for (int lag = -20; lag <= 20; ++lag) {
+      double score = 0.0;
+      for (Eigen::Index f = 20; f + 20 < a.size(); ++f) score += a[f] * b[f + lag];
+      if (score > best_score) best_score = score, best = lag;
+    }
+    EXPECT_LE(std::abs(best), 1) << "clip " << c << ": best lag " << best << " frames";
+  }
+}
+
+TEST(PitchShifter, TheSplitOfTheInputChangesNoSample) {
+  const auto clips = speech_clips();
+  if (clips.empty()) GTEST_SKIP() << "no speech clips (pocketsphinx-testdata, alsa-utils)";
+  const std::vector<float> clip(clips[0].begin(),
+                                clips[0].begin() + std::min<std::size_t>(clips[0].size(), 24000));
+  const std::vector<float> whole = shift(clip, 4.0f, clip.size());
+  for (std::size_t piece : {1u, 100u, 256u, 2048u, 5000u})
+    EXPECT_EQ(shift(clip, 4.0f, piece), whole) << "pieces of " << piece;
+}
+
+TEST(PitchShifter, RefusesBadArgumentsAndInputAfterTheLast) {
+  EXPECT_THROW(tts::audio::PitchShifter(0, 2.0f), std::invalid_argument);
+  EXPECT_THROW(tts::audio::PitchShifter(kRate, 30.0f), std::invalid_argument);
+  EXPECT_THROW(tts::audio::PitchShifter(kRate, std::nanf("")), std::invalid_argument);
+  tts::audio::PitchShifter shifter(kRate, 2.0f);
+  std::vector<float> out;
+  shifter.process(nullptr, 0, true, out);
+  EXPECT_TRUE(out.empty());  // nothing in, nothing out
+  const float sample = 0.5f;
+  EXPECT_THROW(shifter.process(&sample, 1, true, out), std::logic_error);
+}
