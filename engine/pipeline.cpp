@@ -10,13 +10,13 @@
 #include <thread>
 
 #include "exit_guard.h"
-#include "tts/audio/pitch_shifter.h"
 #include "tts/engine/bounded_queue.h"
 #include "tts/engine/stream_sampler.h"
 #include "tts/frontend/ssml.h"
 #include "tts/frontend/ssml_pipeline.h"
 #include "tts/frontend/utf8.h"
 #include "tts/kernels/device.h"
+#include "tts/kernels/psola.h"
 #include "tts/vocoder/sample_codec.h"
 #include "tts/vocoder/sampler.h"
 
@@ -317,19 +317,17 @@ void SynthesisStream::Run::vocoder_main() {
           options.seed + 0x632BE59BD9B4E019ull * static_cast<std::uint64_t>(item->info->index));
       sampler.start(item->mel, seed);
       vocoder::SampleDecoder decoder(weights.config());
-      // A shift on the audio holds back the shifter's latency and gives the sentence's audio, as
-      // long as the vocoder's, once its last samples are in.
-      std::optional<audio::PitchShifter> shifter;
-      if (item->audio_pitch_semitones != 0.0f)
-        shifter.emplace(voice->sample_rate(), item->audio_pitch_semitones);
+      // A shift on the audio (PitchShiftMethod::kAudio) needs the pitch marks of the whole
+      // sentence: its audio is gathered, shifted, then handed over (as long as it was made).
+      const bool shift_audio = item->audio_pitch_semitones != 0.0f;
       const std::size_t total = sampler.total_samples();
       std::size_t offset = 0;  // samples of the sentence handed over
-      std::size_t made_in_all = 0;
-      std::vector<float> samples, shifted;
+      std::vector<float> samples, sentence_audio;
       auto hand_over_audio = [&](const std::vector<float>& ready) {
         for (std::size_t from = 0; from < ready.size();) {
           if (cancelled) throw Cancelled{};
-          const std::size_t n = std::min(chunk, ready.size() - from);
+          const std::size_t n =
+              std::min(started ? chunk : std::min(chunk, kFirstChunkSamples), ready.size() - from);
           AudioChunk c;
           c.samples.assign(ready.begin() + static_cast<std::ptrdiff_t>(from),
                            ready.begin() + static_cast<std::ptrdiff_t>(from + n));
@@ -354,21 +352,14 @@ void SynthesisStream::Run::vocoder_main() {
         if (cancelled) throw Cancelled{};
         samples.resize(made);
         for (std::size_t i = 0; i < made; ++i) samples[i] = item->volume * decoder.decode(block[i]);
-        made_in_all += made;
-        if (!shifter) {
+        if (shift_audio)
+          sentence_audio.insert(sentence_audio.end(), samples.begin(), samples.end());
+        else
           hand_over_audio(samples);
-          continue;
-        }
-        shifted.clear();
-        shifter->process(samples.data(), made, made_in_all >= total, shifted);
-        hand_over_audio(shifted);
-        if (made_in_all >= total) shifter.reset();
       }
-      if (shifter) {  // the vocoder stopped short of its count: what it made still comes out
-        shifted.clear();
-        shifter->process(nullptr, 0, true, shifted);
-        hand_over_audio(shifted);
-      }
+      if (shift_audio)
+        hand_over_audio(kernels::shift_pitch(sentence_audio.data(), sentence_audio.size(),
+                                             voice->features(), item->audio_pitch_semitones));
       previous = item->info;
       previous_length = offset;
     }

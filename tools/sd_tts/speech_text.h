@@ -18,7 +18,7 @@ namespace tts::speechd {
 float rate_factor(int rate);
 // Speech Dispatcher's pitch −100…100 → semitones: pitch × 12 / 100, one octave either way at the
 // ends. Semitones (a log scale) because that is how pitch is heard and how the engine's
-// pitch_semitones shifts the predicted F0; an octave is as far as a pitch-shifted neural voice
+// pitch_semitones shifts the voice; an octave is as far as a pitch-shifted neural voice
 // stays natural, and it keeps Orca's 0…10 slider (−100…100) at 2.4 semitones a step.
 float pitch_semitones(int pitch);
 // Speech Dispatcher's volume −100…100 → amplitude: (volume + 100) / 200 × 1, so 100 (the

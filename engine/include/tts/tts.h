@@ -88,7 +88,7 @@ typedef struct tts_voice_options {
 typedef struct tts_synthesis_options {
   size_t struct_size;
   float rate;             /* speaking rate, (0, 10]; 1 = the voice's own, 2 = twice as fast */
-  float pitch_semitones;  /* pitch shift, [-24, 24] (where the voice models pitch) */
+  float pitch_semitones;  /* pitch shift, [-24, 24] (where the voice can shift its pitch) */
   float volume;           /* amplitude multiplier, [0, 100]; 1 = unchanged */
   float sentence_silence; /* seconds of silence between sentences, [0, 60]; default 0.2 */
   uint64_t seed;          /* sampling seed: same seed and text give the same audio */

@@ -42,7 +42,7 @@ class SynthesisInputError : public std::runtime_error {
 
 struct SynthesisOptions {
   float rate = 1.0f;              // speaking rate: 2 = twice as fast (acoustic durations / rate)
-  float pitch_semitones = 0.0f;   // pitch shift (where the acoustic model predicts pitch)
+  float pitch_semitones = 0.0f;   // pitch shift (Voice::can_shift_pitch; how: PitchShiftMethod)
   float volume = 1.0f;            // amplitude multiplier
   float sentence_silence = 0.2f;  // seconds of silence between sentences
   bool ssml = false;              // the text is SSML (<speak>…</speak>)
