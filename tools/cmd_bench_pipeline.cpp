@@ -35,6 +35,7 @@ struct PipelineBenchOptions {
   int threads = 1;
   std::uint64_t seed = 0;
   std::size_t chunk_samples = 2048;
+  float pitch_semitones = 0.0f;
   int phases = 0;  // > 0: time the stages before the first audio this many times instead
 };
 
@@ -160,6 +161,7 @@ int bench_pipeline(const PipelineBenchOptions& o) {
   options.threads = o.threads;
   options.seed = o.seed;
   options.chunk_samples = o.chunk_samples;
+  options.pitch_semitones = o.pitch_semitones;
 
   using Clock = std::chrono::steady_clock;
   engine::SynthesisStream stream(voice);
@@ -190,6 +192,7 @@ int bench_pipeline(const PipelineBenchOptions& o) {
       {"sentences", sentences},
       {"chunks", chunks},
       {"chunk_samples", o.chunk_samples},
+      {"pitch_semitones", o.pitch_semitones},
       {"audio_seconds", audio_seconds},
       {"wall_seconds", wall},
       {"time_to_first_audio_seconds", first_audio},
@@ -217,6 +220,8 @@ void register_bench_pipeline(CLI::App& bench, int& exit_code) {
   cmd->add_option("--threads", o->threads, "Vocoder threads")->check(CLI::Range(1, 256));
   cmd->add_option("--seed", o->seed, "Sampling seed");
   cmd->add_option("--chunk", o->chunk_samples, "Samples per chunk")->check(CLI::Range(1, 1 << 20));
+  cmd->add_option("--pitch", o->pitch_semitones, "Pitch shift in semitones (as tts say --pitch)")
+      ->check(CLI::Range(-24.0f, 24.0f));
   cmd->add_option("--phases", o->phases,
                   "Instead: time each stage before the first audio of the first sentence, N times "
                   "on one thread")
