@@ -16,6 +16,7 @@
 #include <string>
 #include <vector>
 
+#include "praat.h"
 #include "tts/audio/audio_file.h"
 #include "tts/kernels/mel.h"
 #include "tts/kernels/pitch.h"
@@ -73,16 +74,6 @@ double median_f0(const std::vector<float>& audio, int* voiced) {
   return f0[f0.size() / 2];
 }
 
-std::string find_praat() {
-  const char* path = std::getenv("PATH");
-  std::istringstream dirs(path != nullptr ? path : "/usr/bin:/bin");
-  for (std::string dir; std::getline(dirs, dir, ':');) {
-    const fs::path candidate = fs::path(dir.empty() ? "." : dir) / "praat";
-    if (::access(candidate.c_str(), X_OK) == 0) return candidate;
-  }
-  return {};
-}
-
 // Praat's median F1, F2 and F3 (Burg, 5 formants up to 5.5 kHz, as for a woman's voice; the same
 // settings for every file compared) of a wav file.
 const char kFormantScript[] = R"(form Formants
@@ -98,15 +89,7 @@ endfor
 
 std::vector<double> formants(const std::string& praat, const fs::path& script,
                              const fs::path& wav) {
-  const std::string command =
-      "'" + praat + "' --run '" + script.string() + "' '" + wav.string() + "' 2>&1";
-  FILE* pipe = ::popen(command.c_str(), "r");
-  if (pipe == nullptr) return {};
-  std::string text;
-  char buffer[256];
-  while (std::fgets(buffer, sizeof buffer, pipe) != nullptr) text += buffer;
-  ::pclose(pipe);
-  std::istringstream in(text);
+  std::istringstream in(tts::test::run_praat(praat, script, {wav.string()}).output);
   std::vector<double> hz;
   for (double f; in >> f;) hz.push_back(f);
   return hz;
@@ -152,7 +135,7 @@ TEST(Psola, MovesTheMeasuredF0ByTheSemitonesAskedAndKeepsTheLength) {
 }
 
 TEST(Psola, KeepsTheFormantsThatAPlainResamplingMoves) {
-  const std::string praat = find_praat();
+  const std::string praat = tts::test::find_praat();
   if (praat.empty()) GTEST_SKIP() << "praat is not installed (scripts/install-deps)";
   const auto clips = speech_clips();
   if (clips.empty()) GTEST_SKIP() << "no speech clips (pocketsphinx-testdata, alsa-utils)";

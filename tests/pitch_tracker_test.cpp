@@ -21,6 +21,7 @@
 #include <thread>
 #include <vector>
 
+#include "praat.h"
 #include "tts/audio/audio_file.h"
 #include "tts/kernels/mel.h"
 #include "tts/kernels/pitch.h"
@@ -425,15 +426,7 @@ TEST(PitchCommand, BadInputAndOptionsGiveTheSharedExitCodes) {
 
 // ---- against Praat ------------------------------------------------------------------------
 
-std::string find_praat() {
-  const char* path = std::getenv("PATH");
-  std::istringstream dirs(path != nullptr ? path : "/usr/bin:/bin");
-  for (std::string dir; std::getline(dirs, dir, ':');) {
-    const fs::path candidate = fs::path(dir.empty() ? "." : dir) / "praat";
-    if (::access(candidate.c_str(), X_OK) == 0) return candidate;
-  }
-  return {};
-}
+using tts::test::find_praat;
 
 // Praat's F0 at each of our frame times (f * 12.5 ms) that lies within its analysed range,
 // interpolated by Praat itself ("Get value at time", linear: the nearer frame decides voicing,
@@ -541,17 +534,11 @@ class PraatAgreement : public ::testing::Test {
   // (our frame index, Praat's F0 or 0) for each of our frames Praat covers.
   std::vector<std::pair<std::size_t, float>> praat_f0(const Clip& clip, float floor,
                                                       float ceiling) {
-    std::ostringstream command;
-    command << "'" << praat_ << "' --run '" << (dir_ / "pitch.praat").string() << "' '"
-            << clip.wav.string() << "' " << floor << " " << ceiling << " 0.0125 2>&1";
-    FILE* pipe = ::popen(command.str().c_str(), "r");
-    EXPECT_NE(pipe, nullptr);
-    std::string out;
-    char buffer[4096];
-    for (std::size_t got; pipe && (got = std::fread(buffer, 1, sizeof buffer, pipe)) > 0;)
-      out.append(buffer, got);
-    const int status = pipe ? ::pclose(pipe) : -1;
-    EXPECT_EQ(status, 0) << command.str() << "\n" << out;
+    const tts::test::PraatRun run = tts::test::run_praat(
+        praat_, dir_ / "pitch.praat",
+        {clip.wav.string(), std::to_string(floor), std::to_string(ceiling), "0.0125"});
+    const std::string& out = run.output;
+    EXPECT_EQ(run.status, 0) << run.command << "\n" << out;
     std::vector<std::pair<std::size_t, float>> values;
     std::istringstream lines(out);
     std::size_t frame;
