@@ -80,20 +80,11 @@ def build(out_dir, count, seed, jobs, flite, voice, text="generated"):
             for future in concurrent.futures.as_completed(futures):
                 ident, raw, spoken = futures[future]
                 seconds, peak, rms, phone_line, error = future.result()
-                reason = ("audio does not decode", error) if error else None
-                if not reason:
-                    why = ljspeech.check_audio(seconds, peak)
-                    if why:
-                        reason = (why, "%.2f s" % seconds)
-                if reason:
-                    dropped.append((ident, reason[0], reason[1]))
-                    wav = stage.path("wavs", ident + ".wav")
-                    if os.path.exists(wav):
-                        os.remove(wav)
-                    continue
-                kept.append({"id": ident, "raw": raw, "normalised": spoken, "seconds": seconds,
-                             "peak": peak, "rms": rms})
-                phones[ident] = phone_line
+                row = {"id": ident, "raw": raw, "normalised": spoken, "seconds": seconds,
+                       "peak": peak, "rms": rms}
+                if ljspeech.keep_synthesised(kept, dropped, stage.path("wavs", ident + ".wav"),
+                                             row, error, "audio does not decode"):
+                    phones[ident] = phone_line
         summary = ljspeech.write_outputs(stage, kept, dropped, {
             "source": {"synthesiser": "flite %s voice" % voice, "text": TEXT_SOURCES[text][0],
                        "seed": seed, "licence": "flite: BSD-style; text: " + TEXT_SOURCES[text][1]},

@@ -92,6 +92,24 @@ def percentile(sorted_values, q):
     return sorted_values[lo] + (sorted_values[hi] - sorted_values[lo]) * (k - lo)
 
 
+def keep_synthesised(kept, dropped, wav, row, error, failure):
+    """Files one synthesised row: into `kept` (row: a dict with id, raw, normalised, seconds, peak,
+    rms) when the synthesiser made it (`error` None) and check_audio passes it, else into `dropped`
+    with the reason (`failure` when it was not made), its wav removed. Returns whether it was kept."""
+    reason = (failure, error) if error else None
+    if not reason:
+        why = check_audio(row["seconds"], row["peak"])
+        if why:
+            reason = (why, "%.2f s" % row["seconds"])
+    if reason:
+        dropped.append((row["id"], reason[0], reason[1]))
+        if os.path.exists(wav):
+            os.remove(wav)
+        return False
+    kept.append(row)
+    return True
+
+
 class StagedFolder:
     """A sibling temporary folder that replaces OUT_DIR only when everything is written."""
 

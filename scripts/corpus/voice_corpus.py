@@ -67,18 +67,9 @@ def build(out_dir, count, seed, jobs, tts, voice):
             for future in concurrent.futures.as_completed(futures):
                 ident, raw, target = futures[future]
                 seconds, peak, rms, error = future.result()
-                reason = ("audio not made", error) if error else None
-                if not reason:
-                    why = ljspeech.check_audio(seconds, peak)
-                    if why:
-                        reason = (why, "%.2f s" % seconds)
-                if reason:
-                    dropped.append((ident, reason[0], reason[1]))
-                    if os.path.exists(target):
-                        os.remove(target)
-                    continue
-                kept.append({"id": ident, "raw": raw, "normalised": normalise(raw),
-                             "seconds": seconds, "peak": peak, "rms": rms})
+                row = {"id": ident, "raw": raw, "normalised": normalise(raw), "seconds": seconds,
+                       "peak": peak, "rms": rms}
+                ljspeech.keep_synthesised(kept, dropped, target, row, error, "audio not made")
         if not kept:
             ident, why, detail = sorted(dropped)[0]
             raise ValueError("no sentence was kept; %s: %s (%s)" % (ident, why, detail))
