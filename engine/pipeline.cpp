@@ -322,15 +322,19 @@ void SynthesisStream::Run::vocoder_main() {
       const bool shift_audio = item->audio_pitch_semitones != 0.0f;
       const std::size_t total = sampler.total_samples();
       std::size_t offset = 0;  // samples of the sentence handed over
-      std::vector<float> samples, sentence_audio;
-      auto hand_over_audio = [&](const std::vector<float>& ready) {
+      std::vector<float> sentence_audio;
+      // Hands `ready` over in chunks; a block that fits one chunk (every unshifted block) is moved.
+      auto hand_over_audio = [&](std::vector<float> ready) {
         for (std::size_t from = 0; from < ready.size();) {
           if (cancelled) throw Cancelled{};
           const std::size_t n =
               std::min(started ? chunk : std::min(chunk, kFirstChunkSamples), ready.size() - from);
           AudioChunk c;
-          c.samples.assign(ready.begin() + static_cast<std::ptrdiff_t>(from),
-                           ready.begin() + static_cast<std::ptrdiff_t>(from + n));
+          if (n == ready.size())
+            c.samples = std::move(ready);
+          else
+            c.samples.assign(ready.begin() + static_cast<std::ptrdiff_t>(from),
+                             ready.begin() + static_cast<std::ptrdiff_t>(from + n));
           c.sample_rate = voice->sample_rate();
           c.sentence = item->info;
           c.sentence_offset = offset;
@@ -350,12 +354,12 @@ void SynthesisStream::Run::vocoder_main() {
       while (std::size_t made = sampler.generate(
                  block.data(), started ? chunk : std::min(chunk, kFirstChunkSamples))) {
         if (cancelled) throw Cancelled{};
-        samples.resize(made);
+        std::vector<float> samples(made);
         for (std::size_t i = 0; i < made; ++i) samples[i] = item->volume * decoder.decode(block[i]);
         if (shift_audio)
           sentence_audio.insert(sentence_audio.end(), samples.begin(), samples.end());
         else
-          hand_over_audio(samples);
+          hand_over_audio(std::move(samples));
       }
       if (shift_audio)
         hand_over_audio(kernels::shift_pitch(sentence_audio.data(), sentence_audio.size(),

@@ -71,8 +71,8 @@ struct VoiceFile {
 //   the raised contour; a decoder renders only the pitches it was trained on, so a voice trained on
 //   one speaker's range follows a shift only in part (docs/acoustic-model.md, sessions 20-22).
 // - kAudio ("audio"): the model speaks at its own pitch and the vocoder's audio is shifted by
-//   exactly the request, formants kept (audio::PitchShifter); also for voices without a pitch
-//   predictor.
+//   exactly the request, formants kept (kernels::shift_pitch, TD-PSOLA); also for voices without
+//   a pitch predictor.
 enum class PitchShiftMethod { kModel, kAudio };
 const char* pitch_shift_method_name(PitchShiftMethod method);
 // Throws std::invalid_argument naming the accepted values.

@@ -6,10 +6,11 @@
 // harmonics move, the spectral envelope of each grain (the formants) stays, and the output is as
 // long as the input. Unvoiced stretches are cut and added back unchanged.
 //
-// Why by hand: on our voice's development sentences a +4 semitone shift by Rubber Band (R3,
-// formants preserved, the one maintained library that keeps formants) raised the recogniser's
-// word error rate from 31.8% to 45.2% in real-time mode and 39.7% offline, PSOLA (Praat's) to
-// 34.8% (docs/acoustic-model.md, session 22).
+// Why by hand: on our voice's development sentences (seed 0) a +4 semitone shift by Rubber Band
+// (R3, formants preserved, the one maintained library that keeps formants) raised the
+// recogniser's word error rate from 31.8% to 45.2% in real-time mode and 39.7% offline; PSOLA,
+// Praat's or this one, to about 38-39% over three seeds against 33.9% unshifted
+// (docs/acoustic-model.md, session 22).
 #pragma once
 
 #include <cstddef>
