@@ -66,7 +66,8 @@ def score(ctx, dev):
     for sys_id, _, maker in dev.systems:
         for key, text, ref in zip(dev.keys, dev.sentences, dev.references):
             item = Item(sys_id, key, text, ref)
-            tasks.append(lambda item=item, m=maker(text): score_item(item, m, dev_dir))
+            tasks.append(lambda item=item, m=maker(text):
+                         score_item(item, m, dev_dir, native_too=True))
     t0 = time.monotonic()
     items = run_parallel(ctx.jobs, tasks, "development sentences")
     dev.seconds = time.monotonic() - t0

@@ -203,6 +203,16 @@ def evaluate_targets(ctx, dev, held_out_table, pitch):
                               tts_wer <= rms_wer))
     else:
         targets.append(Target(name, "not measured in this run", None))
+    name = "Harvard sentences (dev 1–30) WER of TTS (seeds pooled) ≤ flite kal16's"
+    harvard = [i for i in dev.pooled(ctx.tts_ids) if int(i.key) <= 30] if dev.items else []
+    kal16_items = dev.items.get("flite-kal16") if dev.items else None
+    kal16 = [i for i in kal16_items.values() if int(i.key) <= 30] if kal16_items else []
+    if harvard and kal16 and len(dev.keys) >= 30:
+        tts_h, kal16_h = total(harvard).wer, total(kal16).wer
+        targets.append(Target(name, f"TTS {100 * tts_h:.1f}%, flite kal16 {100 * kal16_h:.1f}%",
+                              tts_h <= kal16_h))
+    else:
+        targets.append(Target(name, "not measured in this run", None))
     name = (f"`tts say --pitch +{PITCH_SHIFT:g}` shifts F0 by {PITCH_SHIFT:g} ± "
             f"{PITCH_TOLERANCE:g} semitones")
     if pitch is not None and pitch.shift is not None:

@@ -15,14 +15,29 @@ def pct(counts):
     return "n/a" if counts.wer is None else f"{100 * counts.wer:.1f}%"
 
 
-def wer_table(rows, subsets=None):
-    """rows: list of (label, items). subsets: list of (title, predicate on item.key)."""
+def own_level_cells(items):
+    """The median of the system's own active levels, and its WER when heard at them."""
+    levels = sorted(i.level_dbov for i in items if i.level_dbov is not None)
+    level = f"{levels[len(levels) // 2]:.1f}" if levels else "n/a"
+    native = wer.Counts()
+    for i in items:
+        if i.native_counts is not None:
+            native += i.native_counts
+    return f" {level} | {pct(native)} |"
+
+
+def wer_table(rows, subsets=None, own_level=False):
+    """rows: list of (label, items). subsets: list of (title, predicate on item.key). own_level:
+    two more columns, each system's own speech level and its WER heard at that level."""
     head = ("| System | utterances | reference words | substitutions | deletions | insertions "
             "| failed | **WER** |")
     sep = "|---|---:|---:|---:|---:|---:|---:|---:|"
     if subsets:
         head += "".join(f" WER, {title} |" for title, _ in subsets)
         sep += "---:|" * len(subsets)
+    if own_level:
+        head += " own level (dBov) | WER at own level |"
+        sep += "---:|---:|"
     lines = [head, sep]
     for label, items in rows:
         c = total(items)
@@ -31,6 +46,8 @@ def wer_table(rows, subsets=None):
                 f"{c.insertions} | {failed} | **{pct(c)}** |")
         for _, pred in subsets or []:
             line += f" {pct(total([i for i in items if pred(i.key)]))} |"
+        if own_level:
+            line += own_level_cells(items)
         lines.append(line)
     return "\n".join(lines)
 

@@ -10,6 +10,7 @@ import threading
 import time
 import wave
 
+import speech_level
 import wer
 from commands import describe_failure, log, run
 
@@ -18,13 +19,31 @@ PS_ARGS = ["-hmm", f"{PS_MODEL}/en-us", "-lm", f"{PS_MODEL}/en-us.lm.bin",
            "-dict", f"{PS_MODEL}/cmudict-en-us.dict", "-logfn", "/dev/null"]
 
 
-def to_16k(src, dst):
-    """16 kHz mono signed 16-bit wav with sox; returns an error string or None. No dither (-D):
+# Every file the judges hear has this active speech level (ITU-T P.56): the recogniser's WER
+# moves with the level, so each system speaking at its own would compare loudness as much as
+# speech (speech_level.py says by how much).
+SPEECH_LEVEL_DBOV = -26.0
+
+
+def to_16k(src, dst, native=None):
+    """16 kHz mono signed 16-bit wav with sox, then brought to SPEECH_LEVEL_DBOV; the file before
+    that gain is kept at `native` when given. Returns an error string or None. No dither (-D):
     sox's default dither is random, and the recogniser's output changed with it between runs."""
-    cmd = ["sox", "-V1", "-D", src, "-r", "16000", "-c", "1", "-b", "16", "-e", "signed-integer", dst]
+    unlevelled = native or dst + ".unlevelled.wav"
+    cmd = ["sox", "-V1", "-D", src, "-r", "16000", "-c", "1", "-b", "16", "-e", "signed-integer",
+           unlevelled]
     rc, _, err = run(cmd)
     if rc != 0:
         return describe_failure("conversion to 16 kHz mono (sox)", cmd, rc, err)
+    try:
+        _, clipped = speech_level.bring_to_level(unlevelled, dst, SPEECH_LEVEL_DBOV)
+        if clipped:
+            log(f"{dst}: {clipped} sample(s) clipped at {SPEECH_LEVEL_DBOV:g} dBov")
+    except (OSError, ValueError, EOFError) as e:
+        return f"bringing {unlevelled} to {SPEECH_LEVEL_DBOV:g} dBov: {e}"
+    finally:
+        if native is None and os.path.exists(unlevelled):
+            os.remove(unlevelled)
     return None
 
 
@@ -57,25 +76,35 @@ class Item:
         self.wav = None           # the 16 kHz file, kept in the work folder
         self.extra = {}           # e.g. vocode --report fields
         self.counts = None
+        self.level_dbov = None    # the system's own active speech level, before levelling
+        self.native_hypothesis = None   # what the recogniser heard at that level, if asked
+        self.native_counts = None
 
     def finish(self):
         self.counts = wer.score(self.reference, "" if self.error else self.hypothesis)
+        if self.native_hypothesis is not None:
+            self.native_counts = wer.score(self.reference,
+                                           "" if self.error else self.native_hypothesis)
         return self
 
 
-def score_item(item, make, workdir):
-    """make(raw_path) -> error or None writes the system's audio; then 16 kHz, then recognise."""
+def score_item(item, make, workdir, native_too=False):
+    """make(raw_path) -> error or None writes the system's audio; then 16 kHz at the common level,
+    then recognise. native_too: the recogniser also hears the file at the system's own level."""
     stem = os.path.join(workdir, f"{item.system}-{item.key}")
-    raw, wav16 = stem + ".raw.wav", stem + ".wav"
+    raw, wav16, native = stem + ".raw.wav", stem + ".wav", stem + ".own-level.wav"
     item.error = make(raw)
     if item.error is None and not os.path.exists(raw):
         item.error = f"synthesis wrote no file {raw}"
     if item.error is None:
-        item.error = to_16k(raw, wav16)
+        item.error = to_16k(raw, wav16, native)
     if item.error is None:
         item.wav = wav16
         item.seconds = seconds_of(wav16)
+        item.level_dbov = speech_level.active_level(*speech_level.read_wav(native)).level_dbov
         item.hypothesis, item.error = recognise(wav16)
+        if item.error is None and native_too:
+            item.native_hypothesis, item.error = recognise(native)
     return item.finish()
 
 

@@ -5,6 +5,7 @@ import shlex
 import statistics
 
 from markdown_tables import md_escape, wer_table
+from scoring import SPEECH_LEVEL_DBOV
 from systems import FLITE_VOICES
 
 
@@ -24,8 +25,15 @@ def dev_sentences_section(ctx, dev):
     if len(seeds) > 1:   # the pooled row right after the voice's per-seed rows
         rows.insert(len(seeds), (f"**{ctx.voice_label}, seeds 0–{seeds[-1]} pooled**",
                                  dev.pooled(ctx.tts_ids)))
-    md.append(wer_table(rows, subsets))
+    md.append(wer_table(rows, subsets, own_level=True))
     md.append("")
+    md.append("The recogniser heard every file at an active speech level of "
+              f"{SPEECH_LEVEL_DBOV:g} dBov (ITU-T P.56, the level listening tests use): its WER "
+              "moves with the level, by more than the differences between systems, so at their "
+              "own levels the systems would be compared on loudness as well as speech. The last "
+              "two columns show each system's own level (median over its sentences) and the WER "
+              "it gets heard at that level, for comparison with reports before this levelling; "
+              "the targets use the levelled WER.\n")
     md.append("`tts say` ran with its defaults (temperature 1, rate 1) and `--seed` 0"
               + (f" to {seeds[-1]}: the vocoder samples, so each seed is another draw of the same "
                  f"sentences, and the pooled row is the voice's figure" if len(seeds) > 1 else "")
