@@ -1,10 +1,12 @@
 // The pitch shift a voice with "pitch_shift": "audio" applies to each sentence
-// (kernels::shift_pitch, TD-PSOLA), beside the two passes over the same audio it can be compared
-// with: the pitch tracker it calls (track_pitch) and the log-mel features (MelExtractor). Counter
-// "x_real_time": seconds of audio per second of CPU. Run: build/benchmarks/psola_bench (compare
-// within one run).
+// (kernels::shift_pitch, TD-PSOLA; streamed in the vocoder's 2048-sample blocks by
+// StreamingPitchShifter, as the pipeline does), beside the two passes over the same audio it can be
+// compared with: the pitch tracker it calls (track_pitch) and the log-mel features (MelExtractor).
+// Counter "x_real_time": seconds of audio per second of CPU. Run: build/benchmarks/psola_bench
+// (compare within one run).
 #include <benchmark/benchmark.h>
 
+#include <algorithm>
 #include <cmath>
 #include <random>
 #include <vector>
@@ -71,6 +73,20 @@ void BM_ShiftPitch(benchmark::State& state) {
   set_real_time(state);
 }
 
+void BM_ShiftPitchStreaming(benchmark::State& state) {
+  const std::vector<float>& x = speech_like();
+  constexpr std::size_t kBlock = 2048;  // SynthesisOptions::chunk_samples' default
+  for (auto _ : state) {
+    StreamingPitchShifter shifter(features(), 4.0f);
+    std::size_t made = 0;
+    for (std::size_t i = 0; i < x.size(); i += kBlock)
+      made += shifter.push(x.data() + i, std::min(kBlock, x.size() - i)).size();
+    made += shifter.finish().size();
+    benchmark::DoNotOptimize(made);
+  }
+  set_real_time(state);
+}
+
 void BM_TrackPitch(benchmark::State& state) {
   const std::vector<float>& x = speech_like();
   for (auto _ : state) {
@@ -93,5 +109,6 @@ void BM_LogMel(benchmark::State& state) {
 }  // namespace
 
 BENCHMARK(BM_ShiftPitch)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_ShiftPitchStreaming)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_TrackPitch)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_LogMel)->Unit(benchmark::kMillisecond);

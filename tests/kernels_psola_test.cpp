@@ -1,6 +1,9 @@
 // kernels::shift_pitch (TD-PSOLA) on real speech: the F0 that the pitch tracker measures moves by
 // the semitones asked, the formants (Praat's) stay where a plain resampling moves them, the level
-// and the length are kept, the output is aligned with the input, and no shift is no change.
+// and the length are kept, the output is aligned with the input, and no shift is no change. The
+// streaming form (StreamingPitchShifter) gives the same samples however the input is split, within
+// its stated lookahead, and its tracker (StreamingPitchTracker) is track_pitch given the same
+// context and agrees with it within its lookahead.
 #include <gtest/gtest.h>
 #include <unistd.h>
 
@@ -11,6 +14,7 @@
 #include <filesystem>
 #include <fstream>
 #include <limits>
+#include <random>
 #include <sstream>
 #include <stdexcept>
 #include <string>
@@ -20,6 +24,7 @@
 #include "tts/audio/audio_file.h"
 #include "tts/kernels/mel.h"
 #include "tts/kernels/pitch.h"
+#include "tts/kernels/pitch_stream.h"
 #include "tts/kernels/psola.h"
 
 namespace fs = std::filesystem;
@@ -106,6 +111,59 @@ std::vector<float> resampled_up(const std::vector<float>& in, float semitones) {
     out.push_back(static_cast<float>((1.0 - w) * in[i] + w * in[i + 1]));
   }
   return out;
+}
+
+// Split points for n samples: pieces of random sizes up to `largest`, with empty and one-sample
+// pieces among them.
+std::vector<std::size_t> random_pieces(std::size_t n, std::size_t largest, unsigned seed) {
+  std::mt19937 rng(seed);
+  std::vector<std::size_t> pieces;
+  for (std::size_t done = 0; done < n;) {
+    std::size_t piece = rng() % (largest + 1);
+    if (rng() % 8 == 0) piece = rng() % 2;
+    piece = std::min(piece, n - done);
+    pieces.push_back(piece);
+    done += piece;
+  }
+  return pieces;
+}
+
+// The shifter's output for `in` pushed in `pieces`; `lag` receives the most samples the output
+// trailed the input by before finish().
+std::vector<float> shift_streaming(const std::vector<float>& in, float semitones,
+                                   const std::vector<std::size_t>& pieces, std::size_t* lag,
+                                   std::size_t* lookahead) {
+  tts::kernels::StreamingPitchShifter shifter(features(), semitones);
+  *lookahead = shifter.lookahead_samples();
+  std::vector<float> out;
+  std::size_t pushed = 0;
+  *lag = 0;
+  for (std::size_t piece : pieces) {
+    const std::vector<float> ready = shifter.push(in.data() + pushed, piece);
+    out.insert(out.end(), ready.begin(), ready.end());
+    pushed += piece;
+    *lag = std::max(*lag, pushed - out.size());
+  }
+  const std::vector<float> rest = shifter.finish();
+  out.insert(out.end(), rest.begin(), rest.end());
+  return out;
+}
+
+std::vector<float> track_streaming(const std::vector<float>& in,
+                                   const tts::kernels::PitchLookahead& lookahead,
+                                   const std::vector<std::size_t>& pieces) {
+  tts::kernels::StreamingPitchTracker tracker(features(), {}, lookahead);
+  std::size_t pushed = 0;
+  std::vector<float> given;  // what the tracker said so far: a frame, once given, must not change
+  for (std::size_t piece : pieces) {
+    tracker.push(in.data() + pushed, piece);
+    pushed += piece;
+    EXPECT_TRUE(std::equal(given.begin(), given.end(), tracker.f0().begin()));
+    given = tracker.f0();
+  }
+  tracker.finish();
+  EXPECT_TRUE(std::equal(given.begin(), given.end(), tracker.f0().begin()));
+  return tracker.f0();
 }
 
 }  // namespace
@@ -201,4 +259,90 @@ TEST(Psola, NoShiftIsNoChangeAndBadShiftsAreRefused) {
   EXPECT_EQ(shift(silence, 5.0f), silence);  // nothing voiced: the unvoiced grains add up to it
   EXPECT_THROW(shift(silence, 30.0f), std::invalid_argument);
   EXPECT_THROW(shift(silence, std::nanf("")), std::invalid_argument);
+}
+
+TEST(Psola, StreamsTheSameSamplesHoweverTheInputIsSplit) {
+  const auto clips = speech_clips();
+  if (clips.empty()) GTEST_SKIP() << "no speech clips (pocketsphinx-testdata, alsa-utils)";
+  for (std::size_t c = 0; c < clips.size(); ++c) {
+    for (float semitones : {4.0f, -3.0f}) {
+      SCOPED_TRACE("clip " + std::to_string(c) + ", " + std::to_string(semitones));
+      const std::vector<float> whole = shift(clips[c], semitones);
+      ASSERT_EQ(whole.size(), clips[c].size());
+      for (unsigned seed : {1u, 2u}) {
+        std::size_t lag = 0, lookahead = 0;
+        const std::vector<float> split = shift_streaming(
+            clips[c], semitones, random_pieces(clips[c].size(), 900, seed), &lag, &lookahead);
+        EXPECT_EQ(split, whole) << "seed " << seed;
+        // It streams: never further behind than it says, and that is under 0.4 s (measured on
+        // these clips: 0.29 s behind at most, said 0.35 s).
+        EXPECT_LE(lag, lookahead);
+        EXPECT_LT(lookahead, static_cast<std::size_t>(0.4 * kRate));
+        EXPECT_GT(lag, lookahead / 2);  // and does look ahead: the bound is not loose
+      }
+    }
+  }
+}
+
+TEST(Psola, StreamingNoShiftPassesEachPushThroughAndPushAfterFinishIsRefused) {
+  tts::kernels::StreamingPitchShifter none(features(), 0.0f);
+  const std::vector<float> piece = {0.1f, -0.2f, 0.3f};
+  EXPECT_EQ(none.push(piece.data(), piece.size()), piece);
+  EXPECT_EQ(none.lookahead_samples(), 0u);
+  EXPECT_TRUE(none.finish().empty());
+  EXPECT_THROW(none.push(piece.data(), piece.size()), std::logic_error);
+  tts::kernels::StreamingPitchShifter up(features(), 2.0f);
+  EXPECT_TRUE(up.finish().empty());  // nothing pushed, nothing out
+  EXPECT_THROW(up.push(piece.data(), piece.size()), std::logic_error);
+  EXPECT_THROW(tts::kernels::StreamingPitchShifter(features(), 25.0f), std::invalid_argument);
+  tts::kernels::PitchConfig no_floor;
+  no_floor.fmin = 0.0f;
+  EXPECT_THROW(tts::kernels::StreamingPitchShifter(features(), 2.0f, no_floor),
+               std::invalid_argument);
+  tts::kernels::PitchLookahead bad;
+  bad.octave_frames = -1;
+  EXPECT_THROW(tts::kernels::StreamingPitchShifter(features(), 2.0f, {}, bad),
+               std::invalid_argument);
+}
+
+TEST(StreamingPitchTracker, GivenTrackPitchsContextItIsTrackPitch) {
+  const auto clips = speech_clips();
+  if (clips.empty()) GTEST_SKIP() << "no speech clips (pocketsphinx-testdata, alsa-utils)";
+  // The loudest window of the whole recording and ±40 frames of octave context, as track_pitch.
+  tts::kernels::PitchLookahead everything;
+  everything.silence_frames = 1 << 30;
+  everything.octave_frames = tts::kernels::PitchConfig{}.octave_context_frames;
+  for (std::size_t c = 0; c < clips.size(); ++c) {
+    const std::vector<float> f0 =
+        tts::kernels::track_pitch(clips[c].data(), clips[c].size(), features());
+    EXPECT_EQ(track_streaming(clips[c], everything, random_pieces(clips[c].size(), 3000, 3)), f0)
+        << "clip " << c;
+  }
+}
+
+TEST(StreamingPitchTracker, AgreesWithTrackPitchWithinItsLookahead) {
+  const auto clips = speech_clips();
+  if (clips.empty()) GTEST_SKIP() << "no speech clips (pocketsphinx-testdata, alsa-utils)";
+  for (std::size_t c = 0; c < clips.size(); ++c) {
+    const std::vector<float> f0 =
+        tts::kernels::track_pitch(clips[c].data(), clips[c].size(), features());
+    const std::vector<float> streamed =
+        track_streaming(clips[c], {}, random_pieces(clips[c].size(), 3000, 4));
+    ASSERT_EQ(streamed.size(), f0.size()) << "clip " << c;
+    std::size_t same_voicing = 0, both = 0, close = 0;
+    for (std::size_t f = 0; f < f0.size(); ++f) {
+      same_voicing += (f0[f] > 0.0f) == (streamed[f] > 0.0f);
+      if (f0[f] > 0.0f && streamed[f] > 0.0f) {
+        ++both;
+        close += std::fabs(1200.0 * std::log2(streamed[f] / f0[f])) < 50.0;
+      }
+    }
+    const double voicing = static_cast<double>(same_voicing) / f0.size(),
+                 pitch = static_cast<double>(close) / std::max<std::size_t>(both, 1);
+    std::printf("clip %zu: voicing agrees on %.2f%% of %zu frames, F0 on %.2f%%\n", c,
+                100.0 * voicing, f0.size(), 100.0 * pitch);
+    // Measured on 50 recordings and 6 of the bundled voice's sentences: 99.8% and 100%.
+    EXPECT_GE(voicing, 0.98) << "clip " << c;
+    EXPECT_GE(pitch, 0.98) << "clip " << c;
+  }
 }

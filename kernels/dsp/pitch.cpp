@@ -1,17 +1,13 @@
 // F0 per log-mel frame with aubio's YIN detectors. See pitch.h; the tuning is in docs/pitch.md.
 #include "tts/kernels/pitch.h"
 
-#include <aubio/aubio.h>
-
 #include <algorithm>
 #include <cmath>
-#include <limits>
-#include <mutex>
 #include <sstream>
 #include <stdexcept>
 #include <string>
 
-#include "tts/kernels/stft.h"
+#include "pitch_frames.h"
 
 namespace tts::kernels {
 
@@ -22,76 +18,6 @@ template <typename T>
   std::ostringstream message;
   message << "PitchConfig." << field << " = " << value << ": " << rule;
   throw std::invalid_argument(message.str());
-}
-
-int window_samples(const PitchConfig& config, int sample_rate) {
-  const long w = std::lround(static_cast<double>(config.window_s) * sample_rate / 2.0) * 2;
-  return static_cast<int>(std::min<long>(w, std::numeric_limits<int>::max() / 2));
-}
-
-// One aubio detector, owned by one call of track_pitch (aubio objects hold their own buffers, so
-// separate objects are independent). aubio's FFT-based detectors (yinfast, yinfft) make FFTW
-// plans in new_aubio_pitch and destroy them in del_aubio_pitch under aubio's own mutex, which does
-// not exclude this program's other FFTW planners (MagnitudeStft): both calls therefore also hold
-// fftw_planner_mutex(). (aubio_pitch_do only executes plans, which FFTW allows concurrently.)
-class AubioDetector {
- public:
-  AubioDetector(const std::string& method, int window, int sample_rate)
-      : yinfft_(method == "yinfft") {
-    std::lock_guard<std::mutex> lock(fftw_planner_mutex());
-    // hop == buffer: every call hands aubio a whole window, so its internal sliding buffer is
-    // exactly the window given, with no delay to compensate.
-    pitch_ = new_aubio_pitch(method.c_str(), static_cast<uint_t>(window),
-                             static_cast<uint_t>(window), static_cast<uint_t>(sample_rate));
-    in_ = new_fvec(static_cast<uint_t>(window));
-    out_ = new_fvec(1);
-    if (pitch_ == nullptr || in_ == nullptr || out_ == nullptr) {
-      release();
-      throw std::runtime_error("aubio could not create a \"" + method + "\" pitch detector");
-    }
-    aubio_pitch_set_unit(pitch_, "Hz");
-    aubio_pitch_set_silence(pitch_, -200.0f);  // silence is judged below, on the same window
-  }
-  ~AubioDetector() {
-    std::lock_guard<std::mutex> lock(fftw_planner_mutex());
-    release();
-  }
-  AubioDetector(const AubioDetector&) = delete;
-  AubioDetector& operator=(const AubioDetector&) = delete;
-
-  void set_tolerance(float tolerance) { aubio_pitch_set_tolerance(pitch_, tolerance); }
-  float* input() { return in_->data; }
-  // F0 in Hz (0 when aubio found none) and aubio's confidence for the window in input().
-  void run(float& f0, float& confidence) {
-    aubio_pitch_do(pitch_, in_, out_);
-    f0 = out_->data[0];
-    // aubio 0.4.9's yinfft never records its chosen lag for periods longer than 1/1300 s, so its
-    // confidence reads the lag-0 value and is always 0; there the tolerance alone decides (aubio
-    // returns 0 Hz when the normalised difference never dips below it).
-    confidence = yinfft_ ? 1.0f : aubio_pitch_get_confidence(pitch_);
-  }
-
- private:
-  void release() {
-    if (pitch_ != nullptr) del_aubio_pitch(pitch_);
-    if (in_ != nullptr) del_fvec(in_);
-    if (out_ != nullptr) del_fvec(out_);
-    pitch_ = nullptr;
-    in_ = out_ = nullptr;
-  }
-  bool yinfft_;
-  aubio_pitch_t* pitch_ = nullptr;
-  fvec_t* in_ = nullptr;
-  fvec_t* out_ = nullptr;
-};
-
-float median_of(std::vector<float> values) {
-  const auto mid = values.begin() + static_cast<std::ptrdiff_t>(values.size() / 2);
-  std::nth_element(values.begin(), mid, values.end());
-  if (values.size() % 2 == 1) return *mid;
-  const float upper = *mid;
-  const float lower = *std::max_element(values.begin(), mid);
-  return 0.5f * (lower + upper);
 }
 
 // [begin, end) runs of voiced frames.
@@ -127,7 +53,7 @@ void PitchConfig::validate(const MelConfig& features) const {
     bad_field("window_s", window_s, "must be in (0, 1] seconds");
   // Lags up to half the window: two periods of fmin must fit.
   const double needed = 2.0 * features.sample_rate / fmin;
-  if (window_samples(*this, features.sample_rate) < needed) {
+  if (detail::pitch_window_samples(*this, features.sample_rate) < needed) {
     std::ostringstream rule;
     rule << "must hold two periods of fmin (" << fmin << " Hz): at least " << 2.0 / fmin << " s";
     bad_field("window_s", window_s, rule.str());
@@ -153,47 +79,21 @@ void PitchConfig::validate(const MelConfig& features) const {
 
 std::vector<float> track_pitch(const float* samples, std::size_t n, const MelConfig& features,
                                const PitchConfig& config) {
-  config.validate(features);
+  detail::YinFrames yin(features, config);  // validates the config
   const auto hop = static_cast<std::size_t>(features.hop_length);
   const auto n_fft = static_cast<std::size_t>(features.n_fft);
-  // MagnitudeStft::frame_count and its frame centres.
+  // MagnitudeStft::frame_count.
   const std::size_t frames =
       features.center ? 1 + n / hop : (n < n_fft ? 0 : 1 + (n - n_fft) / hop);
-  const std::ptrdiff_t centre_offset = features.center ? 0 : static_cast<std::ptrdiff_t>(n_fft / 2);
   std::vector<float> f0(frames, 0.0f);
   if (frames == 0) return f0;
 
-  const int window = window_samples(config, features.sample_rate);
-  // Where in aubio's buffer the frame centre goes. yinfft weights the whole buffer with a Hann
-  // window, so its centre is the buffer's middle. yin (and yinfast, the same sums by FFT)
-  // compares x[j] with x[j + tau] for j < window/2, spanning [0, window/2 + tau): its centre
-  // moves with the period; the period at the middle of the F0 range (geometric mean) is used.
-  // tests/pitch_tracker_test.cpp checks the placement with an F0 step (docs/pitch.md).
-  std::ptrdiff_t anchor = window / 2;
-  if (config.method != "yinfft") {
-    const double mid_period = features.sample_rate / std::sqrt(double{config.fmin} * config.fmax);
-    anchor = static_cast<std::ptrdiff_t>(std::lround((window / 2 + mid_period) / 2));
-  }
-
-  AubioDetector detector(config.method, window, features.sample_rate);
-  detector.set_tolerance(config.tolerance);
   std::vector<float> raw(frames), confidence(frames), power_db(frames);
-  const auto sn = static_cast<std::ptrdiff_t>(n);
-  float* in = detector.input();
   for (std::size_t f = 0; f < frames; ++f) {
-    // Zero outside the signal: an edge frame sees silence, not a mirrored copy of the speech.
-    const std::ptrdiff_t start = static_cast<std::ptrdiff_t>(f * hop) + centre_offset - anchor;
-    double energy = 0.0;
-    for (int k = 0; k < window; ++k) {
-      const std::ptrdiff_t j = start + k;
-      const float v = (j >= 0 && j < sn) ? samples[j] : 0.0f;
-      in[k] = v;
-      energy += double{v} * v;
-    }
-    const double mean_power = energy / window;
-    power_db[f] = mean_power > 0.0 ? static_cast<float>(10.0 * std::log10(mean_power))
-                                   : -std::numeric_limits<float>::infinity();
-    detector.run(raw[f], confidence[f]);
+    const detail::RawPitchFrame r = yin.analyse(f, samples, 0, static_cast<std::ptrdiff_t>(n));
+    raw[f] = r.f0;
+    confidence[f] = r.confidence;
+    power_db[f] = r.power_db;
   }
 
   // Voicing: a confident estimate inside [fmin, fmax], in a window that is not silent.
@@ -218,7 +118,7 @@ std::vector<float> track_pitch(const float* samples, std::size_t n, const MelCon
       const std::size_t hi = std::min(frames, f + context + 1);
       for (std::size_t g = lo; g < hi; ++g)
         if (f0[g] > 0.0f) neighbours.push_back(std::log2(f0[g]));
-      const float reference = median_of(neighbours);
+      const float reference = detail::median_of(neighbours);
       const float octaves = std::log2(f0[f]) - reference;
       if (std::fabs(octaves) < config.octave_jump) continue;
       const float shifted = f0[f] * std::exp2(-std::round(octaves));
@@ -256,7 +156,7 @@ std::vector<float> track_pitch(const float* samples, std::size_t n, const MelCon
         const std::size_t hi = std::min(end, f + half + 1);
         window_values.assign(f0.begin() + static_cast<std::ptrdiff_t>(lo),
                              f0.begin() + static_cast<std::ptrdiff_t>(hi));
-        smoothed[f] = median_of(window_values);
+        smoothed[f] = detail::median_of(window_values);
       }
     }
     f0 = std::move(smoothed);
