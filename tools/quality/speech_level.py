@@ -1,12 +1,12 @@
 """Active speech level (ITU-T P.56, method B) and bringing a wav to a given level.
 
 Why the report levels its audio: pocketsphinx's word error rate moves with the level of what it
-hears, by more than the differences between systems. On the 40 development sentences, every file
-brought to the same active level with a plain gain (docs/quality.md, "Why every file is brought
-to one level"): flite kal16 scored 26.4% at -30 dBov and 37.9% at -18, our voice 30.6% and 33.9%
-(three seeds), flite rms 25.2% and 27.9%. Each system then spoke at its own level (kal16 about
--27 dBov, rms -21, ours -18), so the comparison was partly one of loudness. Listening tests level
-their stimuli to -26 dBov (ITU-T P.800), measured the way P.56 does; the report does the same.
+hears, by more than the differences between systems. The same audio of the 40 development
+sentences, brought to one active level by a plain gain (docs/acoustic-model.md, session 23): flite
+kal16 scored 27.6% at -32 dBov, 28.5% at -26 and 37.9% at -20; our voice (three seeds pooled)
+31.9%, 31.0% and 33.9%; flite rms 25.8%, 27.6% and 26.1%. At their own levels (kal16 -28 dBov,
+rms -21, ours -19, slt -15) the systems were compared partly on loudness. Listening tests level
+their stimuli to -26 dBov (ITU-T P.800), measured as P.56 does; the report does the same.
 
 P.56's active level is the speech's energy per active sample, where a sample is active when the
 signal's envelope (|x| smoothed twice with a 30 ms time constant, plus 200 ms of hangover) is
