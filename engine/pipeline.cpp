@@ -317,12 +317,14 @@ void SynthesisStream::Run::vocoder_main() {
           options.seed + 0x632BE59BD9B4E019ull * static_cast<std::uint64_t>(item->info->index));
       sampler.start(item->mel, seed);
       vocoder::SampleDecoder decoder(weights.config());
-      // A shift on the audio (PitchShiftMethod::kAudio) needs the pitch marks of the whole
-      // sentence: its audio is gathered, shifted, then handed over (as long as it was made).
-      const bool shift_audio = item->audio_pitch_semitones != 0.0f;
+      // A shift on the audio (PitchShiftMethod::kAudio) streams with a bounded lookahead: the
+      // shifter hands back what is final as the vocoder goes (the same audio however it is split,
+      // as long as it was made) and the rest at the sentence's end.
+      std::optional<kernels::StreamingPitchShifter> shifter;
+      if (item->audio_pitch_semitones != 0.0f)
+        shifter.emplace(voice->features(), item->audio_pitch_semitones);
       const std::size_t total = sampler.total_samples();
       std::size_t offset = 0;  // samples of the sentence handed over
-      std::vector<float> sentence_audio;
       // Hands `ready` over in chunks; a block that fits one chunk (every unshifted block) is moved.
       auto hand_over_audio = [&](std::vector<float> ready) {
         for (std::size_t from = 0; from < ready.size();) {
@@ -356,14 +358,12 @@ void SynthesisStream::Run::vocoder_main() {
         if (cancelled) throw Cancelled{};
         std::vector<float> samples(made);
         for (std::size_t i = 0; i < made; ++i) samples[i] = item->volume * decoder.decode(block[i]);
-        if (shift_audio)
-          sentence_audio.insert(sentence_audio.end(), samples.begin(), samples.end());
+        if (shifter)
+          hand_over_audio(shifter->push(samples.data(), samples.size()));
         else
           hand_over_audio(std::move(samples));
       }
-      if (shift_audio)
-        hand_over_audio(kernels::shift_pitch(sentence_audio.data(), sentence_audio.size(),
-                                             voice->features(), item->audio_pitch_semitones));
+      if (shifter) hand_over_audio(shifter->finish());
       previous = item->info;
       previous_length = offset;
     }
