@@ -1,5 +1,6 @@
 """Development-sentence WER of one voice: each sentence of ../shared/eval/dev-sentences.txt through
-`tts say --voice VOICE`, then what pocketsphinx hears against dev-references.txt. A quick way to
+`tts say --voice VOICE`, then what pocketsphinx hears (at -26 dBov, as in the report:
+scoring.SPEECH_LEVEL_DBOV) against dev-references.txt. A quick way to
 compare acoustic models or vocoders before packing the bundled voice (the full report, with flite,
 espeak-ng and the recordings in the same run, is tools/quality-report).
 
