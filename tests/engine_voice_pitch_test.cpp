@@ -51,6 +51,22 @@ std::filesystem::path voice_shifting_by(const std::filesystem::path& path,
   return dir;
 }
 
+// The bundled voice when it is installed and shifts its pitch on the audio; otherwise null, with
+// the reason in `why_not`.
+std::shared_ptr<const tts::engine::Voice> voice_shifting_its_audio(std::string* why_not) {
+  const auto path = tts::engine::find_voice("default");
+  if (!path) {
+    *why_not = "no default voice is installed";
+    return nullptr;
+  }
+  auto voice = tts::engine::Voice::load(*path);
+  if (voice->info().pitch_shift != tts::engine::PitchShiftMethod::kAudio) {
+    *why_not = "the bundled voice shifts its pitch in the acoustic model";
+    return nullptr;
+  }
+  return voice;
+}
+
 }  // namespace
 
 // The bundled voice's models, shifting on the audio and by the acoustic model.
@@ -107,11 +123,9 @@ TEST(VoicePitch, ShiftMovesTheMeasuredF0OfTheBundledVoice) {
 // A shift on the audio streams like any other audio: the chunk size changes no sample, and SSML's
 // <prosody pitch="+4st"> shifts the bundled voice as --pitch +4 does.
 TEST(VoicePitch, AShiftOnTheAudioStreamsTheSameAudioInAnyChunkSize) {
-  const auto path = tts::engine::find_voice("default");
-  if (!path) GTEST_SKIP() << "no default voice is installed";
-  const std::shared_ptr<const tts::engine::Voice> voice = tts::engine::Voice::load(*path);
-  if (voice->info().pitch_shift != tts::engine::PitchShiftMethod::kAudio)
-    GTEST_SKIP() << "the bundled voice shifts its pitch in the acoustic model";
+  std::string why_not;
+  const auto voice = voice_shifting_its_audio(&why_not);
+  if (!voice) GTEST_SKIP() << why_not;
   const char* text = "Press one. Then wait for the tone.";  // two sentences: two shifters
   tts::engine::SynthesisOptions options;
   options.seed = 2;
@@ -135,11 +149,9 @@ TEST(VoicePitch, AShiftOnTheAudioStreamsTheSameAudioInAnyChunkSize) {
 // whole sentence: first audio 0.9 s of 1 s). Both times scale with the machine's speed, so the
 // ratio holds on a busy one.
 TEST(VoicePitch, AShiftOnTheAudioStartsBeforeTheSentenceIsVocoded) {
-  const auto path = tts::engine::find_voice("default");
-  if (!path) GTEST_SKIP() << "no default voice is installed";
-  const std::shared_ptr<const tts::engine::Voice> voice = tts::engine::Voice::load(*path);
-  if (voice->info().pitch_shift != tts::engine::PitchShiftMethod::kAudio)
-    GTEST_SKIP() << "the bundled voice shifts its pitch in the acoustic model";
+  std::string why_not;
+  const auto voice = voice_shifting_its_audio(&why_not);
+  if (!voice) GTEST_SKIP() << why_not;
   tts::engine::SynthesisOptions options;
   options.seed = 1;
   options.pitch_semitones = 4.0f;

@@ -8,6 +8,7 @@
 #include <string>
 
 #include "pitch_frames.h"
+#include "tts/kernels/pitch_stream.h"
 
 namespace tts::kernels {
 
@@ -18,22 +19,6 @@ template <typename T>
   std::ostringstream message;
   message << "PitchConfig." << field << " = " << value << ": " << rule;
   throw std::invalid_argument(message.str());
-}
-
-// [begin, end) runs of voiced frames.
-std::vector<std::pair<std::size_t, std::size_t>> voiced_runs(const std::vector<float>& f0) {
-  std::vector<std::pair<std::size_t, std::size_t>> runs;
-  for (std::size_t f = 0; f < f0.size();) {
-    if (f0[f] <= 0.0f) {
-      ++f;
-      continue;
-    }
-    std::size_t end = f;
-    while (end < f0.size() && f0[end] > 0.0f) ++end;
-    runs.emplace_back(f, end);
-    f = end;
-  }
-  return runs;
 }
 
 }  // namespace
@@ -79,89 +64,15 @@ void PitchConfig::validate(const MelConfig& features) const {
 
 std::vector<float> track_pitch(const float* samples, std::size_t n, const MelConfig& features,
                                const PitchConfig& config) {
-  detail::YinFrames yin(features, config);  // validates the config
-  const auto hop = static_cast<std::size_t>(features.hop_length);
-  const auto n_fft = static_cast<std::size_t>(features.n_fft);
-  // MagnitudeStft::frame_count.
-  const std::size_t frames =
-      features.center ? 1 + n / hop : (n < n_fft ? 0 : 1 + (n - n_fft) / hop);
-  std::vector<float> f0(frames, 0.0f);
-  if (frames == 0) return f0;
-
-  std::vector<float> raw(frames), confidence(frames), power_db(frames);
-  for (std::size_t f = 0; f < frames; ++f) {
-    const detail::RawPitchFrame r = yin.analyse(f, samples, 0, static_cast<std::ptrdiff_t>(n));
-    raw[f] = r.f0;
-    confidence[f] = r.confidence;
-    power_db[f] = r.power_db;
-  }
-
-  // Voicing: a confident estimate inside [fmin, fmax], in a window that is not silent.
-  const float loudest = *std::max_element(power_db.begin(), power_db.end());
-  for (std::size_t f = 0; f < frames; ++f) {
-    const bool loud_enough =
-        power_db[f] >= config.silence_db && power_db[f] >= loudest + config.relative_silence_db;
-    const bool in_range = raw[f] >= config.fmin && raw[f] <= config.fmax;
-    if (loud_enough && in_range && confidence[f] >= config.min_confidence) f0[f] = raw[f];
-  }
-
-  // Octave errors: voiced frames far from the median of the voiced frames around them move by
-  // whole octaves toward it (and stay unvoiced if that leaves [fmin, fmax]).
-  if (config.octave_jump > 0.0f) {
-    std::vector<float> corrected = f0;
-    const auto context = static_cast<std::size_t>(config.octave_context_frames);
-    std::vector<float> neighbours;
-    for (std::size_t f = 0; f < frames; ++f) {
-      if (f0[f] <= 0.0f) continue;
-      neighbours.clear();
-      const std::size_t lo = f > context ? f - context : 0;
-      const std::size_t hi = std::min(frames, f + context + 1);
-      for (std::size_t g = lo; g < hi; ++g)
-        if (f0[g] > 0.0f) neighbours.push_back(std::log2(f0[g]));
-      const float reference = detail::median_of(neighbours);
-      const float octaves = std::log2(f0[f]) - reference;
-      if (std::fabs(octaves) < config.octave_jump) continue;
-      const float shifted = f0[f] * std::exp2(-std::round(octaves));
-      corrected[f] = (shifted >= config.fmin && shifted <= config.fmax) ? shifted : 0.0f;
-    }
-    f0 = std::move(corrected);
-  }
-
-  // Short gaps between voiced runs are filled (log-linear F0), then short runs removed.
-  if (config.fill_gap_frames > 0) {
-    const auto runs = voiced_runs(f0);
-    for (std::size_t r = 1; r < runs.size(); ++r) {
-      const std::size_t gap_begin = runs[r - 1].second, gap_end = runs[r].first;
-      if (gap_end - gap_begin > static_cast<std::size_t>(config.fill_gap_frames)) continue;
-      const float a = std::log2(f0[gap_begin - 1]), b = std::log2(f0[gap_end]);
-      const float span = static_cast<float>(gap_end - gap_begin + 1);
-      for (std::size_t g = gap_begin; g < gap_end; ++g)
-        f0[g] = std::exp2(a + (b - a) * static_cast<float>(g - gap_begin + 1) / span);
-    }
-  }
-  if (config.min_voiced_frames > 1) {
-    for (const auto& [begin, end] : voiced_runs(f0))
-      if (end - begin < static_cast<std::size_t>(config.min_voiced_frames))
-        std::fill(f0.begin() + static_cast<std::ptrdiff_t>(begin),
-                  f0.begin() + static_cast<std::ptrdiff_t>(end), 0.0f);
-  }
-
-  // Median filter within each voiced run (the window shrinks at a run's ends).
-  if (config.median_frames > 1) {
-    const auto half = static_cast<std::size_t>(config.median_frames / 2);
-    std::vector<float> smoothed = f0, window_values;
-    for (const auto& [begin, end] : voiced_runs(f0)) {
-      for (std::size_t f = begin; f < end; ++f) {
-        const std::size_t lo = std::max(begin, f >= half ? f - half : 0);
-        const std::size_t hi = std::min(end, f + half + 1);
-        window_values.assign(f0.begin() + static_cast<std::ptrdiff_t>(lo),
-                             f0.begin() + static_cast<std::ptrdiff_t>(hi));
-        smoothed[f] = detail::median_of(window_values);
-      }
-    }
-    f0 = std::move(smoothed);
-  }
-  return f0;
+  // The streaming tracker told to look as far as the whole recording: silence judged against the
+  // loudest window of all of it, octave errors against ±octave_context_frames.
+  PitchLookahead whole_recording;
+  whole_recording.silence_frames = 1 << 30;
+  whole_recording.octave_frames = config.octave_context_frames;
+  StreamingPitchTracker tracker(features, config, whole_recording);  // validates the config
+  tracker.push(samples, n);
+  tracker.finish();
+  return tracker.f0();
 }
 
 }  // namespace tts::kernels

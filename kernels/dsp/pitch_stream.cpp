@@ -182,8 +182,8 @@ struct StreamingPitchTracker::State {
 
 StreamingPitchTracker::StreamingPitchTracker(const MelConfig& features, const PitchConfig& config,
                                              const PitchLookahead& lookahead) {
+  s_ = std::make_unique<State>(features, config, lookahead);  // validates the config first
   lookahead.validate();
-  s_ = std::make_unique<State>(features, config, lookahead);  // validates the config
 }
 
 StreamingPitchTracker::~StreamingPitchTracker() = default;

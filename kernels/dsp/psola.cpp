@@ -52,8 +52,7 @@ class Tail {
 
 struct StreamingPitchShifter::State {
   State(const MelConfig& f, float semitones, const PitchConfig& p, const PitchLookahead& l)
-      : features(f),
-        ratio(std::pow(2.0, static_cast<double>(semitones) / 12.0)),
+      : ratio(std::pow(2.0, static_cast<double>(semitones) / 12.0)),
         rate(f.sample_rate),
         hop(static_cast<std::size_t>(f.hop_length)),
         unvoiced_step(kUnvoicedStepSeconds * f.sample_rate),
@@ -69,7 +68,6 @@ struct StreamingPitchShifter::State {
     prefix.push_back(0.0);
   }
 
-  MelConfig features;
   double ratio;
   bool passthrough = false;  // no shift: the input, as it comes
   int rate;
@@ -144,8 +142,12 @@ struct StreamingPitchShifter::State {
         break;
       }
       std::size_t best = lo;
-      for (std::size_t i = lo; i < hi; ++i)
-        if (smooth(i) > smooth(best)) best = i;
+      double best_value = smooth(lo);
+      for (std::size_t i = lo + 1; i < hi; ++i)
+        if (const double v = smooth(i); v > best_value) {
+          best = i;
+          best_value = v;
+        }
       marks.push_back({best, period});
       t = static_cast<double>(best) + period;
     }

@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 
 import praat
 from commands import log
+from dev_sentences import is_harvard
 from scoring import run_parallel, to_16k, total
 from systems import FLITE_VOICES, tts_say
 
@@ -118,7 +119,7 @@ def synthesise_pitch_pair(ctx, key, text, pdir):
         wav = os.path.join(pdir, f"{name}-{key}.wav")
         error = tts_say(ctx.tts, ctx.voice_dir, text, ctx.seeds[0], ["--pitch", pitch])(raw)
         if error is None:
-            error = to_16k(raw, wav)
+            error, _ = to_16k(raw, wav)
         out.append((None, error) if error else (wav, None))
     return out
 
@@ -204,9 +205,9 @@ def evaluate_targets(ctx, dev, held_out_table, pitch):
     else:
         targets.append(Target(name, "not measured in this run", None))
     name = "Harvard sentences (dev 1–30) WER of TTS (seeds pooled) ≤ flite kal16's"
-    harvard = [i for i in dev.pooled(ctx.tts_ids) if int(i.key) <= 30] if dev.items else []
+    harvard = [i for i in dev.pooled(ctx.tts_ids) if is_harvard(i.key)] if dev.items else []
     kal16_items = dev.items.get("flite-kal16") if dev.items else None
-    kal16 = [i for i in kal16_items.values() if int(i.key) <= 30] if kal16_items else []
+    kal16 = [i for i in kal16_items.values() if is_harvard(i.key)] if kal16_items else []
     if harvard and kal16 and len(dev.keys) >= 30:
         tts_h, kal16_h = total(harvard).wer, total(kal16).wer
         targets.append(Target(name, f"TTS {100 * tts_h:.1f}%, flite kal16 {100 * kal16_h:.1f}%",

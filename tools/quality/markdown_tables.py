@@ -2,6 +2,7 @@
 recogniser heard; and writing the file so that a reader never sees half of it."""
 
 import os
+import statistics
 
 import wer
 from scoring import total
@@ -17,8 +18,8 @@ def pct(counts):
 
 def own_level_cells(items):
     """The median of the system's own active levels, and its WER when heard at them."""
-    levels = sorted(i.level_dbov for i in items if i.level_dbov is not None)
-    level = f"{levels[len(levels) // 2]:.1f}" if levels else "n/a"
+    levels = [i.level_dbov for i in items if i.level_dbov is not None]
+    level = f"{statistics.median(levels):.1f}" if levels else "n/a"
     native = wer.Counts()
     for i in items:
         if i.native_counts is not None:

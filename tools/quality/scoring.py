@@ -27,24 +27,25 @@ SPEECH_LEVEL_DBOV = -26.0
 
 def to_16k(src, dst, native=None):
     """16 kHz mono signed 16-bit wav with sox, then brought to SPEECH_LEVEL_DBOV; the file before
-    that gain is kept at `native` when given. Returns an error string or None. No dither (-D):
-    sox's default dither is random, and the recogniser's output changed with it between runs."""
+    that gain is kept at `native` when given. Returns (error string or None, the file's own
+    active level in dBov or None). No dither (-D): sox's default dither is random, and the
+    recogniser's output changed with it between runs."""
     unlevelled = native or dst + ".unlevelled.wav"
     cmd = ["sox", "-V1", "-D", src, "-r", "16000", "-c", "1", "-b", "16", "-e", "signed-integer",
            unlevelled]
     rc, _, err = run(cmd)
     if rc != 0:
-        return describe_failure("conversion to 16 kHz mono (sox)", cmd, rc, err)
+        return describe_failure("conversion to 16 kHz mono (sox)", cmd, rc, err), None
     try:
-        _, clipped = speech_level.bring_to_level(unlevelled, dst, SPEECH_LEVEL_DBOV)
+        level, clipped = speech_level.bring_to_level(unlevelled, dst, SPEECH_LEVEL_DBOV)
         if clipped:
             log(f"{dst}: {clipped} sample(s) clipped at {SPEECH_LEVEL_DBOV:g} dBov")
     except (OSError, ValueError, EOFError) as e:
-        return f"bringing {unlevelled} to {SPEECH_LEVEL_DBOV:g} dBov: {e}"
+        return f"bringing {unlevelled} to {SPEECH_LEVEL_DBOV:g} dBov: {e}", None
     finally:
         if native is None and os.path.exists(unlevelled):
             os.remove(unlevelled)
-    return None
+    return None, level
 
 
 def seconds_of(path):
@@ -97,11 +98,10 @@ def score_item(item, make, workdir, native_too=False):
     if item.error is None and not os.path.exists(raw):
         item.error = f"synthesis wrote no file {raw}"
     if item.error is None:
-        item.error = to_16k(raw, wav16, native)
+        item.error, item.level_dbov = to_16k(raw, wav16, native)
     if item.error is None:
         item.wav = wav16
         item.seconds = seconds_of(wav16)
-        item.level_dbov = speech_level.active_level(*speech_level.read_wav(native)).level_dbov
         item.hypothesis, item.error = recognise(wav16)
         if item.error is None and native_too:
             item.native_hypothesis, item.error = recognise(native)

@@ -4,6 +4,7 @@ import os
 import shlex
 import statistics
 
+from dev_sentences import is_harvard
 from markdown_tables import md_escape, wer_table
 from scoring import SPEECH_LEVEL_DBOV
 from systems import FLITE_VOICES
@@ -18,9 +19,8 @@ def dev_sentences_section(ctx, dev):
           f"text normalisation (numbers, abbreviations, times, money).\n"]
     # WER columns for the two kinds of sentence, when both were scored
     subsets = []
-    keys = [int(k) for k in dev.keys]
-    if any(k <= 30 for k in keys) and any(k > 30 for k in keys):
-        subsets = [("1–30", lambda k: int(k) <= 30), ("31–40", lambda k: int(k) > 30)]
+    if any(is_harvard(k) for k in dev.keys) and not all(is_harvard(k) for k in dev.keys):
+        subsets = [("1–30", is_harvard), ("31–40", lambda k: not is_harvard(k))]
     rows = [(label, list(dev.items[s].values())) for s, label, _ in dev.systems]
     if len(seeds) > 1:   # the pooled row right after the voice's per-seed rows
         rows.insert(len(seeds), (f"**{ctx.voice_label}, seeds 0–{seeds[-1]} pooled**",

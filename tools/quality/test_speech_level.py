@@ -94,7 +94,9 @@ class Levelling(unittest.TestCase):
         subprocess.run(["sox", "-n", "-r", "22050", "-b", "16", src, "synth", "1.5", "sine", "220",
                         "gain", "-12"], check=True)
         dst, native = os.path.join(self.dir, "out.wav"), os.path.join(self.dir, "own.wav")
-        self.assertIsNone(to_16k(src, dst, native))
+        error, level = to_16k(src, dst, native)
+        self.assertIsNone(error)
+        self.assertAlmostEqual(level, -15.0, delta=0.2)
         x, fs = speech_level.read_wav(dst)
         self.assertEqual(fs, 16000)
         self.assertAlmostEqual(speech_level.active_level(x, fs).level_dbov, SPEECH_LEVEL_DBOV,
@@ -104,7 +106,7 @@ class Levelling(unittest.TestCase):
         self.assertEqual(sorted(os.listdir(self.dir)), ["in.wav", "out.wav", "own.wav"])
         # without `native`, nothing but the output is left behind
         os.remove(dst)
-        self.assertIsNone(to_16k(src, dst))
+        self.assertIsNone(to_16k(src, dst)[0])
         self.assertEqual(sorted(os.listdir(self.dir)), ["in.wav", "out.wav", "own.wav"])
 
 
