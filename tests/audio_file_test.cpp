@@ -359,6 +359,42 @@ TEST(AudioFile, NonFiniteFloatSamplesAreRefusedNamingTheFileAndSample) {
   }
 }
 
+// Found by fuzz/audio_fuzz (seed fuzz/corpus/audio/float_near_max.wav): finite samples near the
+// float limit read at their own rate, but resampled to 16 kHz they summed to infinity and NaN.
+TEST(AudioFile, FloatSamplesFarBeyondFullScaleAreRefusedAndLoudOnesResampleFinite) {
+  TempDir dir;
+  const auto write_float_wav = [&](const fs::path& path, const std::vector<float>& samples) {
+    SF_INFO info{};
+    info.samplerate = 128;
+    info.channels = 1;
+    info.format = SF_FORMAT_WAV | SF_FORMAT_FLOAT;
+    SNDFILE* file = sf_open(path.c_str(), SFM_WRITE, &info);
+    ASSERT_NE(file, nullptr) << sf_strerror(nullptr);
+    ASSERT_EQ(sf_writef_float(file, samples.data(), sf_count_t(samples.size())),
+              sf_count_t(samples.size()));
+    sf_close(file);
+  };
+  for (float bad : {1.7e38f, -4.1e11f, 2e6f}) {
+    const fs::path path = dir / "corrupt.wav";
+    write_float_wav(path, {0.5f, 0.0f, bad, -0.25f});
+    for (int rate : {0, 16000}) {
+      try {
+        tts::audio::read_audio(path, rate);
+        FAIL() << "a sample of " << bad << " was read at rate " << rate;
+      } catch (const tts::audio::AudioError& e) {
+        EXPECT_NE(std::string(e.what()).find(path.string()), std::string::npos) << e.what();
+        EXPECT_NE(std::string(e.what()).find("sample 2 is"), std::string::npos) << e.what();
+      }
+    }
+  }
+  // Floats on the 16-bit scale are loud, not corrupt: they read, and resample to finite samples.
+  const fs::path loud = dir / "loud.wav";
+  write_float_wav(loud, {0.5f, 32767.0f, -32768.0f, 1e6f});
+  const auto audio = tts::audio::read_audio(loud, 16000);
+  ASSERT_EQ(audio.samples.size(), 500u);
+  for (float x : audio.samples) ASSERT_TRUE(std::isfinite(x));
+}
+
 TEST(AudioFile, UnknownExtensionIsRejectedBeforeTouchingTheDisk) {
   TempDir dir;
   float x[4] = {};

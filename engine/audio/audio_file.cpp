@@ -24,6 +24,10 @@ struct SndfileCloser {
 };
 using SndfilePtr = std::unique_ptr<SNDFILE, SndfileCloser>;
 
+// Full scale is 1; floating-point files may go past it, and some tools write floats on the 16-bit
+// scale (32768), but 120 dB above full scale is no recording.
+constexpr float kMaxSampleMagnitude = 1e6f;
+
 int format_for_extension(const fs::path& path) {
   std::string ext = path.extension().string();
   std::transform(ext.begin(), ext.end(), ext.begin(), ::tolower);
@@ -114,6 +118,12 @@ Audio read_audio(const fs::path& path, int sample_rate) {
       if (!std::isfinite(mono))
         throw AudioError(path.string() + ": sample " + std::to_string(audio.samples.size()) +
                          " is NaN or infinite (corrupt floating-point audio)");
+      // So is a finite sample near the float limit: resampling's filter sums such samples into
+      // infinity and then NaN (found by fuzz/audio_fuzz), and spectra square them.
+      if (std::abs(mono) > kMaxSampleMagnitude)
+        throw AudioError(path.string() + ": sample " + std::to_string(audio.samples.size()) +
+                         " is " + std::to_string(mono) +
+                         ", beyond any audio level (corrupt floating-point audio)");
       audio.samples.push_back(mono);
     }
     if (frames < kBlockFrames) break;
