@@ -8,6 +8,7 @@
 #include <string>
 
 #include "pitch_frames.h"
+#include "tts/kernels/stft.h"
 
 namespace tts::kernels {
 
@@ -198,10 +199,8 @@ void StreamingPitchTracker::push(const float* samples, std::size_t n) {
 void StreamingPitchTracker::finish() {
   if (s_->finished) return;
   s_->finished = true;
-  const std::size_t n = s_->received, hop = static_cast<std::size_t>(s_->features.hop_length),
-                    n_fft = static_cast<std::size_t>(s_->features.n_fft);
-  // MagnitudeStft::frame_count, as track_pitch.
-  s_->frames = s_->features.center ? 1 + n / hop : (n < n_fft ? 0 : 1 + (n - n_fft) / hop);
+  s_->frames = stft_frame_count(s_->received, s_->features.n_fft, s_->features.hop_length,
+                                s_->features.center);
   s_->advance();
 }
 

@@ -82,11 +82,15 @@ MagnitudeStft::MagnitudeStft(int n_fft, int win_length, int hop_length, bool cen
   plan_ = std::move(plan);
 }
 
+std::size_t stft_frame_count(std::size_t n, int n_fft, int hop_length, bool center) {
+  const auto hop = static_cast<std::size_t>(hop_length);
+  if (center) return 1 + n / hop;  // n + 2 * (n_fft/2) padded samples, n_fft even
+  const auto window = static_cast<std::size_t>(n_fft);
+  return n < window ? 0 : 1 + (n - window) / hop;
+}
+
 std::size_t MagnitudeStft::frame_count(std::size_t n) const {
-  const auto hop = static_cast<std::size_t>(hop_length_);
-  if (center_) return 1 + n / hop;  // n + 2 * (n_fft/2) padded samples, n_fft even
-  const auto n_fft = static_cast<std::size_t>(n_fft_);
-  return n < n_fft ? 0 : 1 + (n - n_fft) / hop;
+  return stft_frame_count(n, n_fft_, hop_length_, center_);
 }
 
 Eigen::MatrixXf MagnitudeStft::compute(const float* samples, std::size_t n) const {

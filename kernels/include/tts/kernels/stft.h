@@ -14,6 +14,10 @@ namespace tts::kernels {
 // the program must hold this lock. (fftwf_execute_* on an existing plan needs no lock.)
 std::mutex& fftw_planner_mutex();
 
+// How many frames the conventions below give n samples (what MagnitudeStft::frame_count returns),
+// for code that counts frames without an FFT plan.
+std::size_t stft_frame_count(std::size_t n, int n_fft, int hop_length, bool center);
+
 // |STFT| of real signals. Immutable after construction; all const methods are thread-safe.
 //
 // Conventions (the same as torch.stft(center=True, pad_mode="reflect") and librosa.stft with
