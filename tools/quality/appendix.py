@@ -4,8 +4,8 @@ distance of each held-out prompt's copy-synthesis. Folded (<details>), as it is 
 from markdown_tables import hypotheses_table
 
 
-def dev_sentences_details(dev):
-    md = [f"<details><summary>Development sentences ({len(dev.sentences)} × {len(dev.systems)} "
+def dev_sentences_details(dev, title="Development sentences"):
+    md = [f"<details><summary>{title} ({len(dev.sentences)} × {len(dev.systems)} "
           f"systems)</summary>\n"]
     text_of = dict(zip(dev.keys, dev.sentences))
     ref_of = dict(zip(dev.keys, dev.references))
@@ -38,11 +38,13 @@ def held_out_details(held_out):
     return md
 
 
-def appendix(dev, held_out):
+def appendix(dev, held_out, unseen=None):
     md = ["## Appendix: what the recogniser heard\n",
           "Recognised words in italics differ from the reference (*+word*: inserted), struck-out "
           "words were not recognised; the number is the utterance's errors.\n"]
     md += dev_sentences_details(dev)
+    if unseen:
+        md += dev_sentences_details(unseen, "Unseen prose")
     if held_out:
         md += held_out_details(held_out)
     return md

@@ -62,23 +62,23 @@ def speaking_systems(ctx):
     return systems
 
 
-def score(ctx, dev):
-    """Every system speaks every sentence; fills dev.systems, dev.items and dev.seconds."""
-    dev.systems = speaking_systems(ctx)
-    dev_dir = os.path.join(ctx.work, "dev")
+def score(ctx, dev, systems=None, name="development sentences", native_too=True):
+    """Every system (default: speaking_systems) speaks every sentence; fills dev.systems,
+    dev.items and dev.seconds. native_too: also recognise each file at its own level."""
+    dev.systems = systems if systems is not None else speaking_systems(ctx)
+    dev_dir = os.path.join(ctx.work, name.replace(" ", "-"))
     os.makedirs(dev_dir)
     tasks = []
     for sys_id, _, maker in dev.systems:
         for key, text, ref in zip(dev.keys, dev.sentences, dev.references):
             item = Item(sys_id, key, text, ref)
             tasks.append(lambda item=item, m=maker(text):
-                         score_item(item, m, dev_dir, native_too=True))
+                         score_item(item, m, dev_dir, native_too=native_too))
     t0 = time.monotonic()
-    items = run_parallel(ctx.jobs, tasks, "development sentences")
+    items = run_parallel(ctx.jobs, tasks, name)
     dev.seconds = time.monotonic() - t0
     dev.items = {sys_id: {i.key: i for i in items if i.system == sys_id}
                  for sys_id, _, _ in dev.systems}
     for i in items:
         if i.error:
-            ctx.failures.append(("development sentences", f"{i.system} sentence {i.key} "
-                                 f"({i.text!r}): {i.error}"))
+            ctx.failures.append((name, f"{i.system} sentence {i.key} ({i.text!r}): {i.error}"))

@@ -8,7 +8,8 @@ See docs/quality.md (generated) and tools/quality-report --help.
 
 # The run, stage by stage (each stage in its own module):
 #   prepare         inputs.py, environment.py: tools, voice, evaluation texts, work folder
-#   measure         dev_sentences.py, held_out.py (through systems.py and scoring.py),
+#   measure         dev_sentences.py, unseen_text.py, held_out.py (through systems.py and
+#                   scoring.py),
 #                   harmonicity_pitch.py (praat.py, praat_voice.praat), pictures.py (plots.py),
 #                   speed.py
 #   write           header.py, sections.py, appendix.py (markdown_tables.py)
@@ -34,6 +35,7 @@ import held_out as held_out_prompts  # noqa: E402
 import pictures  # noqa: E402
 import sections  # noqa: E402
 import speed as speed_figure  # noqa: E402
+import unseen_text  # noqa: E402
 from commands import Fatal, log  # noqa: E402
 from context import Context  # noqa: E402
 from inputs import check_voice_speaks, read_voice_json, resolve_voice  # noqa: E402
@@ -52,6 +54,7 @@ def parse_args():
     ap.add_argument("--bench-runs", type=int, default=3)
     ap.add_argument("--say-seeds", type=int, default=3)
     ap.add_argument("--pitch-sentences", type=int, default=10)
+    ap.add_argument("--unseen-sentences", type=int, default=80)
     ap.add_argument("--eval-dir", default=None)
     ap.add_argument("--corpus", default=None)
     ap.add_argument("--keep-work", action="store_true")
@@ -77,36 +80,44 @@ def prepare(a):
     ctx.voice_dir = resolve_voice(ctx.tts, a.voice)
     ctx.voice_json = read_voice_json(ctx.voice_dir)
     dev = dev_sentences.load(root, a.eval_dir, ctx.limit)
+    count = min(a.unseen_sentences, ctx.limit or a.unseen_sentences)
+    unseen = (unseen_text.load(count, unseen_text.UNSEEN_SENTENCE_SEED, dev.sentences)
+              if count > 0 else None)
     os.makedirs(os.path.join(ctx.out_dir, "quality"), exist_ok=True)
     ctx.work = tempfile.mkdtemp(prefix="tts-quality.")
     if not a.keep_work:
         atexit.register(shutil.rmtree, ctx.work, True)
     log(f"voice {ctx.voice_dir}; work folder {ctx.work}")
     check_voice_speaks(ctx.tts, ctx.voice_dir, ctx.work)
-    return ctx, dev
+    return ctx, dev, unseen
 
 
-def render(ctx, facts, dev, held_out, held_out_note, voice, pngs, logs_info, speed, elapsed):
-    md = (header.header(ctx, facts, dev, held_out, voice, speed, elapsed)
+def render(ctx, facts, dev, unseen, held_out, held_out_note, voice, pngs, logs_info, speed,
+           elapsed):
+    md = (header.header(ctx, facts, dev, unseen, held_out, voice, speed, elapsed)
           + sections.dev_sentences_section(ctx, dev)
+          + sections.unseen_prose_section(ctx, unseen)
           + sections.held_out_section(ctx, held_out, held_out_note)
           + sections.harmonicity_pitch_section(ctx, voice)
           + sections.spectrograms_section(ctx, pngs, held_out)
           + sections.training_section(pngs, logs_info)
           + sections.speed_section(ctx, speed)
           + sections.failures_section(ctx)
-          + appendix.appendix(dev, held_out))
+          + appendix.appendix(dev, held_out, unseen))
     return "\n".join(md)
 
 
-def print_summary(ctx, dev, held_out, voice, speed):
+def print_summary(ctx, dev, unseen, held_out, voice, speed):
     """The headline figures on the terminal (the report has them all)."""
     seeds = ctx.seeds
-    for s, label, _ in dev.systems:
-        log(f"WER {label}: {pct(total(dev.items[s].values()))}")
-    if len(seeds) > 1:
-        log(f"WER {ctx.voice_label}, seeds 0-{seeds[-1]} pooled: "
-            f"{pct(total(dev.pooled(ctx.tts_ids)))}")
+    for name, sentences in [("dev", dev), ("unseen prose", unseen)]:
+        if sentences is None:
+            continue
+        for s, label, _ in sentences.systems:
+            log(f"WER {name}, {label}: {pct(total(sentences.items[s].values()))}")
+        if len(seeds) > 1:
+            log(f"WER {name}, {ctx.voice_label}, seeds 0-{seeds[-1]} pooled: "
+                f"{pct(total(sentences.pooled(ctx.tts_ids)))}")
     if held_out:
         for ids, label in [(["recording"], "recordings"), (ctx.copy_ids, "copy-synthesis"),
                            (ctx.tts_ids, "TTS of held-out prompts")]:
@@ -136,9 +147,12 @@ def print_summary(ctx, dev, held_out, voice, speed):
 def main():
     a = parse_args()
     started = time.monotonic()
-    ctx, dev = prepare(a)
+    ctx, dev, unseen = prepare(a)
     facts = environment.describe(ctx.root, ctx.tts)
     dev_sentences.score(ctx, dev)
+    if unseen:
+        dev_sentences.score(ctx, unseen, unseen_text.speaking_systems(ctx), "unseen prose",
+                            native_too=False)
     held_out, held_out_note = held_out_prompts.score(ctx)
     voice = harmonicity_pitch.measure(ctx, dev, held_out)
     pngs, logs_info = pictures.make_pictures(ctx, held_out)
@@ -147,11 +161,11 @@ def main():
 
     report_path = os.path.join(ctx.out_dir, "quality.md")
     json_path = harmonicity_pitch.write_json(ctx, facts, voice)
-    atomic_write(report_path, render(ctx, facts, dev, held_out, held_out_note, voice, pngs,
-                                     logs_info, speed, elapsed))
+    atomic_write(report_path, render(ctx, facts, dev, unseen, held_out, held_out_note, voice,
+                                     pngs, logs_info, speed, elapsed))
     if a.keep_work:
         log(f"work folder kept: {ctx.work}")
-    print_summary(ctx, dev, held_out, voice, speed)
+    print_summary(ctx, dev, unseen, held_out, voice, speed)
     log(f"wrote {ctx.rel(report_path)}, {ctx.rel(json_path)} and {len(pngs)} picture(s) in "
         f"{elapsed / 60:.1f} minutes")
     if ctx.failures:

@@ -8,6 +8,7 @@ from dev_sentences import is_harvard
 from markdown_tables import md_escape, wer_table
 from scoring import SPEECH_LEVEL_DBOV
 from systems import FLITE_VOICES
+from unseen_text import UNSEEN_SENTENCE_SEED
 
 
 def dev_sentences_section(ctx, dev):
@@ -40,6 +41,30 @@ def dev_sentences_section(ctx, dev):
               + "; each system's audio lasted in total: " + ", ".join(
                   f"{label} {sum(i.seconds or 0 for i in dev.items[s].values()):.0f} s"
                   for s, label, _ in dev.systems) + ".\n")
+    return md
+
+
+def unseen_prose_section(ctx, unseen):
+    """The same comparison on sentences none of the models was tuned or trained on."""
+    if unseen is None:
+        return []
+    seeds = ctx.seeds
+    md = ["## Unseen prose\n",
+          f"{len(unseen.sentences)} plain sentences from Debian's fortunes (sentence seed "
+          f"{UNSEEN_SENTENCE_SEED}, `tools/quality/unseen_text.py`): none is among the 8,000 "
+          "fortunes sentences the voice's acoustic model was pre-trained on, nor a development "
+          "sentence, and no setting of the voice was chosen on them. Each is its own reference. "
+          "Ordinary prose gives the recogniser's language model more context than the Harvard "
+          "sentences do, so a voice's sounds are tested less hard here; this set is larger and "
+          "shows whether a difference on the 40 development sentences holds on other text. Heard "
+          f"at {SPEECH_LEVEL_DBOV:g} dBov, like the development sentences; sentence by sentence "
+          "in the appendix.\n"]
+    rows = [(label, list(unseen.items[s].values())) for s, label, _ in unseen.systems]
+    if len(seeds) > 1:
+        rows.insert(len(seeds), (f"**{ctx.voice_label}, seeds 0–{seeds[-1]} pooled**",
+                                 unseen.pooled(ctx.tts_ids)))
+    md.append(wer_table(rows))
+    md.append("")
     return md
 
 

@@ -15,9 +15,13 @@ sys.path.insert(0, os.path.join(ROOT, "scripts", "corpus"))
 
 import flite_corpus  # noqa: E402
 import fortune_sentences  # noqa: E402
+from dev_sentences import DevSentences  # noqa: E402
+from dev_sentences import speaking_systems as dev_speaking_systems  # noqa: E402
 
 # The bundled voice's pre-training text: (kind, count, seed) as build-flite-corpus was run.
 PRETRAINING_TEXT = ("fortunes", 8000, 1)
+# Which unseen sentences the quality report draws (one fixed set, so that reports compare).
+UNSEEN_SENTENCE_SEED = 1
 
 
 def pretraining_sentences(text=PRETRAINING_TEXT):
@@ -30,3 +34,16 @@ def unseen_fortunes(count, seed, dev_sentences=()):
     for the same seed and fortune files."""
     exclude = list(pretraining_sentences()) + list(dev_sentences)
     return fortune_sentences.sample(count, seed, exclude=exclude)
+
+
+def load(count, seed, dev_sentences):
+    """The report's unseen-prose set as a DevSentences (the text is its own reference)."""
+    sentences = unseen_fortunes(count, seed, dev_sentences)
+    return DevSentences(eval_dir=None, sentences=sentences, references=list(sentences),
+                        n_all=count)
+
+
+def speaking_systems(ctx):
+    """Our voice once per seed and flite's voices (espeak-ng, far behind on the dev sentences,
+    is left out to keep the run short)."""
+    return [s for s in dev_speaking_systems(ctx) if s[0] != "espeak"]
