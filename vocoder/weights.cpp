@@ -35,10 +35,7 @@ void WaveNetWeights::initialise(uint64_t seed) {
   // Normal(0, gain²/fan_in) per matrix keeps activations of unit scale through the stack; biases
   // start at zero. Residual and skip projections are damped so a deep stack starts near identity.
   auto fill = [&](int index, double fan_in, double gain) {
-    std::normal_distribution<float> normal(0.0f, static_cast<float>(gain / std::sqrt(fan_in)));
-    auto m = parameters_.matrix(index);
-    for (Eigen::Index c = 0; c < m.cols(); ++c)
-      for (Eigen::Index r = 0; r < m.rows(); ++r) m(r, c) = normal(rng);
+    parameters_.fill_normal(index, static_cast<float>(gain / std::sqrt(fan_in)), rng);
   };
   parameters_.set_zero();
   const double R = config_.residual_channels, S = config_.skip_channels;

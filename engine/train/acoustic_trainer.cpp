@@ -490,14 +490,9 @@ AcousticTrainingSummary train_acoustic(const AcousticTrainingOptions& options,
       fail("loss is not finite (" + std::to_string(losses.total) + ")");
     OptimizerStepSettings step_settings{o.adam, o.clip_norm, o.ema_decay};
     step_settings.adam.learning_rate = learning_rate_at(o, state.step + 1);
-    // Unscaled before clipping; a skipped step counts, as in the vocoder's trainer.
-    if (!state.loss_scale ||
-        finish_scaled_step(o.loss_scaling, *state.loss_scale, grads, state.step + 1, log))
-      apply_optimizer_step(
-          {state.weights, state.ema, state.first_moment, state.second_moment, state.step}, grads,
-          step_settings);
-    else
-      ++state.step;
+    take_optimizer_step(
+        {state.weights, state.ema, state.first_moment, state.second_moment, state.step}, grads,
+        step_settings, o.loss_scaling, state.loss_scale, log);
     // Adam leaves a frozen tensor's weights exactly as they were; the EMA's d·w + (1 − d)·w need
     // not round back to w, so it is given them.
     for (const auto& [offset, size] : frozen)

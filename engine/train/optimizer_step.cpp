@@ -21,4 +21,13 @@ double apply_optimizer_step(const OptimizerTensors& t, kernels::ParameterSet& gr
   return norm;
 }
 
+void take_optimizer_step(const OptimizerTensors& t, kernels::ParameterSet& gradients,
+                         const OptimizerStepSettings& s, const LossScalingOptions& loss_scaling,
+                         std::optional<LossScaleState>& loss_scale, std::ostream& log) {
+  if (!loss_scale || finish_scaled_step(loss_scaling, *loss_scale, gradients, t.step + 1, log))
+    apply_optimizer_step(t, gradients, s);
+  else
+    ++t.step;
+}
+
 }  // namespace tts::train

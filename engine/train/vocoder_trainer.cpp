@@ -245,15 +245,9 @@ TrainingSummary train_vocoder(const VocoderTrainingOptions& options, std::ostrea
                                "; stopping with the last checkpoint left intact");
     OptimizerStepSettings step_settings{o.adam, o.clip_norm, o.ema_decay};
     step_settings.adam.learning_rate = learning_rate_at(o, state.step + 1);
-    // Unscaled before clipping. A skipped step still counts (its batch was drawn, the schedule
-    // moves on): only the weights, Adam moments and EMA stay as they were.
-    if (!state.loss_scale ||
-        finish_scaled_step(o.loss_scaling, *state.loss_scale, grads, state.step + 1, log))
-      apply_optimizer_step(
-          {state.weights, state.ema, state.first_moment, state.second_moment, state.step}, grads,
-          step_settings);
-    else
-      ++state.step;
+    take_optimizer_step(
+        {state.weights, state.ema, state.first_moment, state.second_moment, state.step}, grads,
+        step_settings, o.loss_scaling, state.loss_scale, log);
     summary.last_loss = loss;
     summary.last_step = state.step;
 

@@ -65,10 +65,7 @@ AcousticWeights::AcousticWeights(const AcousticConfig& config) : config_(config)
 void AcousticWeights::initialise(uint64_t seed) {
   std::mt19937_64 rng(seed);
   auto fill = [&](int index, double fan_in, double gain) {
-    std::normal_distribution<float> normal(0.0f, static_cast<float>(gain / std::sqrt(fan_in)));
-    auto m = parameters_.matrix(index);
-    for (Eigen::Index c = 0; c < m.cols(); ++c)
-      for (Eigen::Index r = 0; r < m.rows(); ++r) m(r, c) = normal(rng);
+    parameters_.fill_normal(index, static_cast<float>(gain / std::sqrt(fan_in)), rng);
   };
   parameters_.set_zero();
   fill(layout_.embedding, 1.0, 1.0);

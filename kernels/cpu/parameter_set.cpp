@@ -49,4 +49,11 @@ int ParameterSet::index_of(const std::string& name) const {
 
 void ParameterSet::set_zero() { std::fill(values_.begin(), values_.end(), 0.0f); }
 
+void ParameterSet::fill_normal(int index, float stddev, std::mt19937_64& rng) {
+  const Entry& e = entries_.at(index);
+  std::normal_distribution<float> normal(0.0f, stddev);
+  float* values = values_.data() + e.offset;
+  for (std::size_t i = 0; i < e.size(); ++i) values[i] = normal(rng);
+}
+
 }  // namespace tts::kernels

@@ -4,9 +4,12 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
+#include <ostream>
 
 #include "tts/kernels/optimizer.h"
 #include "tts/kernels/parameter_set.h"
+#include "tts/train/loss_scaler.h"
 
 namespace tts::train {
 
@@ -29,5 +32,14 @@ struct OptimizerStepSettings {
 // A non-finite gradient throws std::runtime_error naming the step, before anything changes.
 double apply_optimizer_step(const OptimizerTensors& tensors, kernels::ParameterSet& gradients,
                             const OptimizerStepSettings& settings);
+
+// A training step's update with the run's loss scaling, if it has any (`loss_scale` set): the
+// gradients are unscaled before clipping, and when they overflowed the update is skipped
+// (finish_scaled_step logs it). A skipped step still counts, because its batch was drawn and the
+// schedule moves on: only the weights, Adam's moments and the EMA stay as they were.
+void take_optimizer_step(const OptimizerTensors& tensors, kernels::ParameterSet& gradients,
+                         const OptimizerStepSettings& settings,
+                         const LossScalingOptions& loss_scaling,
+                         std::optional<LossScaleState>& loss_scale, std::ostream& log);
 
 }  // namespace tts::train

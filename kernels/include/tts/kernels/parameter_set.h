@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstddef>
+#include <random>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -39,6 +40,9 @@ class ParameterSet {
   const float* data() const { return values_.data(); }
   std::size_t size() const { return values_.size(); }
   void set_zero();
+  // Tensor `index` drawn from Normal(0, stddev²), in storage order (column by column): the
+  // models' initialisation, the same weights for the same generator state.
+  void fill_normal(int index, float stddev, std::mt19937_64& rng);
 
  private:
   std::vector<Entry> entries_;
