@@ -117,6 +117,19 @@ void expect_throws_naming(const std::function<void()>& f, const std::string& nam
   }
 }
 
+// A mono 32-bit float WAV of `samples` at `rate`, written by libsndfile as it comes (no clipping).
+void write_float_wav(const fs::path& path, const std::vector<float>& samples, int rate) {
+  SF_INFO info{};
+  info.samplerate = rate;
+  info.channels = 1;
+  info.format = SF_FORMAT_WAV | SF_FORMAT_FLOAT;
+  SNDFILE* file = sf_open(path.c_str(), SFM_WRITE, &info);
+  ASSERT_NE(file, nullptr) << sf_strerror(nullptr);
+  ASSERT_EQ(sf_writef_float(file, samples.data(), sf_count_t(samples.size())),
+            sf_count_t(samples.size()));
+  sf_close(file);
+}
+
 }  // namespace
 
 TEST(AudioFile, ReadsRecordedSpeechWavExactly) {
@@ -339,15 +352,7 @@ TEST(AudioFile, NonFiniteFloatSamplesAreRefusedNamingTheFileAndSample) {
   TempDir dir;
   for (float bad : {std::nanf(""), INFINITY, -INFINITY}) {
     const fs::path path = dir / "float.wav";
-    SF_INFO info{};
-    info.samplerate = 16000;
-    info.channels = 1;
-    info.format = SF_FORMAT_WAV | SF_FORMAT_FLOAT;
-    SNDFILE* file = sf_open(path.c_str(), SFM_WRITE, &info);
-    ASSERT_NE(file, nullptr) << sf_strerror(nullptr);
-    const float samples[4] = {0.5f, 0.25f, bad, -0.5f};
-    ASSERT_EQ(sf_writef_float(file, samples, 4), 4);
-    sf_close(file);
+    ASSERT_NO_FATAL_FAILURE(write_float_wav(path, {0.5f, 0.25f, bad, -0.5f}, 16000));
     try {
       tts::audio::read_audio(path);
       FAIL() << "a sample of " << bad << " was read";
@@ -363,20 +368,9 @@ TEST(AudioFile, NonFiniteFloatSamplesAreRefusedNamingTheFileAndSample) {
 // float limit read at their own rate, but resampled to 16 kHz they summed to infinity and NaN.
 TEST(AudioFile, FloatSamplesFarBeyondFullScaleAreRefusedAndLoudOnesResampleFinite) {
   TempDir dir;
-  const auto write_float_wav = [&](const fs::path& path, const std::vector<float>& samples) {
-    SF_INFO info{};
-    info.samplerate = 128;
-    info.channels = 1;
-    info.format = SF_FORMAT_WAV | SF_FORMAT_FLOAT;
-    SNDFILE* file = sf_open(path.c_str(), SFM_WRITE, &info);
-    ASSERT_NE(file, nullptr) << sf_strerror(nullptr);
-    ASSERT_EQ(sf_writef_float(file, samples.data(), sf_count_t(samples.size())),
-              sf_count_t(samples.size()));
-    sf_close(file);
-  };
   for (float bad : {1.7e38f, -4.1e11f, 2e6f}) {
     const fs::path path = dir / "corrupt.wav";
-    write_float_wav(path, {0.5f, 0.0f, bad, -0.25f});
+    ASSERT_NO_FATAL_FAILURE(write_float_wav(path, {0.5f, 0.0f, bad, -0.25f}, 128));
     for (int rate : {0, 16000}) {
       try {
         tts::audio::read_audio(path, rate);
@@ -389,10 +383,17 @@ TEST(AudioFile, FloatSamplesFarBeyondFullScaleAreRefusedAndLoudOnesResampleFinit
   }
   // Floats on the 16-bit scale are loud, not corrupt: they read, and resample to finite samples.
   const fs::path loud = dir / "loud.wav";
-  write_float_wav(loud, {0.5f, 32767.0f, -32768.0f, 1e6f});
+  const std::vector<float> loud_samples = {0.5f, 32767.0f, -32768.0f, 1e6f};
+  ASSERT_NO_FATAL_FAILURE(write_float_wav(loud, loud_samples, 128));
+  EXPECT_EQ(tts::audio::read_audio(loud).samples, loud_samples);
   const auto audio = tts::audio::read_audio(loud, 16000);
   ASSERT_EQ(audio.samples.size(), 500u);
   for (float x : audio.samples) ASSERT_TRUE(std::isfinite(x));
+  EXPECT_EQ(audio.samples, tts::audio::resample(loud_samples, 128, 16000));
+  // Still loud after resampling, not zeroed on the way.
+  float peak = 0.0f;
+  for (float x : audio.samples) peak = std::max(peak, std::abs(x));
+  EXPECT_GT(peak, 1e5f);
 }
 
 TEST(AudioFile, UnknownExtensionIsRejectedBeforeTouchingTheDisk) {
