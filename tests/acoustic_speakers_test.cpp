@@ -1,6 +1,6 @@
 // An acoustic model of several speakers: the speaker embedding's gradient, what a speaker changes
 // and what it must not, balanced batches, the voice file (format_version 4), and training one
-// started from a model of one speaker.
+// started from a model of one speaker and one of several fine-tuned on one.
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
@@ -292,4 +292,17 @@ TEST_F(AcousticSpeakersTraining, TrainsBesideAnotherSpeakerFromAOneSpeakerModel)
   EXPECT_EQ(resumed.weights->parameters().matrix(0), model.weights->parameters().matrix(0));
   EXPECT_EQ(resumed.weights->parameters().matrix(resumed.weights->layout().speaker_embedding),
             table);
+
+  // Fine-tuned on --data alone, the model of two speakers keeps both: speaker 0's vector learns,
+  // speaker 1's, in no batch, stays exactly as it was.
+  auto adapted = options("adapted", 3);
+  adapted.init_from = root_ / "joint";
+  adapted.architecture_from_init = true;
+  train::train_acoustic(adapted, log_);
+  EXPECT_THAT(log_.str(), ::testing::HasSubstr("keeps the 2 speakers"));
+  const frontend::AcousticModelFiles one = frontend::load_acoustic_files(root_ / "adapted");
+  ASSERT_EQ(one.weights->config().speakers, 2);
+  const auto after = one.weights->parameters().matrix(one.weights->layout().speaker_embedding);
+  EXPECT_EQ(after.col(1), table.col(1));
+  EXPECT_GT((after.col(0) - table.col(0)).norm(), 0.0f);
 }

@@ -317,7 +317,15 @@ AcousticTrainingSummary train_acoustic(const AcousticTrainingOptions& options,
 
   AcousticTrainingState state;
   state.config = o.config;
-  state.config.speakers = speakers;
+  // A model of several speakers fine-tuned on fewer keeps all its speaker vectors: --data trains
+  // speaker 0's, the --speaker-data folders the next ones', the rest stay as they were. That is
+  // how a voice is adapted from a base trained on many speakers.
+  const int start_speakers = start ? start->weights->config().speakers : 1;
+  state.config.speakers = std::max(speakers, start_speakers);
+  if (start_speakers > speakers)
+    log << "the model keeps the " << start_speakers << " speakers of " << o.init_from.string()
+        << "; this run trains speaker"
+        << (speakers > 1 ? "s 0.." + std::to_string(speakers - 1) : " 0") << "\n";
   state.config.speaker = 0;
   state.config.symbols = static_cast<int>(symbols.size());
   state.config.n_mels = o.features.n_mels;

@@ -2,12 +2,17 @@
 """Build an LJSpeech-style corpus of synthetic speech with flite's kal16 voice (BSD licence).
 
 Usage: flite_corpus.py OUT_DIR [N] [--seed S] [--jobs J] [--voice V] [--text generated|fortunes|mixed]
+                      [--part K/P]
 
 Text comes from scripts/corpus/sentences.py (generated, project-owned; the default), from the plain
 sentences of Debian's fortunes package (fortune_sentences.py), or half from each, interleaved
 (`mixed`). Sentences of ../shared/eval/dev-sentences.txt are never used. flite speaks the normalised
 text, so the words in metadata.csv are exactly the words in the audio; OUT_DIR/phones.tsv holds
 flite's phone sequence with end times in seconds for every kept row.
+
+--part K/P speaks only sentences K, K+P, K+2P, ... (1-based K) of the N drawn: P corpora built with
+the same N and seed, one per voice, split one draw of text between P voices without overlap (and
+draw nothing from the sentences a single-voice corpus of N leaves out).
 """
 
 import argparse
@@ -63,7 +68,18 @@ def choose_texts(kind, count, seed):
     return [s for pair in zip(made, plain) for s in pair] + made[len(plain):]
 
 
-def build(out_dir, count, seed, jobs, flite, voice, text="generated"):
+def parse_part(part):
+    """(K, P) of "K/P", 1 <= K <= P; ValueError naming the argument otherwise."""
+    try:
+        k, p = (int(x) for x in part.split("/"))
+    except ValueError:
+        raise ValueError("--part %r: expected K/P, e.g. 2/4" % part) from None
+    if not 1 <= k <= p:
+        raise ValueError("--part %r: K must be between 1 and P" % part)
+    return k, p
+
+
+def build(out_dir, count, seed, jobs, flite, voice, text="generated", part=(1, 1)):
     started = time.time()
     stage = ljspeech.StagedFolder(out_dir)
     try:
@@ -73,6 +89,8 @@ def build(out_dir, count, seed, jobs, flite, voice, text="generated"):
         with concurrent.futures.ThreadPoolExecutor(max_workers=jobs) as pool:
             futures = {}
             for i, raw in enumerate(texts, 1):
+                if (i - part[0]) % part[1] != 0:
+                    continue
                 ident = "flite%s" % str(i).zfill(width)
                 spoken = normalise(raw)
                 futures[pool.submit(synthesise, flite, voice, spoken,
@@ -87,7 +105,7 @@ def build(out_dir, count, seed, jobs, flite, voice, text="generated"):
                     phones[ident] = phone_line
         summary = ljspeech.write_outputs(stage, kept, dropped, {
             "source": {"synthesiser": "flite %s voice" % voice, "text": TEXT_SOURCES[text][0],
-                       "seed": seed, "licence": "flite: BSD-style; text: " + TEXT_SOURCES[text][1]},
+                       "seed": seed, "part": "%d/%d" % part, "licence": "flite: BSD-style; text: " + TEXT_SOURCES[text][1]},
         })
         with open(stage.path("phones.tsv"), "w", encoding="utf-8") as f:
             f.write("id\tphone:end_seconds ...\n")
@@ -111,12 +129,13 @@ def main(argv):
     parser.add_argument("--flite", default="flite")
     parser.add_argument("--voice", default="kal16")
     parser.add_argument("--text", choices=sorted(TEXT_SOURCES), default="generated")
+    parser.add_argument("--part", default="1/1")
     args = parser.parse_args(argv)
     if args.count < 1:
         parser.error("N must be at least 1")
     try:
         build(args.out_dir, args.count, args.seed, max(1, args.jobs), args.flite, args.voice,
-              args.text)
+              args.text, parse_part(args.part))
     except (FileNotFoundError, ValueError) as e:
         print("build-flite-corpus: %s" % e, file=sys.stderr)
         return 2

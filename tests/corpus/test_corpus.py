@@ -316,6 +316,30 @@ class FliteTest(unittest.TestCase):
                 self.assertLess(ends[-2], seconds)
                 self.assertLessEqual(seconds, ends[-1] + 0.01)
 
+    def test_parts_split_one_draw_between_voices(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            rows = {}
+            for k, voice in ((1, "kal16"), (2, "slt")):
+                out = os.path.join(tmp, voice)
+                result = subprocess.run(
+                    [os.path.join(ROOT, "scripts", "build-flite-corpus"), out, "5", "--jobs", "2",
+                     "--voice", voice, "--part", "%d/2" % k],
+                    env=dict(os.environ, TTS_NO_INSTALL="1"), capture_output=True, text=True)
+                self.assertEqual(result.returncode, 0, result.stderr)
+                with open(os.path.join(out, "metadata.csv"), encoding="utf-8") as f:
+                    rows[voice] = [line.split("|")[0] for line in f]
+                with open(os.path.join(out, "summary.json"), encoding="utf-8") as f:
+                    self.assertIn(voice, f.read())
+            self.assertEqual(rows["kal16"], ["flite00001", "flite00003", "flite00005"])
+            self.assertEqual(rows["slt"], ["flite00002", "flite00004"])
+            result = subprocess.run(
+                [os.path.join(ROOT, "scripts", "build-flite-corpus"), os.path.join(tmp, "bad"),
+                 "5", "--part", "3/2"],
+                env=dict(os.environ, TTS_NO_INSTALL="1"), capture_output=True, text=True)
+            self.assertEqual(result.returncode, 2)
+            self.assertIn("--part", result.stderr)
+            self.assertFalse(os.path.exists(os.path.join(tmp, "bad")))
+
 
 if __name__ == "__main__":
     unittest.main(verbosity=2)
