@@ -37,7 +37,8 @@ void register_train_acoustic(CLI::App& train, int& exit_code) {
   auto init_from = std::make_shared<std::string>();
   cmd->add_option("--init-from", *init_from,
                   "Start from this trained model's weights (an OUT folder or a voice's "
-                  "acoustic/); its architecture and features too, unless --config is given")
+                  "acoustic/); its architecture and features too, unless --config is given. A "
+                  "model of several speakers keeps them all: --data trains speaker 0")
       ->check(CLI::ExistingDirectory);
   cmd->add_option("--train-layers", o->trained_layers,
                   "Train only these layers (tensor names or their start: pitch, energy, "
