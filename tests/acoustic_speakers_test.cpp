@@ -231,6 +231,16 @@ TEST(AcousticSpeakers, ModelFilesOfSeveralSpeakersAreVersion4AndRoundTrip) {
   EXPECT_EQ(loaded.weights->config().speaker, 2);
   EXPECT_EQ(loaded.weights->parameters().matrix(loaded.weights->layout().speaker_embedding),
             w.parameters().matrix(w.layout().speaker_embedding));
+  // A model of several speakers without pitch and energy says so, and reads back without them.
+  frontend::AcousticConfig plain = c;
+  plain.pitch_energy = false;
+  frontend::AcousticWeights p(plain);
+  p.initialise(5);
+  frontend::save_acoustic_model(dir, p, kernels::MelConfig{}, symbols);
+  const frontend::AcousticModelFiles plain_loaded = frontend::load_acoustic_files(dir);
+  EXPECT_FALSE(plain_loaded.weights->config().pitch_energy);
+  EXPECT_EQ(plain_loaded.weights->parameters().size(), p.parameters().size());
+  frontend::save_acoustic_model(dir, w, kernels::MelConfig{}, symbols);
   // A version 3 file claiming speakers is refused, saying why.
   j["format_version"] = frontend::kAcousticFormatVersion;
   std::ofstream(dir / "acoustic.json") << j.dump();

@@ -34,10 +34,12 @@ void check_acoustic_consistency(const AcousticConfig& config, const kernels::Mel
 nlohmann::json acoustic_json(const AcousticConfig& config, const kernels::MelConfig& features,
                              const SymbolTable& symbols) {
   nlohmann::json acoustic = config;
-  if (!config.pitch_energy) acoustic.erase("pitch_energy");
   const int version = config.speakers > 1   ? kAcousticFormatVersionWithSpeakers
                       : config.pitch_energy ? kAcousticFormatVersion
                                             : kAcousticFormatVersionWithoutPitch;
+  // Version 2 means "no pitch and energy" and predates the field; later versions must say it,
+  // because a reader takes a missing field to mean they are there.
+  if (version == kAcousticFormatVersionWithoutPitch) acoustic.erase("pitch_energy");
   return {{"format", kFormat},    {"format_version", version}, {"weights", kWeightsName},
           {"acoustic", acoustic}, {"features", features},      {"symbol_table", symbols.to_json()}};
 }
