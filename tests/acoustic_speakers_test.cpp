@@ -4,6 +4,7 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <fstream>
 #include <random>
@@ -239,7 +240,10 @@ TEST(AcousticSpeakers, ModelFilesOfSeveralSpeakersAreVersion4AndRoundTrip) {
   frontend::save_acoustic_model(dir, p, kernels::MelConfig{}, symbols);
   const frontend::AcousticModelFiles plain_loaded = frontend::load_acoustic_files(dir);
   EXPECT_FALSE(plain_loaded.weights->config().pitch_energy);
-  EXPECT_EQ(plain_loaded.weights->parameters().size(), p.parameters().size());
+  ASSERT_EQ(plain_loaded.weights->parameters().size(), p.parameters().size());
+  EXPECT_TRUE(std::equal(p.parameters().data(), p.parameters().data() + p.parameters().size(),
+                         plain_loaded.weights->parameters().data()))
+      << "the weights did not read back as written";
   frontend::save_acoustic_model(dir, w, kernels::MelConfig{}, symbols);
   // A version 3 file claiming speakers is refused, saying why.
   j["format_version"] = frontend::kAcousticFormatVersion;

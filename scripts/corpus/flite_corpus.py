@@ -105,7 +105,8 @@ def build(out_dir, count, seed, jobs, flite, voice, text="generated", part=(1, 1
                     phones[ident] = phone_line
         summary = ljspeech.write_outputs(stage, kept, dropped, {
             "source": {"synthesiser": "flite %s voice" % voice, "text": TEXT_SOURCES[text][0],
-                       "seed": seed, "part": "%d/%d" % part, "licence": "flite: BSD-style; text: " + TEXT_SOURCES[text][1]},
+                       "seed": seed, "part": "%d/%d" % part,
+                       "licence": "flite: BSD-style; text: " + TEXT_SOURCES[text][1]},
         })
         with open(stage.path("phones.tsv"), "w", encoding="utf-8") as f:
             f.write("id\tphone:end_seconds ...\n")

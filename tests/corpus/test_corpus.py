@@ -7,6 +7,7 @@ Run: /usr/bin/python3 tests/corpus/test_corpus.py
 """
 
 import gzip
+import json
 import math
 import os
 import random
@@ -329,7 +330,9 @@ class FliteTest(unittest.TestCase):
                 with open(os.path.join(out, "metadata.csv"), encoding="utf-8") as f:
                     rows[voice] = [line.split("|")[0] for line in f]
                 with open(os.path.join(out, "summary.json"), encoding="utf-8") as f:
-                    self.assertIn(voice, f.read())
+                    source = json.load(f)["source"]
+                self.assertEqual(source["synthesiser"], "flite %s voice" % voice)
+                self.assertEqual(source["part"], "%d/2" % k)
             self.assertEqual(rows["kal16"], ["flite00001", "flite00003", "flite00005"])
             self.assertEqual(rows["slt"], ["flite00002", "flite00004"])
             result = subprocess.run(
