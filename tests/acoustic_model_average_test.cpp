@@ -286,3 +286,49 @@ TEST_F(AcousticModelAverage, TheCommandMixesTheAverageWithTheBase) {
   EXPECT_EQ(WEXITSTATUS(rc), 2);  // a share without a base is a usage error
   EXPECT_FALSE(fs::exists(root_ / "bad"));
 }
+
+// The recipe keeps her speaker vector as fine-tuned (`--layer-share speaker=0`) when the base has
+// several speakers: the speaker embedding stays the tuned model's, bit for bit, while every other
+// tensor mixes; a model of one speaker has no such tensor, and the name is refused.
+TEST_F(AcousticModelAverage, ASpeakerShareOfZeroKeepsTheTunedSpeakerVectors) {
+  frontend::AcousticConfig speakers = config_;
+  speakers.speakers = 4;
+  // Speaker vectors start at zero: give each model its own, as training would.
+  const auto save_speakers = [&](const std::string& name, uint64_t seed) {
+    frontend::AcousticWeights weights(speakers);
+    weights.initialise(seed);
+    auto& p = weights.parameters();
+    const auto& entry = p.entries().at(static_cast<std::size_t>(p.index_of("speaker.embedding")));
+    for (std::size_t k = 0; k < entry.size(); ++k)
+      p.data()[entry.offset + k] = 0.01f * static_cast<float>(seed * 7 + k % 13);
+    frontend::save_acoustic_model(root_ / name, weights, features_,
+                                  frontend::SymbolTable::default_table());
+    return root_ / name;
+  };
+  const fs::path tuned_dir = save_speakers("tuned", 1), base_dir = save_speakers("base", 2);
+  const auto base = frontend::load_acoustic_files(base_dir);
+  const auto tuned = values(tuned_dir);
+  const float* b = base.weights->parameters().data();
+  auto mixed = frontend::load_acoustic_files(tuned_dir);
+  frontend::interpolate_toward_base(mixed, base, frontend::MixShares{0.5, {{"speaker", 0.0}}});
+  const auto& p = mixed.weights->parameters();
+  bool saw_speaker = false;
+  for (const auto& entry : p.entries()) {
+    const bool speaker = entry.name == "speaker.embedding";
+    saw_speaker = saw_speaker || speaker;
+    for (std::size_t k = entry.offset; k < entry.offset + entry.size(); ++k) {
+      const double expected = speaker ? tuned[k] : 0.5 * tuned[k] + 0.5 * b[k];
+      ASSERT_NEAR(p.data()[k], expected, 1e-6) << entry.name;
+      if (speaker) {
+        ASSERT_NE(tuned[k], b[k]) << "the two models' speaker vectors differ";
+      }
+    }
+  }
+  EXPECT_TRUE(saw_speaker);
+
+  const fs::path single_dir = save("single", 3, config_);
+  auto single = frontend::load_acoustic_files(single_dir);
+  EXPECT_THROW(frontend::interpolate_toward_base(single, frontend::load_acoustic_files(single_dir),
+                                                 frontend::MixShares{0.5, {{"speaker", 0.0}}}),
+               std::invalid_argument);
+}
