@@ -35,6 +35,9 @@ class AcousticModelAverage : public ::testing::Test {
   fs::path save(const std::string& name, uint64_t seed, const frontend::AcousticConfig& config) {
     frontend::AcousticWeights weights(config);
     weights.initialise(seed);
+    return save_weights(name, weights);
+  }
+  fs::path save_weights(const std::string& name, const frontend::AcousticWeights& weights) {
     frontend::save_acoustic_model(root_ / name, weights, features_,
                                   frontend::SymbolTable::default_table());
     return root_ / name;
@@ -301,9 +304,7 @@ TEST_F(AcousticModelAverage, ASpeakerShareOfZeroKeepsTheTunedSpeakerVectors) {
     const auto& entry = p.entries().at(static_cast<std::size_t>(p.index_of("speaker.embedding")));
     for (std::size_t k = 0; k < entry.size(); ++k)
       p.data()[entry.offset + k] = 0.01f * static_cast<float>(seed * 7 + k % 13);
-    frontend::save_acoustic_model(root_ / name, weights, features_,
-                                  frontend::SymbolTable::default_table());
-    return root_ / name;
+    return save_weights(name, weights);
   };
   const fs::path tuned_dir = save_speakers("tuned", 1), base_dir = save_speakers("base", 2);
   const auto base = frontend::load_acoustic_files(base_dir);
