@@ -38,10 +38,17 @@ std::string TeacherForcedPass::describe() const { return kernels::describe(backe
 
 View TeacherForcedPass::entry(const View& flat, int index) const {
   const auto& e = weights_.parameters().entries().at(index);
-  return {flat.data + e.offset, static_cast<int>(e.rows), static_cast<int>(e.cols),
-          static_cast<int>(e.rows)};
+  View v = flat.advanced(e.offset);
+  v.rows = v.ld = static_cast<int>(e.rows);
+  v.cols = static_cast<int>(e.cols);
+  return v;
 }
 
+// In a bf16 or fp16 pass every activation that feeds a GEMM is written in that format by the op
+// that makes it (`E` below), and the weights are rounded once per forward() into gemm_weights_, so
+// no GEMM rounds an operand of its own; what is summed or kept for element-wise work (the residual
+// stream h, the GEMM products, the gate's factors, the gradients) stays fp32. An fp32 pass has
+// E = fp32 and computes what the unfused ops did, bit for bit on the CPU.
 double TeacherForcedPass::forward(const Batch& batch) {
   const WaveNetConfig& c = weights_.config();
   const WaveNetLayout& lay = weights_.layout();
@@ -49,12 +56,21 @@ double TeacherForcedPass::forward(const Batch& batch) {
   check_training_batch(batch, c);
   kernels::Backend& B = backend_;
   const auto P = precision_;
-  const int R = c.residual_channels, L = c.layers, N = batch.columns();
+  const kernels::Element E = kernels::operand_element(P);
+  const bool rounded = E != kernels::Element::kFloat32;
+  const int R = c.residual_channels, S = c.skip_channels, L = c.layers, N = batch.columns();
   const std::vector<int> dilations = c.dilations();
-  auto p = [&](int index) { return entry(weights_view_, index); };
 
   weights_view_ =
       weights_on_device_.read_from_host(params.data(), static_cast<int>(params.size()), 1);
+  gemm_weights_view_ = weights_view_;
+  if (rounded) {
+    gemm_weights_.resize(static_cast<int>(params.size()), 1, E);
+    B.copy(weights_view_, gemm_weights_.view());
+    gemm_weights_view_ = gemm_weights_.view();
+  }
+  auto p = [&](int index) { return entry(weights_view_, index); };
+  auto w = [&](int index) { return entry(gemm_weights_view_, index); };
   mel_ = mel_on_device_.read_from_host(batch.mel.data(), static_cast<int>(batch.mel.rows()),
                                        static_cast<int>(batch.mel.cols()));
   inputs_->assign(batch.inputs, c.classes);
@@ -64,51 +80,59 @@ double TeacherForcedPass::forward(const Batch& batch) {
 
   // Conditioning once per frame (not per sample), with the gate biases folded in.
   conditioning_.resize(L * 2 * R, mel_.cols);
-  B.gemm(conditioning_.view(), p(lay.conditioning), Transpose::kNo, mel_, Transpose::kNo, 1.0f,
+  B.gemm(conditioning_.view(), w(lay.conditioning), Transpose::kNo, mel_, Transpose::kNo, 1.0f,
          0.0f, P);
   B.add_bias(conditioning_.view(), p(lay.dilated_bias));
 
+  // The residual stream. On the host it is updated in place; on a device each layer's input op
+  // writes h + the previous layer's residual bias into the other of two buffers, which one kernel
+  // cannot do in place (a column's shifted read would race with its neighbour's write).
   h_.resize(R, N);
-  const View h = h_.view();
+  if (!B.host_resident()) h_other_.resize(R, N);
+  View h = h_.view();
   B.embedding_lookup(p(lay.embedding), *inputs_, h);
   while (dilated_in_.size() < static_cast<std::size_t>(L)) {
     dilated_in_.emplace_back(B);
     tanh_.emplace_back(B);
     sigmoid_.emplace_back(B);
   }
-  gated_.resize(L * R, N);
+  gated_.resize(L * R, N, E);
   z_.resize(2 * R, N);
   const View z = z_.view();
   for (int i = 0; i < L; ++i) {
-    dilated_in_[i].resize(2 * R, N);
+    dilated_in_[i].resize(2 * R, N, E);
     const View in = dilated_in_[i].view();
-    B.causal_shift(h, dilations[i], batch.segments, in.top_rows(R));
-    B.copy(h, in.bottom_rows(R));
-    B.gemm(z, p(lay.dilated[i]), Transpose::kNo, in, Transpose::kNo, 1.0f, 0.0f, P);
-    B.add_interpolated_columns(conditioning_.view().middle_rows(i * 2 * R, 2 * R), *frames_, z);
+    View h_next = h;
+    if (i > 0 && !B.host_resident())
+      h_next = h.data == h_.view().data ? h_other_.view() : h_.view();
+    B.wavenet_layer_input(h, i > 0 ? p(lay.residual_bias[i - 1]) : View{}, dilations[i],
+                          batch.segments, h_next, in);
+    h = h_next;
+    B.gemm(z, w(lay.dilated[i]), Transpose::kNo, in, Transpose::kNo, 1.0f, 0.0f, P);
     tanh_[i].resize(R, N);
     sigmoid_[i].resize(R, N);
     const View gated = gated_.view().middle_rows(i * R, R);
-    B.gate_forward(z, gated, tanh_[i].view(), sigmoid_[i].view());
-    if (i + 1 < L) {
-      B.gemm(h, p(lay.residual[i]), Transpose::kNo, gated, Transpose::kNo, 1.0f, 1.0f, P);
-      B.add_bias(h, p(lay.residual_bias[i]));
-    }
+    B.conditioned_gate_forward(z, conditioning_.view().middle_rows(i * 2 * R, 2 * R), *frames_,
+                               gated, tanh_[i].view(), sigmoid_[i].view());
+    if (i + 1 < L)
+      B.gemm(h, w(lay.residual[i]), Transpose::kNo, gated, Transpose::kNo, 1.0f, 1.0f, P);
   }
 
-  skip_relu_.resize(c.skip_channels, N);
-  hidden_relu_.resize(c.skip_channels, N);
+  // The head. A rounded pass keeps each ReLU's output in E and its fp32 product in scratch.
+  skip_relu_.resize(S, N, E);
+  hidden_relu_.resize(S, N, E);
+  if (rounded) product_.resize(S, N);
   const View skip = skip_relu_.view(), hidden = hidden_relu_.view();
-  B.gemm(skip, p(lay.skip), Transpose::kNo, gated_.view(), Transpose::kNo, 1.0f, 0.0f, P);
-  B.add_bias(skip, p(lay.skip_bias));
-  B.relu_forward(skip, skip);
-  B.gemm(hidden, p(lay.head_hidden), Transpose::kNo, skip, Transpose::kNo, 1.0f, 0.0f, P);
-  B.add_bias(hidden, p(lay.head_hidden_bias));
-  B.relu_forward(hidden, hidden);
+  const View skip_product = rounded ? product_.view() : skip;
+  const View hidden_product = rounded ? product_.view() : hidden;
+  B.gemm(skip_product, w(lay.skip), Transpose::kNo, gated_.view(), Transpose::kNo, 1.0f, 0.0f, P);
+  B.bias_relu_forward(skip_product, p(lay.skip_bias), skip);
+  B.gemm(hidden_product, w(lay.head_hidden), Transpose::kNo, skip, Transpose::kNo, 1.0f, 0.0f, P);
+  B.bias_relu_forward(hidden_product, p(lay.head_hidden_bias), hidden);
   logits_.resize(c.classes, N);
-  B.gemm(logits_.view(), p(lay.head_output), Transpose::kNo, hidden, Transpose::kNo, 1.0f, 0.0f, P);
+  B.gemm(logits_.view(), w(lay.head_output), Transpose::kNo, hidden, Transpose::kNo, 1.0f, 0.0f, P);
   B.add_bias(logits_.view(), p(lay.head_output_bias));
-  d_logits_.resize(c.classes, N);
+  d_logits_.resize(c.classes, N, E);
   have_forward_ = true;
   d_logits_scale_ = 1.0f;
   return B.softmax_cross_entropy(logits_.view(), *targets_, d_logits_.view());
@@ -125,11 +149,13 @@ void TeacherForcedPass::backward(kernels::ParameterSet& gradients, float loss_sc
                                 std::to_string(params.size()));
   kernels::Backend& B = backend_;
   const auto P = precision_;
+  const kernels::Element E = kernels::operand_element(P);
+  const bool rounded = E != kernels::Element::kFloat32;
   const int R = c.residual_channels, S = c.skip_channels, L = c.layers, N = h_.cols();
   const std::vector<int> dilations = c.dilations();
   const View grads =
       gradients_on_device_.add_to_host(gradients.data(), static_cast<int>(gradients.size()), 1);
-  auto p = [&](int index) { return entry(weights_view_, index); };
+  auto w = [&](int index) { return entry(gemm_weights_view_, index); };
   auto g = [&](int index) { return entry(grads, index); };
   const View d_logits = d_logits_.view(), hidden = hidden_relu_.view(), skip = skip_relu_.view();
   if (loss_scale != d_logits_scale_) {  // never at scale 1: an unscaled pass is unchanged
@@ -137,29 +163,38 @@ void TeacherForcedPass::backward(kernels::ParameterSet& gradients, float loss_sc
     d_logits_scale_ = loss_scale;
   }
 
-  // Head: logits ← relu(hidden) ← relu(skip).
+  // Head: logits ← relu(hidden) ← relu(skip). Each ReLU's adjoint is written in E for the GEMMs
+  // that read it (in place when E is fp32).
   B.gemm(g(lay.head_output), d_logits, Transpose::kNo, hidden, Transpose::kYes, 1.0f, 1.0f, P);
   B.accumulate_row_sums(g(lay.head_output_bias), d_logits);
   d_hidden_.resize(S, N);
-  const View d_hidden = d_hidden_.view();
-  B.gemm(d_hidden, p(lay.head_output), Transpose::kYes, d_logits, Transpose::kNo, 1.0f, 0.0f, P);
-  B.relu_backward(d_hidden, hidden, d_hidden);
-  B.gemm(g(lay.head_hidden), d_hidden, Transpose::kNo, skip, Transpose::kYes, 1.0f, 1.0f, P);
-  B.accumulate_row_sums(g(lay.head_hidden_bias), d_hidden);
   d_skip_.resize(S, N);
-  const View d_skip = d_skip_.view();
-  B.gemm(d_skip, p(lay.head_hidden), Transpose::kYes, d_hidden, Transpose::kNo, 1.0f, 0.0f, P);
-  B.relu_backward(d_skip, skip, d_skip);
-  B.accumulate_row_sums(g(lay.skip_bias), d_skip);
-  B.gemm(g(lay.skip), d_skip, Transpose::kNo, gated_.view(), Transpose::kYes, 1.0f, 1.0f, P);
+  if (rounded) {
+    d_hidden_rounded_.resize(S, N, E);
+    d_skip_rounded_.resize(S, N, E);
+  }
+  const View d_hidden = d_hidden_.view(), d_skip = d_skip_.view();
+  const View d_hidden_e = rounded ? d_hidden_rounded_.view() : d_hidden;
+  const View d_skip_e = rounded ? d_skip_rounded_.view() : d_skip;
+  B.gemm(d_hidden, w(lay.head_output), Transpose::kYes, d_logits, Transpose::kNo, 1.0f, 0.0f, P);
+  B.relu_backward(d_hidden, hidden, d_hidden_e);
+  B.gemm(g(lay.head_hidden), d_hidden_e, Transpose::kNo, skip, Transpose::kYes, 1.0f, 1.0f, P);
+  B.accumulate_row_sums(g(lay.head_hidden_bias), d_hidden_e);
+  B.gemm(d_skip, w(lay.head_hidden), Transpose::kYes, d_hidden_e, Transpose::kNo, 1.0f, 0.0f, P);
+  B.relu_backward(d_skip, skip, d_skip_e);
+  B.accumulate_row_sums(g(lay.skip_bias), d_skip_e);
+  B.gemm(g(lay.skip), d_skip_e, Transpose::kNo, gated_.view(), Transpose::kYes, 1.0f, 1.0f, P);
   d_gated_.resize(L * R, N);
-  B.gemm(d_gated_.view(), p(lay.skip), Transpose::kYes, d_skip, Transpose::kNo, 1.0f, 0.0f, P);
+  B.gemm(d_gated_.view(), w(lay.skip), Transpose::kYes, d_skip_e, Transpose::kNo, 1.0f, 0.0f, P);
 
-  // The stack, top down. d_h is the gradient w.r.t. the residual stream entering layer i + 1.
+  // The stack, top down. d_h is the gradient w.r.t. the residual stream entering layer i + 1
+  // (fp32, summed layer after layer), d_h_e its copy in E for the GEMMs.
   d_h_.resize(R, N);
   const View d_h = d_h_.view();
   B.set_zero(d_h);
-  dz_.resize(2 * R, N);
+  if (rounded) d_h_rounded_.resize(R, N, E);
+  const View d_h_e = rounded ? d_h_rounded_.view() : d_h;
+  dz_.resize(2 * R, N, E);
   d_in_.resize(2 * R, N);
   const View dz = dz_.view(), d_in = d_in_.view();
   d_conditioning_.resize(conditioning_.rows(), conditioning_.cols());
@@ -167,19 +202,20 @@ void TeacherForcedPass::backward(kernels::ParameterSet& gradients, float loss_sc
   for (int i = L - 1; i >= 0; --i) {
     const View d_gate = d_gated_.view().middle_rows(i * R, R);
     if (i + 1 < L) {
-      B.gemm(d_gate, p(lay.residual[i]), Transpose::kYes, d_h, Transpose::kNo, 1.0f, 1.0f, P);
-      B.gemm(g(lay.residual[i]), d_h, Transpose::kNo, gated_.view().middle_rows(i * R, R),
+      B.gemm(d_gate, w(lay.residual[i]), Transpose::kYes, d_h_e, Transpose::kNo, 1.0f, 1.0f, P);
+      B.gemm(g(lay.residual[i]), d_h_e, Transpose::kNo, gated_.view().middle_rows(i * R, R),
              Transpose::kYes, 1.0f, 1.0f, P);
-      B.accumulate_row_sums(g(lay.residual_bias[i]), d_h);
+      B.accumulate_row_sums(g(lay.residual_bias[i]), d_h_e);
     }
     B.gate_backward(d_gate, tanh_[i].view(), sigmoid_[i].view(), dz);
     B.gemm(g(lay.dilated[i]), dz, Transpose::kNo, dilated_in_[i].view(), Transpose::kYes, 1.0f,
            1.0f, P);
     B.add_interpolated_columns_backward(dz, *frames_,
                                         d_conditioning_.view().middle_rows(i * 2 * R, 2 * R));
-    B.gemm(d_in, p(lay.dilated[i]), Transpose::kYes, dz, Transpose::kNo, 1.0f, 0.0f, P);
-    B.add(d_in.bottom_rows(R), d_h);
-    B.causal_shift_backward(d_in.top_rows(R), dilations[i], segments_, d_h);
+    B.gemm(d_in, w(lay.dilated[i]), Transpose::kYes, dz, Transpose::kNo, 1.0f, 0.0f, P);
+    // Below layer 0 only the embedding reads d_h, in fp32.
+    B.wavenet_layer_input_backward(d_in, dilations[i], segments_, d_h,
+                                   rounded && i > 0 ? d_h_e : View{});
   }
   B.embedding_backward(d_h, *inputs_, g(lay.embedding));
   B.gemm(g(lay.conditioning), d_conditioning_.view(), Transpose::kNo, mel_, Transpose::kYes, 1.0f,

@@ -10,6 +10,7 @@
 
 #include "acoustic_launchers.h"
 #include "cuda_check.h"
+#include "launchers.h"
 #include "tts/kernels/cuda/device_ops.h"
 
 namespace tts::kernels::cuda {
@@ -129,7 +130,13 @@ void add(DeviceView x, DeviceView y) {
 
 void copy(DeviceView from, DeviceView to) {
   require(same_shape(from, to), "copy", "shapes do not agree");
+  require(from.is_float32(), "copy", "the source is fp32");
   if (from.size() == 0) return;
+  if (!to.is_float32()) {  // rounded to the 16-bit format
+    detail::launch_convert(from.data, from.ld, from.rows, from.cols, to.data, to.ld, to.element,
+                           nullptr);
+    return;
+  }
   TTS_CUDA_CHECK(cudaMemcpy2DAsync(to.data, sizeof(float) * to.ld, from.data,
                                    sizeof(float) * from.ld, sizeof(float) * from.rows, from.cols,
                                    cudaMemcpyDeviceToDevice, nullptr));

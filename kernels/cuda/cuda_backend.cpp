@@ -66,6 +66,14 @@ struct CudaRepeats final : Repeats {
   ScatterPlan plan;
 };
 
+// The ops that take only fp32 views check them here (the 16-bit ones check their own formats in
+// device_ops.cpp and wavenet_ops.cpp).
+View f32(View v, const char* op) {
+  if (!v.is_float32())
+    throw std::invalid_argument(std::string("cuda::") + op + ": this operand must be fp32");
+  return v;
+}
+
 // An inv_std of N values as the 1 × N view the device kernels take.
 View as_row(View v) {
   if (v.cols == 1) return {v.data, 1, v.rows, 1};
@@ -87,6 +95,7 @@ class CudaBackend final : public Backend {
   // A contiguous view (a whole buffer, one flat parameter array) is one plain copy; a slice of a
   // taller matrix is a pitched one.
   void upload(const float* host, View to) override {
+    f32(to, "upload");
     if (to.size() == 0) return;
     if (to.contiguous() || to.cols == 1) {
       TTS_CUDA_CHECK(cudaMemcpy(to.data, host, to.size() * sizeof(float), cudaMemcpyHostToDevice));
@@ -96,6 +105,7 @@ class CudaBackend final : public Backend {
                                 to.rows * sizeof(float), to.cols, cudaMemcpyHostToDevice));
   }
   void download(View from, float* host) override {
+    f32(from, "download");
     if (from.size() == 0) return;
     if (from.contiguous() || from.cols == 1) {
       TTS_CUDA_CHECK(
@@ -114,6 +124,7 @@ class CudaBackend final : public Backend {
   std::unique_ptr<Repeats> make_repeats() override { return std::make_unique<CudaRepeats>(*this); }
 
   void set_zero(View x) override {
+    f32(x, "set_zero");
     if (x.size() == 0) return;
     if (x.contiguous() || x.cols == 1) {
       TTS_CUDA_CHECK(cudaMemsetAsync(x.data, 0, x.size() * sizeof(float)));
@@ -123,35 +134,61 @@ class CudaBackend final : public Backend {
         cudaMemset2DAsync(x.data, x.ld * sizeof(float), 0, x.rows * sizeof(float), x.cols));
   }
   void copy(View from, View to) override { cuda::copy(from, to); }
-  void add(View x, View y) override { cuda::add(x, y); }
+  void add(View x, View y) override { cuda::add(f32(x, "add"), f32(y, "add")); }
   void scale(View x, float factor) override { cuda::scale(x, factor); }
-  void multiply(View a, View b, View out) override { cuda::multiply(a, b, out); }
+  void multiply(View a, View b, View out) override {
+    cuda::multiply(f32(a, "multiply"), f32(b, "multiply"), f32(out, "multiply"));
+  }
 
   void gemm(View c, View a, Transpose ta, View b, Transpose tb, float alpha, float beta,
             GemmPrecision precision) override {
     cuda::gemm(c, a, ta, b, tb, alpha, beta, precision);
   }
-  void add_bias(View x, View bias) override { cuda::add_bias(x, bias); }
+  void add_bias(View x, View bias) override {
+    cuda::add_bias(f32(x, "add_bias"), f32(bias, "add_bias"));
+  }
   void accumulate_row_sums(View out, View x) override { cuda::accumulate_row_sums(out, x); }
 
-  void relu_forward(View x, View y) override { cuda::relu_forward(x, y); }
+  void relu_forward(View x, View y) override {
+    cuda::relu_forward(f32(x, "relu_forward"), f32(y, "relu_forward"));
+  }
   void relu_backward(View dy, View y, View dx) override { cuda::relu_backward(dy, y, dx); }
   void gate_forward(View z, View gated, View tanh_out, View sigmoid_out) override {
-    cuda::gate_forward(z, gated, tanh_out, sigmoid_out);
+    const char* op = "gate_forward";
+    cuda::gate_forward(f32(z, op), f32(gated, op), f32(tanh_out, op), f32(sigmoid_out, op));
   }
   void gate_backward(View d_gated, View tanh_out, View sigmoid_out, View dz) override {
     cuda::gate_backward(d_gated, tanh_out, sigmoid_out, dz);
   }
 
+  void wavenet_layer_input(View h, View bias, int shift, int segments, View h_out,
+                           View stacked) override {
+    cuda::wavenet_layer_input(h, bias, shift, segments, h_out, stacked);
+  }
+  void wavenet_layer_input_backward(View d_in, int shift, int segments, View d_h,
+                                    View rounded) override {
+    cuda::wavenet_layer_input_backward(d_in, shift, segments, d_h, rounded);
+  }
+  void conditioned_gate_forward(View z, View frames, const Interpolation& at, View gated,
+                                View tanh_out, View sigmoid_out) override {
+    const auto& p = mine<CudaInterpolation>(at, "conditioned_gate_forward");
+    cuda::conditioned_gate_forward(z, frames, p.index, p.weight, gated, tanh_out, sigmoid_out);
+  }
+  void bias_relu_forward(View x, View bias, View y) override {
+    cuda::bias_relu_forward(x, bias, y);
+  }
+
   void causal_shift(View x, int shift, int segments, View out) override {
-    cuda::causal_shift(x, shift, segments, out);
+    cuda::causal_shift(f32(x, "causal_shift"), shift, segments, f32(out, "causal_shift"));
   }
   void causal_shift_backward(View d_out, int shift, int segments, View dx) override {
-    cuda::causal_shift_backward(d_out, shift, segments, dx);
+    const char* op = "causal_shift_backward";
+    cuda::causal_shift_backward(f32(d_out, op), shift, segments, f32(dx, op));
   }
   void add_interpolated_columns(View frames, const Interpolation& at, View out) override {
     const auto& p = mine<CudaInterpolation>(at, "add_interpolated_columns");
-    cuda::add_interpolated_columns(frames, p.index, p.weight, out);
+    cuda::add_interpolated_columns(f32(frames, "add_interpolated_columns"), p.index, p.weight,
+                                   f32(out, "add_interpolated_columns"));
   }
   void add_interpolated_columns_backward(View d_out, const Interpolation& at,
                                          View d_frames) override {
@@ -159,40 +196,48 @@ class CudaBackend final : public Backend {
                       d_frames);
   }
   void embedding_lookup(View table, const Indices& ids, View out) override {
-    cuda::embedding_lookup(table, mine<CudaIndices>(ids, "embedding_lookup").ids, out);
+    cuda::embedding_lookup(f32(table, "embedding_lookup"),
+                           mine<CudaIndices>(ids, "embedding_lookup").ids,
+                           f32(out, "embedding_lookup"));
   }
   void embedding_backward(View d_out, const Indices& ids, View d_table) override {
     const auto& i = mine<CudaIndices>(ids, "embedding_backward");
     if (!i.scatters)
       throw std::invalid_argument(
           "cuda::embedding_backward: the ids were assigned without a range");
-    cuda::scatter_add(d_out, i.plan, d_table);
+    cuda::scatter_add(f32(d_out, "embedding_backward"), i.plan, d_table);
   }
   void repeat_columns(View x, const Repeats& d, View out) override {
-    cuda::embedding_lookup(x, mine<CudaRepeats>(d, "repeat_columns").owners, out);
+    cuda::embedding_lookup(f32(x, "repeat_columns"), mine<CudaRepeats>(d, "repeat_columns").owners,
+                           f32(out, "repeat_columns"));
   }
   void repeat_columns_backward(View d_out, const Repeats& d, View dx) override {
-    cuda::scatter_add(d_out, mine<CudaRepeats>(d, "repeat_columns_backward").plan, dx);
+    cuda::scatter_add(f32(d_out, "repeat_columns_backward"),
+                      mine<CudaRepeats>(d, "repeat_columns_backward").plan, dx);
   }
 
   void conv1d_unfold(View x, int kernel_size, const Lengths& l, View unfolded) override {
-    cuda::conv1d_unfold(x, kernel_size, mine<CudaLengths>(l, "conv1d_unfold").columns, unfolded);
+    cuda::conv1d_unfold(f32(x, "conv1d_unfold"), kernel_size,
+                        mine<CudaLengths>(l, "conv1d_unfold").columns,
+                        f32(unfolded, "conv1d_unfold"));
   }
   void conv1d_unfold_backward(View d_unfolded, int kernel_size, const Lengths& l,
                               View dx) override {
-    cuda::conv1d_unfold_backward(d_unfolded, kernel_size,
+    cuda::conv1d_unfold_backward(f32(d_unfolded, "conv1d_unfold_backward"), kernel_size,
                                  mine<CudaLengths>(l, "conv1d_unfold_backward").columns, dx);
   }
   void layer_norm_forward(View x, View gamma, View beta, float epsilon, View normalized,
                           View inv_std, View y) override {
-    cuda::layer_norm_forward(x, gamma, beta, epsilon, normalized, as_row(inv_std), y);
+    cuda::layer_norm_forward(f32(x, "layer_norm_forward"), gamma, beta, epsilon, normalized,
+                             as_row(inv_std), f32(y, "layer_norm_forward"));
   }
   void layer_norm_backward(View dy, View normalized, View inv_std, View gamma, View dx,
                            View d_gamma, View d_beta) override {
-    cuda::layer_norm_backward(dy, normalized, as_row(inv_std), gamma, dx, d_gamma, d_beta);
+    cuda::layer_norm_backward(f32(dy, "layer_norm_backward"), normalized, as_row(inv_std), gamma,
+                              f32(dx, "layer_norm_backward"), d_gamma, d_beta);
   }
   void dropout_mask(float rate, std::uint64_t seed, View keep) override {
-    cuda::dropout_mask(rate, seed, keep);
+    cuda::dropout_mask(rate, seed, f32(keep, "dropout_mask"));
   }
 
   double softmax_cross_entropy(View logits, const Indices& targets, View d_logits) override {
@@ -200,10 +245,12 @@ class CudaBackend final : public Backend {
         logits, mine<CudaIndices>(targets, "softmax_cross_entropy").ids, d_logits);
   }
   double mse_loss(View prediction, View target, View d_prediction, float scale) override {
-    return cuda::mse_loss(prediction, target, d_prediction, scale);
+    const char* op = "mse_loss";
+    return cuda::mse_loss(f32(prediction, op), f32(target, op), f32(d_prediction, op), scale);
   }
   double l1_loss(View prediction, View target, View d_prediction, float scale) override {
-    return cuda::l1_loss(prediction, target, d_prediction, scale);
+    const char* op = "l1_loss";
+    return cuda::l1_loss(f32(prediction, op), f32(target, op), f32(d_prediction, op), scale);
   }
 };
 

@@ -42,6 +42,23 @@ std::uint16_t* half_copy(const DeviceView& v, int which, GemmPrecision precision
   return out;
 }
 
+// The cuBLAS operand of a GEMM in `precision`: a 16-bit view in that precision's format as it is,
+// an fp32 one rounded into scratch (contiguous), or an fp32 one as it is for an fp32 GEMM.
+const void* gemm_operand(const DeviceView& v, int which, GemmPrecision precision, int* ld) {
+  if (v.is_float32()) {
+    if (precision == GemmPrecision::kFp32) {
+      *ld = v.ld;
+      return v.data;
+    }
+    *ld = v.rows;
+    return half_copy(v, which, precision);
+  }
+  require(v.element == operand_element(precision), "gemm",
+          "a 16-bit operand must be in the GEMM's precision");
+  *ld = v.ld;
+  return v.data;
+}
+
 }  // namespace
 
 void gemm(DeviceView c, DeviceView a, Transpose transpose_a, DeviceView b, Transpose transpose_b,
@@ -50,6 +67,7 @@ void gemm(DeviceView c, DeviceView a, Transpose transpose_a, DeviceView b, Trans
   const int m = ta ? a.cols : a.rows, k = ta ? a.rows : a.cols;
   const int n = tb ? b.rows : b.cols, kb = tb ? b.cols : b.rows;
   require(k == kb && c.rows == m && c.cols == n, "gemm", "shapes do not agree");
+  require(c.is_float32(), "gemm", "the product is fp32");
   if (m == 0 || n == 0) return;
   if (k == 0) {               // as the CPU: only the scaling of C
     const float zero = 0.0f;  // C = beta·C + 0·C, in place
@@ -57,18 +75,19 @@ void gemm(DeviceView c, DeviceView a, Transpose transpose_a, DeviceView b, Trans
                                  c.data, c.ld, &zero, c.data, c.ld, c.data, c.ld));
     return;
   }
-  if (precision == GemmPrecision::kBf16 || precision == GemmPrecision::kFp16) {
-    // The copies are contiguous: their leading dimension is their stored row count.
-    detail::device_gemm(m, n, k, transpose_a, transpose_b, alpha, half_copy(a, 0, precision),
-                        a.rows, half_copy(b, 1, precision), b.rows, beta, c.data, c.ld, precision);
-  } else {
-    detail::device_gemm(m, n, k, transpose_a, transpose_b, alpha, a.data, a.ld, b.data, b.ld, beta,
-                        c.data, c.ld, precision);
-  }
+  int lda = 0, ldb = 0;
+  const void* a_operand = gemm_operand(a, 0, precision, &lda);
+  const void* b_operand = gemm_operand(b, 1, precision, &ldb);
+  detail::device_gemm(m, n, k, transpose_a, transpose_b, alpha, a_operand, lda, b_operand, ldb,
+                      beta, c.data, c.ld, precision);
 }
 
 void scale(DeviceView x, float factor) {
   if (x.rows == 0 || x.cols == 0) return;
+  if (!x.is_float32()) {
+    detail::launch_scale(x.data, x.ld, x.rows, x.cols, factor, x.element, nullptr);
+    return;
+  }
   const float zero = 0.0f;
   TTS_CUBLAS_CHECK(cublasSgeam(detail::blas_handle(), CUBLAS_OP_N, CUBLAS_OP_N, x.rows, x.cols,
                                &factor, x.data, x.ld, &zero, x.data, x.ld, x.data, x.ld));
@@ -81,7 +100,25 @@ void add_bias(DeviceView x, DeviceView bias) {
 
 void accumulate_row_sums(DeviceView out, DeviceView x) {
   require(out.rows == x.rows && out.cols == 1, "accumulate_row_sums", "out must be rows × 1");
+  require(out.is_float32(), "accumulate_row_sums", "out is fp32");
   if (x.rows == 0 || x.cols == 0) return;
+  if (!x.is_float32()) {  // x · 1 as a GEMM in x's format, fp32 accumulation (deterministic)
+    const GemmPrecision precision =
+        x.element == Element::kBfloat16 ? GemmPrecision::kBf16 : GemmPrecision::kFp16;
+    thread_local DeviceArray<std::int32_t> ones[2];  // int32 storage: 2 halves per element
+    DeviceArray<std::int32_t>& o = ones[precision == GemmPrecision::kBf16 ? 0 : 1];
+    const std::size_t pairs = (static_cast<std::size_t>(x.cols) + 1) / 2;
+    if (o.size() < pairs) {
+      // 1.0 is 0x3F80 in bf16 and 0x3C00 in IEEE half; two per int32.
+      const std::uint32_t one = precision == GemmPrecision::kBf16 ? 0x3F80u : 0x3C00u;
+      const std::vector<std::int32_t> host(pairs, static_cast<std::int32_t>(one | (one << 16)));
+      o.resize(pairs);
+      o.upload(host.data(), host.size());
+    }
+    detail::device_gemm(x.rows, 1, x.cols, Transpose::kNo, Transpose::kNo, 1.0f, x.data, x.ld,
+                        o.data(), x.cols, 1.0f, out.data, out.rows, precision);
+    return;
+  }
   // out += x · 1 through cuBLAS's matrix-vector product: deterministic, and as fast as the memory.
   thread_local DeviceArray<float> ones;
   if (ones.size() < static_cast<std::size_t>(x.cols)) {
@@ -102,8 +139,10 @@ void relu_forward(DeviceView x, DeviceView y) {
 void relu_backward(DeviceView dy, DeviceView y, DeviceView dx) {
   require_same_shape(dy, y, "relu_backward");
   require_same_shape(dy, dx, "relu_backward");
+  require(dy.is_float32() && y.element == dx.element, "relu_backward",
+          "dy is fp32, y and dx of one format");
   detail::launch_relu_backward(dy.data, dy.ld, y.data, y.ld, dy.rows, dy.cols, dx.data, dx.ld,
-                               nullptr);
+                               dx.element, nullptr);
 }
 
 void gate_forward(DeviceView z, DeviceView gated, DeviceView tanh_out, DeviceView sigmoid_out) {
@@ -122,8 +161,10 @@ void gate_backward(DeviceView d_gated, DeviceView tanh_out, DeviceView sigmoid_o
               sigmoid_out.rows == r && sigmoid_out.cols == d_gated.cols && sigmoid_out.contiguous(),
           "gate_backward", "the kept factors must be contiguous R × columns");
   require(dz.rows == 2 * r && dz.cols == d_gated.cols, "gate_backward", "dz must be 2R × columns");
+  require(d_gated.is_float32() && tanh_out.is_float32() && sigmoid_out.is_float32(),
+          "gate_backward", "only dz may be 16-bit");
   detail::launch_gate_backward(d_gated.data, d_gated.ld, tanh_out.data, sigmoid_out.data, r,
-                               d_gated.cols, dz.data, dz.ld, nullptr);
+                               d_gated.cols, dz.data, dz.ld, dz.element, nullptr);
 }
 
 void causal_shift(DeviceView x, int shift, int segments, DeviceView out) {
@@ -217,14 +258,16 @@ void scatter_add(DeviceView d_out, const ScatterPlan& plan, DeviceView d_targets
   require(d_targets.rows == d_out.rows && d_targets.cols == plan.targets() &&
               d_out.cols == plan.sources(),
           "scatter_add", "the plan's sources and targets must match d_out and d_targets");
-  detail::launch_scatter_add(d_out.data, d_out.ld, d_out.rows, plan.offsets().data(),
+  require(d_targets.is_float32(), "scatter_add", "d_targets is fp32");
+  detail::launch_scatter_add(d_out.data, d_out.ld, d_out.element, d_out.rows, plan.offsets().data(),
                              plan.columns().data(), plan.coefficients().data(), plan.targets(),
                              d_targets.data, d_targets.ld, nullptr);
 }
 
 double softmax_cross_entropy(DeviceView logits, const DeviceArray<std::int32_t>& targets,
                              DeviceView d_logits) {
-  require(logits.contiguous(), "softmax_cross_entropy", "logits must be contiguous");
+  require(logits.contiguous() && logits.is_float32(), "softmax_cross_entropy",
+          "logits must be contiguous fp32");
   require(targets.size() == static_cast<std::size_t>(logits.cols), "softmax_cross_entropy",
           "one target per column");
   const bool want_gradient = d_logits.data != nullptr;
@@ -236,7 +279,7 @@ double softmax_cross_entropy(DeviceView logits, const DeviceArray<std::int32_t>&
   losses.resize(logits.cols);
   detail::launch_softmax_cross_entropy(logits.data, targets.data(), logits.rows, logits.cols,
                                        losses.data(), want_gradient ? d_logits.data : nullptr,
-                                       nullptr);
+                                       d_logits.element, nullptr);
   std::vector<double> host(logits.cols);
   losses.download(host.data(), host.size());
   double total = 0.0;

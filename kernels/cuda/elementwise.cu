@@ -7,6 +7,7 @@
 #include <cstdint>
 
 #include "cuda_check.h"
+#include "element_store.cuh"
 #include "grid_stride.cuh"
 #include "launchers.h"
 
@@ -17,20 +18,20 @@ namespace {
 constexpr int kThreads = kElementwiseThreads;
 
 // out (rows × cols, contiguous) = bf16(in) where in has column stride ld (== rows: contiguous).
-__global__ void float_to_bf16_kernel(const float* in, int rows, int ld, std::uint16_t* out,
-                                     std::size_t count) {
-  for (std::size_t i = blockIdx.x * std::size_t{blockDim.x} + threadIdx.x; i < count;
-       i += std::size_t{gridDim.x} * blockDim.x)
-    out[i] = __bfloat16_as_ushort(__float2bfloat16_rn(in[(i / rows) * ld + i % rows]));
+__global__ void float_to_bf16_kernel(const float* in, int rows, int cols, int ld,
+                                     std::uint16_t* out) {
+  for_each_element(rows, cols, [&](int r, std::size_t c) {
+    out[c * rows + r] = __bfloat16_as_ushort(__float2bfloat16_rn(in[c * ld + r]));
+  });
 }
 
 // The same to IEEE half. __float2half_rn rounds to nearest even and gives ±inf beyond fp16's range
 // (|x| ≥ 65520): that overflow is what dynamic loss scaling detects in the gradients.
-__global__ void float_to_fp16_kernel(const float* in, int rows, int ld, std::uint16_t* out,
-                                     std::size_t count) {
-  for (std::size_t i = blockIdx.x * std::size_t{blockDim.x} + threadIdx.x; i < count;
-       i += std::size_t{gridDim.x} * blockDim.x)
-    out[i] = __half_as_ushort(__float2half_rn(in[(i / rows) * ld + i % rows]));
+__global__ void float_to_fp16_kernel(const float* in, int rows, int cols, int ld,
+                                     std::uint16_t* out) {
+  for_each_element(rows, cols, [&](int r, std::size_t c) {
+    out[c * rows + r] = __half_as_ushort(__float2half_rn(in[c * ld + r]));
+  });
 }
 
 __global__ void fill_pattern_kernel(float* data, std::size_t count, float scale) {
@@ -49,34 +50,32 @@ __device__ __forceinline__ float sigmoid(float x) { return 1.0f / (1.0f + expf(-
 // gated (and the kept factors) at column stride ld_gated; z at column stride ld_z (≥ 2R); the
 // kept tanh and sigmoid factors are contiguous R × columns.
 template <bool kKeep>
-__global__ void gate_forward_kernel(const float* z, int ld_z, int r, std::size_t count,
-                                    float* gated, int ld_gated, float* tanh_out,
-                                    float* sigmoid_out) {
-  for (std::size_t i = blockIdx.x * std::size_t{blockDim.x} + threadIdx.x; i < count;
-       i += std::size_t{gridDim.x} * blockDim.x) {
-    const std::size_t column = i / r, row = i % r;
+__global__ void gate_forward_kernel(const float* z, int ld_z, int r, int columns, float* gated,
+                                    int ld_gated, float* tanh_out, float* sigmoid_out) {
+  for_each_element(r, columns, [&](int row, std::size_t column) {
     const float* zc = z + column * ld_z;
     const float t = tanhf(zc[row]);
     const float s = sigmoid(zc[r + row]);
     gated[column * ld_gated + row] = t * s;
     if constexpr (kKeep) {
+      const std::size_t i = column * r + row;
       tanh_out[i] = t;
       sigmoid_out[i] = s;
     }
-  }
+  });
 }
 
+template <typename T>
 __global__ void gate_backward_kernel(const float* d_gated, int ld_d_gated, const float* tanh_out,
-                                     const float* sigmoid_out, int r, std::size_t count, float* dz,
+                                     const float* sigmoid_out, int r, int columns, T* dz,
                                      int ld_dz) {
-  for (std::size_t i = blockIdx.x * std::size_t{blockDim.x} + threadIdx.x; i < count;
-       i += std::size_t{gridDim.x} * blockDim.x) {
-    const std::size_t column = i / r, row = i % r;
+  for_each_element(r, columns, [&](int row, std::size_t column) {
+    const std::size_t i = column * r + row;
     const float d = d_gated[column * ld_d_gated + row], t = tanh_out[i], s = sigmoid_out[i];
-    float* dzc = dz + column * ld_dz;
-    dzc[row] = d * s * (1.0f - t * t);
-    dzc[r + row] = d * t * s * (1.0f - s);
-  }
+    T* dzc = dz + column * ld_dz;
+    store(dzc + row, d * s * (1.0f - t * t));
+    store(dzc + r + row, d * t * s * (1.0f - s));
+  });
 }
 
 }  // namespace
@@ -84,7 +83,8 @@ __global__ void gate_backward_kernel(const float* d_gated, int ld_d_gated, const
 void launch_float_to_bf16(const float* in, std::uint16_t* out, std::size_t count,
                           cudaStream_t stream) {
   if (count == 0) return;
-  float_to_bf16_kernel<<<blocks_for(count), kThreads, 0, stream>>>(in, 1, 1, out, count);
+  float_to_bf16_kernel<<<blocks_for(count), kThreads, 0, stream>>>(in, 1, static_cast<int>(count),
+                                                                   1, out);
   TTS_CUDA_CHECK_LAUNCH();
 }
 
@@ -92,14 +92,15 @@ void launch_float_to_bf16(const float* in, int rows, int cols, int ld, std::uint
                           cudaStream_t stream) {
   const std::size_t count = std::size_t(rows) * std::size_t(cols);
   if (count == 0) return;
-  float_to_bf16_kernel<<<blocks_for(count), kThreads, 0, stream>>>(in, rows, ld, out, count);
+  float_to_bf16_kernel<<<blocks_for(count), kThreads, 0, stream>>>(in, rows, cols, ld, out);
   TTS_CUDA_CHECK_LAUNCH();
 }
 
 void launch_float_to_fp16(const float* in, std::uint16_t* out, std::size_t count,
                           cudaStream_t stream) {
   if (count == 0) return;
-  float_to_fp16_kernel<<<blocks_for(count), kThreads, 0, stream>>>(in, 1, 1, out, count);
+  float_to_fp16_kernel<<<blocks_for(count), kThreads, 0, stream>>>(in, 1, static_cast<int>(count),
+                                                                   1, out);
   TTS_CUDA_CHECK_LAUNCH();
 }
 
@@ -107,7 +108,7 @@ void launch_float_to_fp16(const float* in, int rows, int cols, int ld, std::uint
                           cudaStream_t stream) {
   const std::size_t count = std::size_t(rows) * std::size_t(cols);
   if (count == 0) return;
-  float_to_fp16_kernel<<<blocks_for(count), kThreads, 0, stream>>>(in, rows, ld, out, count);
+  float_to_fp16_kernel<<<blocks_for(count), kThreads, 0, stream>>>(in, rows, cols, ld, out);
   TTS_CUDA_CHECK_LAUNCH();
 }
 
@@ -123,20 +124,23 @@ void launch_gate_forward(const float* z, int ld_z, int r, int columns, float* ga
   if (count == 0) return;
   if (tanh_out && sigmoid_out)
     gate_forward_kernel<true><<<blocks_for(count), kThreads, 0, stream>>>(
-        z, ld_z, r, count, gated, ld_gated, tanh_out, sigmoid_out);
+        z, ld_z, r, columns, gated, ld_gated, tanh_out, sigmoid_out);
   else
     gate_forward_kernel<false><<<blocks_for(count), kThreads, 0, stream>>>(
-        z, ld_z, r, count, gated, ld_gated, nullptr, nullptr);
+        z, ld_z, r, columns, gated, ld_gated, nullptr, nullptr);
   TTS_CUDA_CHECK_LAUNCH();
 }
 
 void launch_gate_backward(const float* d_gated, int ld_d_gated, const float* tanh_out,
-                          const float* sigmoid_out, int r, int columns, float* dz, int ld_dz,
-                          cudaStream_t stream) {
+                          const float* sigmoid_out, int r, int columns, void* dz, int ld_dz,
+                          Element dz_element, cudaStream_t stream) {
   const std::size_t count = std::size_t(r) * std::size_t(columns);
   if (count == 0) return;
-  gate_backward_kernel<<<blocks_for(count), kThreads, 0, stream>>>(
-      d_gated, ld_d_gated, tanh_out, sigmoid_out, r, count, dz, ld_dz);
+  with_element_type(dz_element, [&](auto tag) {
+    using T = decltype(tag);
+    gate_backward_kernel<T><<<blocks_for(count), kThreads, 0, stream>>>(
+        d_gated, ld_d_gated, tanh_out, sigmoid_out, r, columns, static_cast<T*>(dz), ld_dz);
+  });
   TTS_CUDA_CHECK_LAUNCH();
 }
 

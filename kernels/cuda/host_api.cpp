@@ -130,7 +130,8 @@ void gate_backward(ConstMatrixRef d_gated, ConstMatrixRef tanh_out, ConstMatrixR
   DeviceBuffer<float> ddz(static_cast<std::size_t>(dz.size()));
   const int rows = as_int(r, "cuda::gate_backward");
   detail::launch_gate_backward(dg.data(), rows, dt.data(), ds.data(), rows,
-                               as_int(n, "cuda::gate_backward"), ddz.data(), 2 * rows, nullptr);
+                               as_int(n, "cuda::gate_backward"), ddz.data(), 2 * rows,
+                               Element::kFloat32, nullptr);
   download(ddz, dz);
 }
 
@@ -154,10 +155,10 @@ double softmax_cross_entropy(ConstMatrixRef logits, const std::vector<int32_t>& 
   dt.upload(targets.data(), targets.size());
   DeviceBuffer<double> loss(static_cast<std::size_t>(n));
   DeviceBuffer<float> dd(want_gradient ? static_cast<std::size_t>(d_logits.size()) : 0);
-  detail::launch_softmax_cross_entropy(dl.data(), dt.data(),
-                                       as_int(classes, "cuda::softmax_cross_entropy"),
-                                       as_int(n, "cuda::softmax_cross_entropy"), loss.data(),
-                                       want_gradient ? dd.data() : nullptr, nullptr);
+  detail::launch_softmax_cross_entropy(
+      dl.data(), dt.data(), as_int(classes, "cuda::softmax_cross_entropy"),
+      as_int(n, "cuda::softmax_cross_entropy"), loss.data(), want_gradient ? dd.data() : nullptr,
+      Element::kFloat32, nullptr);
   if (want_gradient) download(dd, d_logits);
   double total = 0.0;
   for (double value : loss.to_host()) total += value;

@@ -7,6 +7,8 @@
 #include <cstddef>
 #include <cstdint>
 
+#include "tts/kernels/ops/view.h"
+
 namespace tts::kernels::cuda::detail {
 
 // out[i] = bf16(in[i]) (round to nearest even), stored as raw 16-bit bf16 bit patterns.
@@ -30,18 +32,17 @@ void launch_fill_pattern(float* data, std::size_t count, float scale, cudaStream
 void launch_gate_forward(const float* z, int ld_z, int r, int columns, float* gated, int ld_gated,
                          float* tanh_out, float* sigmoid_out, cudaStream_t stream);
 
-// dz (2R rows, column stride ld_dz) from d_gated (stride ld_d_gated) and the kept factors.
+// dz (2R rows, column stride ld_dz, in dz_element's format) from d_gated (stride ld_d_gated) and
+// the kept factors.
 void launch_gate_backward(const float* d_gated, int ld_d_gated, const float* tanh_out,
-                          const float* sigmoid_out, int r, int columns, float* dz, int ld_dz,
-                          cudaStream_t stream);
+                          const float* sigmoid_out, int r, int columns, void* dz, int ld_dz,
+                          Element dz_element, cudaStream_t stream);
 
 // The element-wise and indexing kernels of the training step (training_kernels.cu); matrices are
 // rows × cols at column stride ld. See tts/kernels/cuda/device_ops.h for the semantics.
 void launch_add_bias(float* x, int rows, int cols, int ld, const float* bias, cudaStream_t stream);
 void launch_relu_forward(const float* x, int ld_x, int rows, int cols, float* y, int ld_y,
                          cudaStream_t stream);
-void launch_relu_backward(const float* dy, int ld_dy, const float* y, int ld_y, int rows, int cols,
-                          float* dx, int ld_dx, cudaStream_t stream);
 void launch_causal_shift(const float* x, int ld_x, int rows, int cols, int shift, int length,
                          float* out, int ld_out, cudaStream_t stream);
 void launch_causal_shift_backward(const float* d_out, int ld_d_out, int rows, int cols, int shift,
@@ -51,15 +52,44 @@ void launch_add_interpolated_columns(const float* frames, int ld_frames, const s
                                      int ld_out, cudaStream_t stream);
 void launch_embedding_lookup(const float* table, int ld_table, const std::int32_t* ids, int rows,
                              int cols, float* out, int ld_out, cudaStream_t stream);
-// d_targets[:, t] += Σ_{j ∈ [offsets[t], offsets[t+1])} coefficients[j] · d_out[:, columns[j]].
-void launch_scatter_add(const float* d_out, int ld_d_out, int rows, const std::int32_t* offsets,
-                        const std::int32_t* columns, const float* coefficients, int targets,
-                        float* d_targets, int ld_targets, cudaStream_t stream);
+// d_targets[:, t] += Σ_{j ∈ [offsets[t], offsets[t+1])} coefficients[j] · d_out[:, columns[j]]
+// (d_out in d_out_element's format).
+void launch_scatter_add(const void* d_out, int ld_d_out, Element d_out_element, int rows,
+                        const std::int32_t* offsets, const std::int32_t* columns,
+                        const float* coefficients, int targets, float* d_targets, int ld_targets,
+                        cudaStream_t stream);
 
 // Per column t: loss[t] = log Σ exp(l - max) - (l[target] - max) (double); when d_logits is not
-// null it receives (softmax - onehot(target)) / columns. Targets must already be in range.
+// null it receives (softmax - onehot(target)) / columns, in d_logits_element's format. Targets
+// must already be in range.
 void launch_softmax_cross_entropy(const float* logits, const std::int32_t* targets, int classes,
-                                  int columns, double* loss, float* d_logits, cudaStream_t stream);
+                                  int columns, double* loss, void* d_logits,
+                                  Element d_logits_element, cudaStream_t stream);
+
+// The fused WaveNet passes and the 16-bit-aware element-wise kernels (wavenet_fused.cu); `element`
+// is the format of the void* operand(s). Semantics in tts/kernels/ops/backend.h.
+void launch_convert(const float* in, int ld_in, int rows, int cols, void* out, int ld_out,
+                    Element element, cudaStream_t stream);
+// h_out is written only when it is not h; with a bias it must not be h.
+void launch_wavenet_layer_input(const float* h, int ld_h, const float* bias, int r, int cols,
+                                int shift, int length, float* h_out, int ld_h_out, void* stacked,
+                                int ld_stacked, Element element, cudaStream_t stream);
+// rounded may be null.
+void launch_wavenet_layer_input_backward(const float* d_in, int ld_d_in, int r, int cols, int shift,
+                                         int length, float* d_h, int ld_d_h, void* rounded,
+                                         int ld_rounded, Element element, cudaStream_t stream);
+// The kept tanh and sigmoid factors are contiguous r × cols.
+void launch_conditioned_gate(const float* z, int ld_z, const float* frames, int ld_frames,
+                             const std::int32_t* index, const float* weight, int r, int cols,
+                             void* gated, int ld_gated, Element element, float* tanh_out,
+                             float* sigmoid_out, cudaStream_t stream);
+void launch_bias_relu(float* x, int ld_x, const float* bias, int rows, int cols, void* y, int ld_y,
+                      Element element, cudaStream_t stream);
+// y and dx share `element`; dx may be dy when that is fp32.
+void launch_relu_backward(const float* dy, int ld_dy, const void* y, int ld_y, int rows, int cols,
+                          void* dx, int ld_dx, Element element, cudaStream_t stream);
+void launch_scale(void* x, int ld, int rows, int cols, float factor, Element element,
+                  cudaStream_t stream);
 
 // Per column t: the class drawn from softmax(logits / temperature) at uniforms[t] (arg-max when
 // temperature <= 0), by the CPU's convention: the first k with uniform·Σp < Σ_{j≤k} p_j.

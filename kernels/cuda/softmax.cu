@@ -4,6 +4,7 @@
 #include <cstdint>
 
 #include "cuda_check.h"
+#include "element_store.cuh"
 #include "launchers.h"
 #include "warp_softmax.cuh"
 
@@ -13,9 +14,9 @@ namespace {
 
 constexpr int kThreads = 256;  // 8 warps, 8 columns per block
 
+template <typename T>
 __global__ void softmax_cross_entropy_kernel(const float* logits, const std::int32_t* targets,
-                                             int classes, int columns, double* loss,
-                                             float* d_logits) {
+                                             int classes, int columns, double* loss, T* d_logits) {
   const int column = static_cast<int>((blockIdx.x * std::size_t{blockDim.x} + threadIdx.x) / kWarp);
   const int lane = threadIdx.x % kWarp;
   if (column >= columns) return;  // the whole warp leaves together
@@ -30,11 +31,11 @@ __global__ void softmax_cross_entropy_kernel(const float* logits, const std::int
   if (lane == 0)
     loss[column] = log(static_cast<double>(sum)) - static_cast<double>(l[target] - max);
   if (d_logits) {
-    float* d = d_logits + std::size_t(column) * classes;
+    T* d = d_logits + std::size_t(column) * classes;
     const float inv_n = 1.0f / static_cast<float>(columns);
     const float scale = 1.0f / (sum * static_cast<float>(columns));
     for (int k = lane; k < classes; k += kWarp)
-      d[k] = expf(l[k] - max) * scale - (k == target ? inv_n : 0.0f);
+      store(d + k, expf(l[k] - max) * scale - (k == target ? inv_n : 0.0f));
   }
 }
 
@@ -56,10 +57,14 @@ unsigned warp_blocks(int columns) {
 }  // namespace
 
 void launch_softmax_cross_entropy(const float* logits, const std::int32_t* targets, int classes,
-                                  int columns, double* loss, float* d_logits, cudaStream_t stream) {
+                                  int columns, double* loss, void* d_logits,
+                                  Element d_logits_element, cudaStream_t stream) {
   if (columns == 0 || classes == 0) return;
-  softmax_cross_entropy_kernel<<<warp_blocks(columns), kThreads, 0, stream>>>(
-      logits, targets, classes, columns, loss, d_logits);
+  with_element_type(d_logits_element, [&](auto tag) {
+    using T = decltype(tag);
+    softmax_cross_entropy_kernel<T><<<warp_blocks(columns), kThreads, 0, stream>>>(
+        logits, targets, classes, columns, loss, static_cast<T*>(d_logits));
+  });
   TTS_CUDA_CHECK_LAUNCH();
 }
 

@@ -10,6 +10,7 @@
 #include <cstdint>
 
 #include "cuda_check.h"
+#include "element_store.cuh"
 #include "grid_stride.cuh"
 #include "launchers.h"
 
@@ -27,13 +28,6 @@ __global__ void relu_forward_kernel(const float* x, int ld_x, int rows, int cols
                                     int ld_y) {
   for_each_element(rows, cols,
                    [&](int r, std::size_t c) { y[c * ld_y + r] = fmaxf(x[c * ld_x + r], 0.0f); });
-}
-
-__global__ void relu_backward_kernel(const float* dy, int ld_dy, const float* y, int ld_y, int rows,
-                                     int cols, float* dx, int ld_dx) {
-  for_each_element(rows, cols, [&](int r, std::size_t c) {
-    dx[c * ld_dx + r] = y[c * ld_y + r] > 0.0f ? dy[c * ld_dy + r] : 0.0f;
-  });
 }
 
 // Columns are `cols / length` segments of `length`; t is a column's place in its segment.
@@ -73,14 +67,15 @@ __global__ void embedding_lookup_kernel(const float* table, int ld_table, const 
 
 // One thread per target element, summing its sources in the plan's order: no atomics, so the
 // result is the same on every run.
-__global__ void scatter_add_kernel(const float* d_out, int ld_d_out, int rows,
+template <typename T>
+__global__ void scatter_add_kernel(const T* d_out, int ld_d_out, int rows,
                                    const std::int32_t* offsets, const std::int32_t* columns,
                                    const float* coefficients, int targets, float* d_targets,
                                    int ld_targets) {
   for_each_element(rows, targets, [&](int r, std::size_t t) {
     float sum = 0.0f;
     for (std::int32_t j = offsets[t]; j < offsets[t + 1]; ++j)
-      sum = fmaf(coefficients[j], d_out[std::size_t(columns[j]) * ld_d_out + r], sum);
+      sum = fmaf(coefficients[j], load(d_out + std::size_t(columns[j]) * ld_d_out + r), sum);
     d_targets[t * ld_targets + r] += sum;
   });
 }
@@ -98,14 +93,6 @@ void launch_relu_forward(const float* x, int ld_x, int rows, int cols, float* y,
   if (rows == 0 || cols == 0) return;
   relu_forward_kernel<<<element_blocks(rows, cols), kThreads, 0, stream>>>(x, ld_x, rows, cols, y,
                                                                            ld_y);
-  TTS_CUDA_CHECK_LAUNCH();
-}
-
-void launch_relu_backward(const float* dy, int ld_dy, const float* y, int ld_y, int rows, int cols,
-                          float* dx, int ld_dx, cudaStream_t stream) {
-  if (rows == 0 || cols == 0) return;
-  relu_backward_kernel<<<element_blocks(rows, cols), kThreads, 0, stream>>>(dy, ld_dy, y, ld_y,
-                                                                            rows, cols, dx, ld_dx);
   TTS_CUDA_CHECK_LAUNCH();
 }
 
@@ -142,12 +129,17 @@ void launch_embedding_lookup(const float* table, int ld_table, const std::int32_
   TTS_CUDA_CHECK_LAUNCH();
 }
 
-void launch_scatter_add(const float* d_out, int ld_d_out, int rows, const std::int32_t* offsets,
-                        const std::int32_t* columns, const float* coefficients, int targets,
-                        float* d_targets, int ld_targets, cudaStream_t stream) {
+void launch_scatter_add(const void* d_out, int ld_d_out, Element d_out_element, int rows,
+                        const std::int32_t* offsets, const std::int32_t* columns,
+                        const float* coefficients, int targets, float* d_targets, int ld_targets,
+                        cudaStream_t stream) {
   if (rows == 0 || targets == 0) return;
-  scatter_add_kernel<<<element_blocks(rows, targets), kThreads, 0, stream>>>(
-      d_out, ld_d_out, rows, offsets, columns, coefficients, targets, d_targets, ld_targets);
+  with_element_type(d_out_element, [&](auto tag) {
+    using T = decltype(tag);
+    scatter_add_kernel<T><<<element_blocks(rows, targets), kThreads, 0, stream>>>(
+        static_cast<const T*>(d_out), ld_d_out, rows, offsets, columns, coefficients, targets,
+        d_targets, ld_targets);
+  });
   TTS_CUDA_CHECK_LAUNCH();
 }
 

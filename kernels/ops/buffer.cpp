@@ -12,7 +12,8 @@ Buffer::Buffer(Buffer&& other) noexcept
       data_(std::exchange(other.data_, nullptr)),
       capacity_(std::exchange(other.capacity_, 0)),
       rows_(std::exchange(other.rows_, 0)),
-      cols_(std::exchange(other.cols_, 0)) {}
+      cols_(std::exchange(other.cols_, 0)),
+      element_(other.element_) {}
 
 Buffer& Buffer::operator=(Buffer&& other) noexcept {
   if (this != &other) {
@@ -22,6 +23,7 @@ Buffer& Buffer::operator=(Buffer&& other) noexcept {
     capacity_ = std::exchange(other.capacity_, 0);
     rows_ = std::exchange(other.rows_, 0);
     cols_ = std::exchange(other.cols_, 0);
+    element_ = other.element_;
   }
   return *this;
 }
@@ -30,11 +32,13 @@ Buffer::~Buffer() {
   if (data_) backend_->deallocate(data_);
 }
 
-void Buffer::resize(int rows, int cols) {
+void Buffer::resize(int rows, int cols, Element element) {
   if (rows < 0 || cols < 0)
     throw std::invalid_argument("Buffer::resize: negative size " + std::to_string(rows) + " × " +
                                 std::to_string(cols));
-  const std::size_t count = static_cast<std::size_t>(rows) * static_cast<std::size_t>(cols);
+  // The backend allocates floats: 16-bit elements take half as many, rounded up.
+  const std::size_t elements = static_cast<std::size_t>(rows) * static_cast<std::size_t>(cols);
+  const std::size_t count = (elements * element_bytes(element) + sizeof(float) - 1) / sizeof(float);
   if (count > capacity_) {
     if (data_) backend_->deallocate(std::exchange(data_, nullptr));
     capacity_ = 0;
@@ -43,6 +47,7 @@ void Buffer::resize(int rows, int cols) {
   }
   rows_ = rows;
   cols_ = cols;
+  element_ = element;
 }
 
 void Buffer::upload(ConstMatrixRef host) {

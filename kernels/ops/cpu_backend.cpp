@@ -25,13 +25,22 @@ namespace {
 
 using StridedMap = Eigen::Map<Matrix, 0, Eigen::OuterStride<>>;
 
+// The CPU computes in fp32 only: a 16-bit view here is a pass that asked for bf16 or fp16 GEMMs on
+// a backend that has none.
+void require_float32(View v) {
+  if (!v.is_float32())
+    throw std::invalid_argument("cpu: 16-bit operands need a backend with bf16/fp16 GEMMs (CUDA)");
+}
+
 MatrixRef ref(View v) {
+  require_float32(v);
   StridedMap map(v.data, v.rows, v.cols, Eigen::OuterStride<>(std::max(v.ld, 1)));
   return MatrixRef(map);
 }
 
 // A view with one row or one column as an Eigen vector; its elements must be adjacent.
 Eigen::Map<Vector> vec(View v, const char* op) {
+  require_float32(v);
   if (v.cols > 1 && !(v.rows == 1 && v.ld == 1))
     throw std::invalid_argument(std::string("cpu::") + op + ": a vector view must be n × 1 or a " +
                                 "contiguous 1 × n");

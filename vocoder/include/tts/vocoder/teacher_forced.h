@@ -59,10 +59,11 @@ class TeacherForcedPass final : public TrainingPass {
   // rescales it by the ratio, exact for the powers of two a loss scaler uses.
   float d_logits_scale_ = 1.0f;
   int segments_ = 0;
-  // The weights, the mel and the gradients: the host arrays themselves on the CPU.
+  // The weights, the mel and the gradients: the host arrays themselves on the CPU. The GEMMs read
+  // gemm_weights_view_: the weights themselves in fp32, their rounded copy in bf16 or fp16.
   kernels::Buffer weights_on_device_{backend_}, mel_on_device_{backend_},
-      gradients_on_device_{backend_};
-  kernels::View weights_view_, mel_;
+      gradients_on_device_{backend_}, gemm_weights_{backend_};
+  kernels::View weights_view_, gemm_weights_view_, mel_;
   // The batch's index vectors, and the adjoints' order of summation.
   std::unique_ptr<kernels::Indices> inputs_ = backend_.make_indices(),
                                     targets_ = backend_.make_indices();
@@ -70,14 +71,18 @@ class TeacherForcedPass final : public TrainingPass {
   // Kept activations, per layer i where noted.
   kernels::Buffer conditioning_{backend_};       // L·2R × frames: projected mel plus gate bias
   std::vector<kernels::Buffer> dilated_in_;      // i: 2R × N, [h shifted by the dilation; h]
+                                                 // (h with the previous layer's residual bias)
   std::vector<kernels::Buffer> tanh_, sigmoid_;  // i: R × N
   kernels::Buffer gated_{backend_};              // L·R × N, every layer's gate output stacked
   kernels::Buffer skip_relu_{backend_}, hidden_relu_{backend_}, logits_{backend_},
       d_logits_{backend_};
-  // Backward scratch, kept between steps: large buffers would otherwise be mapped and faulted in
-  // again on every step.
-  kernels::Buffer h_{backend_}, z_{backend_}, d_hidden_{backend_}, d_skip_{backend_},
-      d_gated_{backend_}, d_h_{backend_}, dz_{backend_}, d_in_{backend_}, d_conditioning_{backend_};
+  // Scratch, kept between steps: large buffers would otherwise be mapped and faulted in again on
+  // every step. The *_rounded_ ones and product_ (the head's fp32 GEMM products) exist only in a
+  // bf16/fp16 pass; h_other_ only on a device (the residual stream's second buffer).
+  kernels::Buffer h_{backend_}, h_other_{backend_}, z_{backend_}, product_{backend_},
+      d_hidden_{backend_}, d_skip_{backend_}, d_hidden_rounded_{backend_},
+      d_skip_rounded_{backend_}, d_gated_{backend_}, d_h_{backend_}, d_h_rounded_{backend_},
+      dz_{backend_}, d_in_{backend_}, d_conditioning_{backend_};
 };
 
 }  // namespace tts::vocoder

@@ -19,12 +19,13 @@
 #include "tts/kernels/cuda/device_tensor.h"
 #include "tts/kernels/cuda/kernels.h"
 #include "tts/kernels/linear_algebra.h"
+#include "tts/kernels/ops/backend.h"
 
 namespace tts::kernels::cuda {
 
-// c = alpha · op(a) · op(b) + beta · c through cuBLAS. kBf16 rounds a and b to bf16 into scratch
-// memory first, kFp16 to IEEE half (fp32 accumulation and output, tensor cores); kFp32 is fp32
-// throughout, no TF32.
+// c = alpha · op(a) · op(b) + beta · c through cuBLAS. kBf16 takes bf16 operands as they are and
+// rounds fp32 ones to bf16 into scratch memory first, kFp16 the same with IEEE half (fp32
+// accumulation and output, tensor cores); kFp32 is fp32 throughout, no TF32.
 void gemm(DeviceView c, DeviceView a, Transpose transpose_a, DeviceView b, Transpose transpose_b,
           float alpha = 1.0f, float beta = 0.0f, GemmPrecision precision = GemmPrecision::kFp32);
 
@@ -49,6 +50,19 @@ void gate_backward(DeviceView d_gated, DeviceView tanh_out, DeviceView sigmoid_o
 // adjoint, dx[:, s·T + t] += d_out[:, s·T + t + shift] for t + shift < T.
 void causal_shift(DeviceView x, int shift, int segments, DeviceView out);
 void causal_shift_backward(DeviceView d_out, int shift, int segments, DeviceView dx);
+
+// The fused passes of a WaveNet layer (wavenet_ops.cpp), as the device-op interface's
+// wavenet_layer_input, wavenet_layer_input_backward, conditioned_gate_forward and
+// bias_relu_forward (tts/kernels/ops/backend.h); 16-bit outputs where that says so.
+void wavenet_layer_input(DeviceView h, DeviceView bias, int shift, int segments, DeviceView h_out,
+                         DeviceView stacked);
+void wavenet_layer_input_backward(DeviceView d_in, int shift, int segments, DeviceView d_h,
+                                  DeviceView rounded);
+void conditioned_gate_forward(DeviceView z, DeviceView frames,
+                              const DeviceArray<std::int32_t>& index,
+                              const DeviceArray<float>& weight, DeviceView gated,
+                              DeviceView tanh_out, DeviceView sigmoid_out);
+void bias_relu_forward(DeviceView x, DeviceView bias, DeviceView y);
 
 // out[:, n] += (1 - w[n])·frames[:, i[n]] + w[n]·frames[:, i[n] + 1].
 void add_interpolated_columns(DeviceView frames, const DeviceArray<std::int32_t>& index,

@@ -7,6 +7,10 @@
 // that a pass on the CPU backend gives the bits the CPU kernels give; tests/backend_ops_test.cpp
 // checks every op on every built backend against the CPU.
 //
+// Views are fp32 (tts/kernels/ops/view.h) except where an op says a view "may be 16-bit": a backend
+// whose GEMMs take bf16 or fp16 (CUDA) lets the op that produces a GEMM operand write it in the
+// GEMM's precision, so that no GEMM rounds its operands itself; the CPU refuses 16-bit views.
+//
 // Work may be queued asynchronously (CUDA's default stream); download() and the losses wait for
 // it. Shape mismatches throw std::invalid_argument naming the op, device failures
 // std::runtime_error. Index vectors (ids, frame positions, lengths) reach the ops through the
@@ -26,6 +30,14 @@
 #include "tts/kernels/ops/view.h"
 
 namespace tts::kernels {
+
+// The format of the operands a GEMM of `precision` takes without rounding them (kFloat32 for
+// kFp32).
+inline Element operand_element(GemmPrecision precision) {
+  return precision == GemmPrecision::kBf16   ? Element::kBfloat16
+         : precision == GemmPrecision::kFp16 ? Element::kFloat16
+                                             : Element::kFloat32;
+}
 
 class Backend;
 
@@ -96,36 +108,63 @@ class Backend {
   virtual std::unique_ptr<Lengths> make_lengths() = 0;
   virtual std::unique_ptr<Repeats> make_repeats() = 0;
 
-  // Element-wise. x = 0; to = from; y += x; out = a ⊙ b (out may be a or b).
+  // Element-wise. x = 0; to = from; y += x; out = a ⊙ b (out may be a or b). `to` may be 16-bit
+  // (rounded to nearest even): a flat fp32 parameter array made into the GEMMs' copy once a step.
   virtual void set_zero(View x) = 0;
   virtual void copy(View from, View to) = 0;
   virtual void add(View x, View y) = 0;
-  // x *= factor, in place (the loss scale of mixed-precision training, on a loss's gradient).
+  // x *= factor, in place (the loss scale of mixed-precision training, on a loss's gradient; x may
+  // be 16-bit, exact for powers of two).
   virtual void scale(View x, float factor) = 0;
   virtual void multiply(View a, View b, View out) = 0;
 
   // c = alpha · op(a) · op(b) + beta · c (beta == 0: c's contents ignored). kBf16/kFp16 need a
   // backend that has it (CUDA); the CPU refuses it.
+  // a and b may be 16-bit in `precision`'s format, used as they are; fp32 ones are rounded.
   virtual void gemm(View c, View a, Transpose transpose_a, View b, Transpose transpose_b,
                     float alpha, float beta, GemmPrecision precision) = 0;
-  // x[:, n] += bias (rows × 1); out (rows × 1) += the sum of each row of x.
+  // x[:, n] += bias (rows × 1); out (rows × 1) += the sum of each row of x (x may be 16-bit).
   virtual void add_bias(View x, View bias) = 0;
   virtual void accumulate_row_sums(View out, View x) = 0;
 
-  // y = max(x, 0) (y may be x); dx = dy where y > 0, else 0 (dx may be dy).
+  // y = max(x, 0) (y may be x); dx = dy where y > 0, else 0 (dx may be dy; y and dx may be 16-bit,
+  // both of one format).
   virtual void relu_forward(View x, View y) = 0;
   virtual void relu_backward(View dy, View y, View dx) = 0;
   // The WaveNet gate: z (2R rows: filter, then gate); gated = tanh(filter) ⊙ sigmoid(gate), the
-  // two factors kept (contiguous R × N) for gate_backward, which writes dz (2R rows).
+  // two factors kept (contiguous R × N) for gate_backward, which writes dz (2R rows; may be
+  // 16-bit).
   virtual void gate_forward(View z, View gated, View tanh_out, View sigmoid_out) = 0;
   virtual void gate_backward(View d_gated, View tanh_out, View sigmoid_out, View dz) = 0;
+
+  // Fused passes of a WaveNet layer. Each default is the ops above in the order that gives the
+  // unfused pass's bits (kernels/ops/fused_ops.cpp); a device overrides it with one kernel, so that
+  // an activation is read and written once instead of once per op.
+  //
+  // A layer's input: h_out = h + bias (bias without data: h_out = h; h_out may be h), then
+  // stacked (2R rows) = [h_out causally shifted by `shift` within each segment; h_out]. stacked may
+  // be 16-bit.
+  virtual void wavenet_layer_input(View h, View bias, int shift, int segments, View h_out,
+                                   View stacked);
+  // Its adjoint for the residual stream: d_h += d_in's bottom R rows, then
+  // causal_shift_backward of its top R rows into d_h; `rounded` (no data: none) receives the new
+  // d_h in its 16-bit format, for the GEMMs that read it.
+  virtual void wavenet_layer_input_backward(View d_in, int shift, int segments, View d_h,
+                                            View rounded);
+  // z += frames interpolated at `at` (add_interpolated_columns), then gate_forward; z's contents
+  // are unspecified afterwards. gated may be 16-bit.
+  virtual void conditioned_gate_forward(View z, View frames, const Interpolation& at, View gated,
+                                        View tanh_out, View sigmoid_out);
+  // y = max(x + bias, 0) (y may be x, or 16-bit); x's contents are unspecified afterwards.
+  virtual void bias_relu_forward(View x, View bias, View y);
 
   // out[:, s·T + t] = x[:, s·T + t - shift] for t ≥ shift, else 0 (T = cols / segments); and the
   // adjoint, dx[:, s·T + t] += d_out[:, s·T + t + shift] for t + shift < T.
   virtual void causal_shift(View x, int shift, int segments, View out) = 0;
   virtual void causal_shift_backward(View d_out, int shift, int segments, View dx) = 0;
   // out[:, n] += (1 - w[n])·frames[:, i[n]] + w[n]·frames[:, i[n] + 1]; and d_frames += its
-  // adjoint, summed in a fixed order (increasing n) so that every backend repeats bit for bit.
+  // adjoint (d_out may be 16-bit), summed in a fixed order (increasing n) so that every backend
+  // repeats bit for bit.
   virtual void add_interpolated_columns(View frames, const Interpolation& at, View out) = 0;
   virtual void add_interpolated_columns_backward(View d_out, const Interpolation& at,
                                                  View d_frames) = 0;
@@ -151,8 +190,8 @@ class Backend {
   virtual void dropout_mask(float rate, std::uint64_t seed, View keep) = 0;
 
   // Losses: the mean over columns of -log softmax(logits)[target], with its gradient in d_logits
-  // unless d_logits has no data; mean((p - t)²) and mean(|p - t|) with `scale` times their
-  // gradient in d_prediction (overwritten). They wait for the device.
+  // (may be 16-bit) unless d_logits has no data; mean((p - t)²) and mean(|p - t|) with `scale`
+  // times their gradient in d_prediction (overwritten). They wait for the device.
   virtual double softmax_cross_entropy(View logits, const Indices& targets, View d_logits) = 0;
   virtual double mse_loss(View prediction, View target, View d_prediction, float scale) = 0;
   virtual double l1_loss(View prediction, View target, View d_prediction, float scale) = 0;

@@ -21,11 +21,12 @@ class Buffer {
   Buffer& operator=(const Buffer&) = delete;
   ~Buffer();
 
-  // rows × cols, contiguous. The allocation is kept when it is large enough, so buffers reused from
-  // step to step are allocated (and their pages faulted in) once; the contents are then whatever
-  // they were, as with Eigen's resize.
-  void resize(int rows, int cols);
-  View view() const { return {data_, rows_, cols_, rows_}; }
+  // rows × cols, contiguous, of `element`s (16-bit ones only on a backend whose GEMMs take them).
+  // The allocation is kept when it is large enough, so buffers reused from step to step are
+  // allocated (and their pages faulted in) once; the contents are then whatever they were, as with
+  // Eigen's resize.
+  void resize(int rows, int cols, Element element = Element::kFloat32);
+  View view() const { return {data_, rows_, cols_, rows_, element_}; }
   int rows() const { return rows_; }
   int cols() const { return cols_; }
   Backend& backend() const { return *backend_; }
@@ -48,6 +49,7 @@ class Buffer {
   float* data_ = nullptr;
   std::size_t capacity_ = 0;
   int rows_ = 0, cols_ = 0;
+  Element element_ = Element::kFloat32;
 };
 
 }  // namespace tts::kernels
