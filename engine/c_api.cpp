@@ -15,6 +15,7 @@
 #include "tts/engine/pipeline.h"
 #include "tts/engine/voice.h"
 #include "tts/engine/voice_search.h"
+#include "tts/kernels/cuda/wavenet_sampling_shape.h"
 #include "tts/kernels/device.h"
 #include "tts/tts.h"
 
@@ -123,6 +124,13 @@ std::optional<tts::kernels::Device> device_of(int device) {
     default:
       return std::nullopt;
   }
+}
+
+// Why the CUDA sampler cannot sample `voice`'s vocoder, naming the limit; empty when it can.
+std::string cuda_sampling_refusal(const Voice& voice) {
+  const tts::vocoder::WaveNetConfig& c = voice.vocoder().weights->config();
+  return tts::kernels::cuda::wavenet_sampling_refusal(
+      {c.layers, c.residual_channels, c.skip_channels, c.classes});
 }
 
 int fail_current(std::string& where) {
@@ -394,18 +402,34 @@ int tts_voice_load(const char* name_or_path, const tts_voice_options* options,
       return fail(
           g_last_error, TTS_ERR_INVALID_ARGUMENT,
           "unknown device " + std::to_string(o.device) + " (TTS_DEVICE_CPU or TTS_DEVICE_CUDA)");
-    try {  // the CUDA library is loaded here, and only here, when asked for
-      tts::kernels::require_device(*device);
-    } catch (const std::exception& e) {
-      return fail(g_last_error, TTS_ERR_UNSUPPORTED,
-                  std::string("TTS_DEVICE_CUDA is unavailable: ") + e.what() +
-                      " (TTS_DEVICE_CPU works everywhere)");
-    }
     auto handle = std::make_unique<tts_voice>();
     handle->device = *device;
     const auto folder = tts::engine::resolve_voice(name_or_path);
     handle->voice = Voice::load(folder);
     handle->path = folder.string();
+    if (*device == tts::kernels::Device::kCuda) {
+      // The vocoder's shape first: a voice the GPU sampler cannot take is refused the same way on
+      // every machine, before CUDA is touched, and never accepted only to fail at synthesis.
+      const std::string refusal = cuda_sampling_refusal(*handle->voice);
+      if (!refusal.empty())
+        return fail(g_last_error, TTS_ERR_UNSUPPORTED,
+                    "TTS_DEVICE_CUDA cannot sample this voice: " + refusal +
+                        " (TTS_DEVICE_CPU samples every voice)");
+      try {  // the CUDA library is loaded here, and only here, when asked for
+        tts::kernels::require_device(*device);
+      } catch (const std::exception& e) {
+        return fail(g_last_error, TTS_ERR_UNSUPPORTED,
+                    std::string("TTS_DEVICE_CUDA is unavailable: ") + e.what() +
+                        " (TTS_DEVICE_CPU works everywhere)");
+      }
+      try {  // uploaded now, for all its streams: what this device cannot hold fails here
+        handle->voice->cuda_vocoder();
+      } catch (const std::invalid_argument& e) {
+        return fail(g_last_error, TTS_ERR_UNSUPPORTED,
+                    std::string("TTS_DEVICE_CUDA cannot sample this voice on this device: ") +
+                        e.what() + " (TTS_DEVICE_CPU samples every voice)");
+      }
+    }
     *out_voice = handle.release();
     return TTS_OK;
   } catch (...) {

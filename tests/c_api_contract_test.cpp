@@ -14,9 +14,14 @@
 #include <thread>
 #include <vector>
 
+#include "tts/engine/voice.h"
 #include "tts/engine/voice_random.h"
+#include "tts/frontend/symbol_table.h"
 #include "tts/kernels/device.h"
+#include "tts/kernels/mel.h"
 #include "tts/tts.h"
+#include "tts/vocoder/model_files.h"
+#include "tts/vocoder/weights.h"
 
 extern "C" long c_pull_samples(const char* voice_path, const char* text, unsigned long long seed);
 extern "C" int c_callback(const char* voice_path, const char* text, int stop_after, int* chunks);
@@ -185,7 +190,8 @@ TEST_F(CApi, OptionsStructSizeIsChecked) {
 
 // TTS_DEVICE_CUDA samples on the GPU where there is one: the same seed gives the CPU's audio but
 // after a near-tie draw (tts/engine/stream_sampler.h), so at least half the samples agree, as in
-// the sampler's own parity test (SameSeedSameUniformsAsCpu; on the H200 all did).
+// the sampler's own parity test (SameSeedSameUniformsAsCpu; on the H200 all did). The test voice's
+// vocoder has 8 residual channels: the GPU samples it at 16, with zero channels added.
 // Without one (or without the backend) the load is refused, saying why and what to use instead.
 TEST_F(CApi, CudaDeviceSynthesisesOnAGpuAndIsRefusedClearlyWithoutOne) {
   tts_voice_options vo;
@@ -212,6 +218,46 @@ TEST_F(CApi, CudaDeviceSynthesisesOnAGpuAndIsRefusedClearlyWithoutOne) {
   std::size_t same = 0;
   for (std::size_t i = 0; i < on_gpu.size(); ++i) same += on_gpu[i] == on_cpu[i] ? 1 : 0;
   EXPECT_GE(static_cast<double>(same), 0.5 * static_cast<double>(on_cpu.size()));
+}
+
+// A voice whose vocoder the GPU sampler cannot take (here the trainer's widest: 128 residual and
+// 512 skip channels) is refused by the load itself, with TTS_ERR_UNSUPPORTED and a message naming
+// the limit, on every machine (the shape is checked before CUDA is touched); never accepted only to
+// fail at its first synthesis. The CPU takes it.
+TEST_F(CApi, CudaDeviceRefusesAVocoderTheGpuCannotSampleWhenLoading) {
+  const fs::path wide = root_ / "wide";
+  fs::remove_all(wide);
+  tts::engine::create_random_voice(wide, {});
+  tts::vocoder::WaveNetConfig c;  // the features of the random voice (tts::kernels::MelConfig)
+  c.layers = 4;
+  c.dilation_cycle = 4;
+  c.residual_channels = 128;
+  c.skip_channels = 512;
+  tts::vocoder::WaveNetWeights weights(c);
+  weights.initialise(5);
+  fs::remove_all(wide / "vocoder");
+  tts::vocoder::save_vocoder(wide / "vocoder", weights, tts::kernels::MelConfig{});
+  tts::engine::VoiceManifest manifest;
+  manifest.name = "wide";
+  tts::engine::write_voice_manifest(wide, manifest, tts::frontend::SymbolTable::default_table());
+
+  tts_voice_options vo;
+  tts_default_voice_options(&vo);
+  vo.device = TTS_DEVICE_CUDA;
+  tts_voice* v = reinterpret_cast<tts_voice*>(0x1);
+  EXPECT_EQ(tts_voice_load(wide.c_str(), &vo, &v), TTS_ERR_UNSUPPORTED);
+  EXPECT_EQ(v, nullptr);
+  const std::string message = tts_last_error();
+  for (const char* part :
+       {"TTS_DEVICE_CUDA cannot sample this voice",
+        "up to 64 layers, 64 residual channels and 256 skip channels",
+        "this one has 4 layers, 128 residual channels and 512 skip channels", "TTS_DEVICE_CPU"})
+    EXPECT_NE(message.find(part), std::string::npos) << part << " in: " << message;
+  tts_voice_free(v);
+
+  vo.device = TTS_DEVICE_CPU;
+  ASSERT_EQ(tts_voice_load(wide.c_str(), &vo, &v), TTS_OK) << tts_last_error();
+  tts_voice_free(v);
 }
 
 // A program built against a newer header, whose struct has fields appended: accepted while those

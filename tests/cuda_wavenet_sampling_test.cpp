@@ -17,8 +17,10 @@
 #include <string>
 #include <vector>
 
+#include "../kernels/cuda/wavenet_sampling_kernel.h"
 #include "skip_without_gpu.h"
 #include "tts/kernels/cuda/kernels.h"
+#include "tts/kernels/cuda/wavenet_sampling_shape.h"
 #include "tts/kernels/device.h"
 #include "tts/vocoder/cuda_sampler.h"
 #include "tts/vocoder/model_files.h"
@@ -266,10 +268,65 @@ TEST(CudaSampling, BadArgumentsAreExceptions) {
   EXPECT_THROW(sampler.generate(out, 4), std::invalid_argument);  // two streams
   EXPECT_THROW(CudaWaveNetSampler(weights, 0), std::invalid_argument);
   EXPECT_THROW(CudaWaveNetSampler(weights, 4, {}, 3), std::invalid_argument);
-  WaveNetConfig odd = small_config();
-  odd.residual_channels = 24;  // the kernel is built for 16, 32 and 64
-  WaveNetWeights odd_weights(odd);
-  EXPECT_THROW(CudaWaveNetSampler(odd_weights, 1), std::invalid_argument);
+  WaveNetConfig wide = small_config();
+  wide.residual_channels = 128;  // the widest kernel takes 64
+  WaveNetWeights wide_weights(wide);
+  EXPECT_THROW(CudaWaveNetSampler(wide_weights, 1), std::invalid_argument);
+}
+
+// A vocoder narrower than a kernel width is sampled at that width with zero channels added
+// (pad_for_cuda_sampling): R = 8 (the test voices' vocoder, tts voices create-random) and 12 on the
+// split-row kernel at 16, 24 at 32, 40 on the warp-per-row kernel at 64; the CPU samples the
+// original.
+TEST(CudaSampling, NarrowVocodersArePaddedAndMatchCpu) {
+  TTS_SKIP_WITHOUT_GPU();
+  for (int residual : {8, 12, 24, 40}) {
+    SCOPED_TRACE("R" + std::to_string(residual));
+    WaveNetConfig c = small_config();
+    c.residual_channels = residual;
+    c.skip_channels = residual == 8 ? 16 : 48;
+    WaveNetWeights weights(c);
+    weights.initialise(static_cast<std::uint64_t>(20 + residual));
+    const Matrix mel = random_mel(12, 41, 7);  // 1,600 samples
+    expect_cpu_parity(weights, mel, 1.0f, 800);
+    CudaWaveNetSampler sampler(weights);
+    EXPECT_STREQ(sampler.kernel_name(), residual <= 32 ? "split-rows" : "warp-per-row");
+  }
+}
+
+// The host-side rule of which shapes are sampled, and how much shared memory one stream takes
+// (wavenet_sampling_shape.h, checked at voice load without a GPU), against the kernels' own rules.
+// Host code only: runs without a GPU.
+TEST(CudaSamplingShape, TheHostRuleMatchesTheKernels) {
+  namespace cuda = tts::kernels::cuda;
+  namespace detail = tts::kernels::cuda::detail;
+  for (int r : {16, 32, 64}) {
+    for (int skip = 1; skip <= cuda::kSamplingMaxSkip; ++skip) {
+      ASSERT_TRUE(detail::wavenet_sampling_supports(r, skip)) << r << " " << skip;
+      ASSERT_EQ(detail::wavenet_sampling_rows_supports(r, skip),
+                cuda::wavenet_sampling_uses_split_rows(r))
+          << r << " " << skip;
+    }
+    EXPECT_FALSE(detail::wavenet_sampling_supports(r, cuda::kSamplingMaxSkip + 1));
+    for (int layers : {1, 20, cuda::kSamplingMaxLayers})
+      for (int skip : {1, 128, 256})
+        for (int classes : {2, 256, 1024}) {
+          detail::WaveNetSamplingParams p;
+          p.layers = layers;
+          p.residual = r;
+          p.skip = skip;
+          p.classes = classes;
+          const long long floats =
+              detail::wavenet_sampling_shared_floats(layers, r, skip, classes) +
+              (cuda::wavenet_sampling_uses_split_rows(r) ? detail::wavenet_sampling_bias_floats(p)
+                                                         : 0);
+          EXPECT_EQ(cuda::wavenet_sampling_one_stream_bytes({layers, r, skip, classes}),
+                    sizeof(float) * static_cast<std::size_t>(floats))
+              << layers << " " << r << " " << skip << " " << classes;
+        }
+  }
+  for (int r : {8, 48, 128}) EXPECT_FALSE(detail::wavenet_sampling_supports(r, 16)) << r;
+  EXPECT_EQ(detail::kMaxSamplingLayers, cuda::kSamplingMaxLayers);
 }
 
 // Speed of sampling, reported (never asserted): single-stream samples/s against 16 kHz real time

@@ -4,12 +4,30 @@
 #include <stdexcept>
 #include <string>
 
+#include "tts/kernels/cuda/wavenet_sampling_shape.h"
 #include "tts/kernels/cuda_library.h"
 #include "tts/kernels/mulaw.h"
 
 namespace tts::vocoder {
 
 namespace {
+
+kernels::cuda::WaveNetSamplingShape shape_of(const WaveNetConfig& c) {
+  return {c.layers, c.residual_channels, c.skip_channels, c.classes};
+}
+
+// Throws std::invalid_argument, naming the limit, for a vocoder the CUDA sampler cannot sample.
+void require_cuda_shape(const WaveNetConfig& c) {
+  const std::string refusal = kernels::cuda::wavenet_sampling_refusal(shape_of(c));
+  if (!refusal.empty())
+    throw std::invalid_argument(refusal + " (the CPU sampler takes any vocoder)");
+}
+
+// The residual width the kernels sample `c` at (16, 32 or 64), once its shape is checked.
+int kernel_width(const WaveNetConfig& c) {
+  require_cuda_shape(c);
+  return kernels::cuda::wavenet_sampling_kernel_residual(c.residual_channels);
+}
 
 kernels::WaveNetSamplingWeights sampling_weights(const WaveNetWeights& weights) {
   const WaveNetConfig& c = weights.config();
@@ -41,15 +59,71 @@ kernels::WaveNetSamplingWeights sampling_weights(const WaveNetWeights& weights) 
 
 }  // namespace
 
+WaveNetWeights pad_for_cuda_sampling(const WaveNetWeights& weights) {
+  const WaveNetConfig& c = weights.config();
+  const int R = c.residual_channels, P = kernel_width(c), L = c.layers;
+  WaveNetConfig padded_config = c;
+  padded_config.residual_channels = P;
+  WaveNetWeights padded(padded_config);  // every value zero
+  const WaveNetLayout& from = weights.layout();
+  const WaveNetLayout& to = padded.layout();
+  const kernels::ParameterSet& a = weights.parameters();
+  kernels::ParameterSet& b = padded.parameters();
+  b.matrix(to.embedding).topRows(R) = a.matrix(from.embedding);
+  for (int i = 0; i < L; ++i) {
+    // Each layer's 2R rows are R filter rows, then R gate rows; each half keeps its first R rows
+    // at the padded width, and the dilated matrix's two column blocks (past, now) likewise.
+    for (int half = 0; half < 2; ++half) {
+      b.matrix(to.conditioning).middleRows(i * 2 * P + half * P, R) =
+          a.matrix(from.conditioning).middleRows(i * 2 * R + half * R, R);
+      b.vector(to.dilated_bias).segment(i * 2 * P + half * P, R) =
+          a.vector(from.dilated_bias).segment(i * 2 * R + half * R, R);
+      for (int column_half = 0; column_half < 2; ++column_half)
+        b.matrix(to.dilated[i]).block(half * P, column_half * P, R, R) =
+            a.matrix(from.dilated[i]).block(half * R, column_half * R, R, R);
+    }
+    if (i + 1 < L) {
+      b.matrix(to.residual[i]).topLeftCorner(R, R) = a.matrix(from.residual[i]);
+      b.vector(to.residual_bias[i]).head(R) = a.vector(from.residual_bias[i]);
+    }
+    b.matrix(to.skip).middleCols(i * P, R) = a.matrix(from.skip).middleCols(i * R, R);
+  }
+  b.vector(to.skip_bias) = a.vector(from.skip_bias);
+  b.matrix(to.head_hidden) = a.matrix(from.head_hidden);
+  b.vector(to.head_hidden_bias) = a.vector(from.head_hidden_bias);
+  b.matrix(to.head_output) = a.matrix(from.head_output);
+  b.vector(to.head_output_bias) = a.vector(from.head_output_bias);
+  return padded;
+}
+
+kernels::Matrix pad_conditioning_for_cuda_sampling(const WaveNetConfig& config,
+                                                   const kernels::Matrix& conditioning) {
+  const int R = config.residual_channels, P = kernel_width(config), L = config.layers;
+  if (conditioning.rows() != static_cast<Eigen::Index>(L) * 2 * R)
+    throw std::invalid_argument("conditioning has " + std::to_string(conditioning.rows()) +
+                                " rows, the vocoder's layers have " + std::to_string(L * 2 * R));
+  if (P == R) return conditioning;
+  kernels::Matrix padded =
+      kernels::Matrix::Zero(static_cast<Eigen::Index>(L) * 2 * P, conditioning.cols());
+  for (int i = 0; i < L; ++i)
+    for (int half = 0; half < 2; ++half)
+      padded.middleRows(i * 2 * P + half * P, R) = conditioning.middleRows(i * 2 * R + half * R, R);
+  return padded;
+}
+
 std::shared_ptr<const kernels::SamplingModel> upload_for_cuda_sampling(
     const WaveNetWeights& weights) {
-  return kernels::cuda_library().upload_sampling_model(sampling_weights(weights));
+  if (kernel_width(weights.config()) == weights.config().residual_channels)
+    return kernels::cuda_library().upload_sampling_model(sampling_weights(weights));
+  const WaveNetWeights padded = pad_for_cuda_sampling(weights);
+  return kernels::cuda_library().upload_sampling_model(sampling_weights(padded));
 }
 
 CudaWaveNetSampler::CudaWaveNetSampler(const WaveNetWeights& weights, int streams,
                                        const SamplerOptions& options, int streams_per_block,
                                        std::shared_ptr<const kernels::SamplingModel> uploaded)
     : weights_(weights), options_(options) {
+  padded_ = kernel_width(weights.config()) != weights.config().residual_channels;
   if (!uploaded) uploaded = upload_for_cuda_sampling(weights);
   batch_ =
       kernels::cuda_library().make_sampling_batch(std::move(uploaded), streams, streams_per_block);
@@ -66,7 +140,8 @@ const char* CudaWaveNetSampler::kernel_name() const { return batch_->kernel_name
 
 void CudaWaveNetSampler::start(int stream, const kernels::Matrix& mel) {
   const WaveNetConfig& c = weights_.config();
-  const kernels::Matrix conditioning = project_conditioning(weights_, mel);
+  kernels::Matrix conditioning = project_conditioning(weights_, mel);
+  if (padded_) conditioning = pad_conditioning_for_cuda_sampling(c, conditioning);
   const std::size_t total = static_cast<std::size_t>(mel.cols() - 1) * c.hop_length;
   batch_->start(stream, conditioning.data(), static_cast<int>(conditioning.cols()), total,
                 kernels::mulaw_encode(0.0f, c.classes));  // silence before the first sample

@@ -8,11 +8,15 @@
 
 #include "cuda_check.h"
 #include "device_buffer.h"
+#include "tts/kernels/cuda/wavenet_sampling_shape.h"
 #include "wavenet_sampling_kernel.h"
 
 namespace tts::kernels::cuda {
 
 using detail::DeviceBuffer;
+
+static_assert(detail::kMaxSamplingLayers == kSamplingMaxLayers,
+              "the kernels' layer tables and wavenet_sampling_shape.h must agree");
 
 namespace {
 
@@ -40,15 +44,24 @@ struct WaveNetSamplingModel::Device {
 WaveNetSamplingModel::WaveNetSamplingModel(const WaveNetSamplingWeights& w)
     : device_(std::make_unique<Device>()) {
   const int L = w.layers, R = w.residual, S = w.skip, A = w.classes;
-  if (L < 1 || L > detail::kMaxSamplingLayers || R < 1 || S < 1 || A < 2 || w.hop < 1)
-    throw std::invalid_argument("wavenet sampling: layers must be 1.." +
-                                std::to_string(detail::kMaxSamplingLayers) +
-                                " and channels, classes and hop positive");
-  if (!detail::wavenet_sampling_supports(R, S))
+  if (w.hop < 1) throw std::invalid_argument("wavenet sampling: hop must be positive");
+  {
+    int device = 0, shared_limit = 0;
+    TTS_CUDA_CHECK(cudaGetDevice(&device));
+    TTS_CUDA_CHECK(
+        cudaDeviceGetAttribute(&shared_limit, cudaDevAttrMaxSharedMemoryPerBlockOptin, device));
+    const std::string refusal =
+        wavenet_sampling_refusal({L, R, S, A}, static_cast<std::size_t>(shared_limit));
+    if (!refusal.empty()) throw std::invalid_argument(refusal);
+  }
+  if (R != wavenet_sampling_kernel_residual(R))
     throw std::invalid_argument(
-        "wavenet sampling on CUDA supports 16, 32 or 64 residual channels "
-        "and up to 256 skip channels; this model has " +
-        std::to_string(R) + " and " + std::to_string(S));
+        "wavenet sampling: the kernels are built for 16, 32 or 64 residual channels, not " +
+        std::to_string(R) + " (tts::vocoder::pad_for_cuda_sampling adds zero channels)");
+  if (!detail::wavenet_sampling_supports(R, S) ||
+      detail::wavenet_sampling_rows_supports(R, S) != wavenet_sampling_uses_split_rows(R))
+    throw std::runtime_error(
+        "wavenet sampling: the kernels disagree with wavenet_sampling_shape.h");
   if (static_cast<int>(w.dilations.size()) != L || static_cast<int>(w.dilated.size()) != L ||
       static_cast<int>(w.residual_weight.size()) != L - 1 ||
       static_cast<int>(w.residual_bias.size()) != L - 1)
@@ -130,12 +143,25 @@ WaveNetSamplingBatch::WaveNetSamplingBatch(const WaveNetSamplingModel& model, in
                                            int streams_per_block)
     : model_(model), streams_(streams), state_(std::make_unique<State>()) {
   if (streams < 1) throw std::invalid_argument("wavenet sampling: need at least one stream");
-  if (streams_per_block == 0) {
-    int device = 0, processors = 1;
-    TTS_CUDA_CHECK(cudaGetDevice(&device));
+  const bool chosen = streams_per_block == 0;
+  int device = 0, limit = 0;
+  TTS_CUDA_CHECK(cudaGetDevice(&device));
+  TTS_CUDA_CHECK(cudaDeviceGetAttribute(&limit, cudaDevAttrMaxSharedMemoryPerBlockOptin, device));
+  const detail::WaveNetSamplingParams& shape = model.device().shape;
+  split_rows_ = detail::wavenet_sampling_rows_supports(shape.residual, shape.skip);
+  const int floats = detail::wavenet_sampling_shared_floats(shape.layers, shape.residual,
+                                                            shape.skip, shape.classes);
+  // Shared memory of a block of `per_block` streams (the head's weights come on top when they fit).
+  auto block_bytes = [&](int per_block) {
+    return sizeof(float) * (static_cast<std::size_t>(per_block) * floats +
+                            (split_rows_ ? detail::wavenet_sampling_bias_floats(shape) : 0));
+  };
+  if (chosen) {
+    int processors = 1;
     TTS_CUDA_CHECK(cudaDeviceGetAttribute(&processors, cudaDevAttrMultiProcessorCount, device));
     streams_per_block = 1;
-    while (streams_per_block < 4 && streams > 2 * processors * streams_per_block)
+    while (streams_per_block < 4 && streams > 2 * processors * streams_per_block &&
+           block_bytes(2 * streams_per_block) <= static_cast<std::size_t>(limit))
       streams_per_block *= 2;
   }
   if (streams_per_block != 1 && streams_per_block != 2 && streams_per_block != 4)
@@ -143,16 +169,7 @@ WaveNetSamplingBatch::WaveNetSamplingBatch(const WaveNetSamplingModel& model, in
                                 std::to_string(streams_per_block));
   streams_per_block_ = streams_per_block;
   {
-    const detail::WaveNetSamplingParams& shape = model.device().shape;
-    int device = 0, limit = 0;
-    TTS_CUDA_CHECK(cudaGetDevice(&device));
-    TTS_CUDA_CHECK(cudaDeviceGetAttribute(&limit, cudaDevAttrMaxSharedMemoryPerBlockOptin, device));
-    split_rows_ = detail::wavenet_sampling_rows_supports(shape.residual, shape.skip);
-    const int floats = detail::wavenet_sampling_shared_floats(shape.layers, shape.residual,
-                                                              shape.skip, shape.classes);
-    const std::size_t bytes =
-        sizeof(float) * (streams_per_block * floats +
-                         (split_rows_ ? detail::wavenet_sampling_bias_floats(shape) : 0));
+    const std::size_t bytes = block_bytes(streams_per_block);
     // The split-row kernel keeps the head's weights in shared memory when they fit beside.
     head_in_shared_ =
         split_rows_ && bytes + sizeof(float) * detail::wavenet_sampling_head_floats(shape) <=

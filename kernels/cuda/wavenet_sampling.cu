@@ -12,6 +12,7 @@
 #include <cstdint>
 #include <stdexcept>
 
+#include "tts/kernels/cuda/wavenet_sampling_shape.h"
 #include "wavenet_sampling_steps.cuh"
 
 namespace tts::kernels::cuda::detail {
@@ -21,6 +22,8 @@ namespace {
 constexpr int kThreads = 512;
 constexpr int kWarps = kThreads / kWarp;
 constexpr int kMaxSkipRowsPerWarp = 16;  // S ≤ 16 · kWarps = 256
+static_assert(kMaxSkipRowsPerWarp * kWarps == kSamplingMaxSkip,
+              "the kernel's skip rows and wavenet_sampling_shape.h must agree");
 
 // SPB streams per block; R residual channels and NS skip rows per warp (S ≤ 16·NS), known at
 // compile time so that each lane's share of

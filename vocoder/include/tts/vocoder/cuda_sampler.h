@@ -10,6 +10,12 @@
 // WaveNetSampler, so it produces the same classes except where a uniform falls within rounding of
 // a class boundary (the two sum in different orders); from such a sample on, the two streams
 // differ.
+//
+// Which vocoders it samples is tts/kernels/cuda/wavenet_sampling_shape.h (up to 64 layers, 64
+// residual and 256 skip channels, and one stream's activations in a block's shared memory); the
+// others are refused, before the GPU is touched, with wavenet_sampling_refusal's message. A
+// vocoder narrower than a kernel width (16, 32 or 64 residual channels) is sampled with zero
+// channels added (pad_for_cuda_sampling), which computes the same numbers.
 #pragma once
 
 #include <cstdint>
@@ -29,13 +35,28 @@ class SamplingBatch;
 namespace tts::vocoder {
 
 // `weights` on the current CUDA device, for every CudaWaveNetSampler of them to share (a voice
-// uploads its vocoder once, not once per stream).
+// uploads its vocoder once, not once per stream); padded to the kernel width first when narrower.
+// Throws std::invalid_argument naming the limit for a vocoder the CUDA sampler does not take.
 std::shared_ptr<const kernels::SamplingModel> upload_for_cuda_sampling(
     const WaveNetWeights& weights);
+
+// `weights` at the kernels' residual width (the smallest of 16, 32 and 64 that holds it; a copy
+// when it is one already): every tensor of the added channels is zero, as are the weights that
+// join them to the others, so they stay zero through every layer and add nothing to any sum; the
+// padded vocoder computes the same numbers (up to the order of its sums). Pure host code. Throws
+// std::invalid_argument naming the limit for a vocoder the CUDA sampler does not take.
+WaveNetWeights pad_for_cuda_sampling(const WaveNetWeights& weights);
+
+// `conditioning` (project_conditioning for a vocoder of `config`: L·2R × frames) in the layout of
+// pad_for_cuda_sampling's vocoder: each layer's filter and gate rows at their padded places, zero
+// rows for the added channels. Returned as it is when no padding is needed.
+kernels::Matrix pad_conditioning_for_cuda_sampling(const WaveNetConfig& config,
+                                                   const kernels::Matrix& conditioning);
 
 class CudaWaveNetSampler {
  public:
   // Samples with `uploaded` (upload_for_cuda_sampling of `weights`; uploaded here when null).
+  // Throws std::invalid_argument naming the limit for a vocoder the CUDA sampler does not take.
   // Stream s draws its uniforms from a generator seeded with options.seed + s (so stream 0 matches
   // a WaveNetSampler with the same seed). streams_per_block: see WaveNetSamplingBatch (0 = chosen
   // from the stream count).
@@ -76,6 +97,7 @@ class CudaWaveNetSampler {
   const WaveNetWeights& weights_;
   SamplerOptions options_;
   std::unique_ptr<kernels::SamplingBatch> batch_;  // holds the uploaded weights
+  bool padded_ = false;  // the kernels sample weights_ padded (pad_for_cuda_sampling)
   std::vector<std::mt19937_64> rngs_;
   std::vector<std::size_t> totals_;
   std::vector<float> uniforms_;

@@ -9,7 +9,10 @@
 // sample for all its streams, so more streams per block trade per-stream speed for throughput.
 // Two kernels keep this contract: a split-row kernel for R = 16 or 32 (each matrix row spread over
 // a few lanes that hold its weights in registers; kernels/cuda/wavenet_sampling_rows.cu) and a
-// warp-per-row kernel that also takes R = 64 (kernels/cuda/wavenet_sampling.cu).
+// warp-per-row kernel that also takes R = 64 (kernels/cuda/wavenet_sampling.cu). Which shapes
+// are sampled, and the message for those that are not, is wavenet_sampling_shape.h (host code, no
+// GPU needed); a vocoder narrower than a kernel width is padded by its caller
+// (tts::vocoder::pad_for_cuda_sampling), so this model takes R = 16, 32 or 64 exactly.
 //
 // The maths is the CPU sampler's (tts::vocoder::WaveNetSampler, see its header for the tensors),
 // in fp32, with the same injected uniform numbers, so the classes agree with the CPU's except
@@ -34,6 +37,9 @@ using WaveNetSamplingWeights = kernels::WaveNetSamplingWeights;
 // may share one model.
 class WaveNetSamplingModel {
  public:
+  // Throws std::invalid_argument with wavenet_sampling_refusal's message for a shape the kernels
+  // do not take (one stream's shared memory checked against the current device), and for a
+  // residual width other than 16, 32 or 64.
   explicit WaveNetSamplingModel(const WaveNetSamplingWeights& weights);
   ~WaveNetSamplingModel();
   WaveNetSamplingModel(const WaveNetSamplingModel&) = delete;
@@ -51,7 +57,7 @@ class WaveNetSamplingModel {
 class WaveNetSamplingBatch {
  public:
   // streams_per_block: 1, 2 or 4 (see the file comment); 0 picks 1 for up to 2 streams per
-  // multiprocessor and more beyond.
+  // multiprocessor and more beyond, as far as the device's shared memory allows.
   WaveNetSamplingBatch(const WaveNetSamplingModel& model, int streams, int streams_per_block = 0);
   ~WaveNetSamplingBatch();
   WaveNetSamplingBatch(const WaveNetSamplingBatch&) = delete;
