@@ -204,8 +204,9 @@ TEST_P(FusedOps, WritesRoundedOperands) {
       Operand dy(b, d);
       b.relu_backward(dy.view(), y.view(), dx.view());
       expect_close({dx.get()}, {rounded(scalar::relu_backward(d, want_y), format.element)}, kExact);
-      // The gate and its adjoint, in 16 bits: within a rounding of the CPU's (tanh and the sigmoid
-      // differ from the CPU's by a few ulp, which can move a value across a rounding boundary).
+      // The gate and its adjoint in 16 bits (z, the output and the kept factors): within a
+      // rounding of the CPU's given the rounded z (tanh and the sigmoid differ from the CPU's by a
+      // few ulp, which can move a value across a rounding boundary).
       const double gate_bound = format.element == Element::kBfloat16 ? 1e-2 : 2e-3;
       const int hop = 3, frames = n / hop + 2;
       const auto index = frame_index(n, hop);
@@ -213,24 +214,39 @@ TEST_P(FusedOps, WritesRoundedOperands) {
       const Matrix f = random_matrix(2 * r, frames, seed + 4);
       const auto at = b.make_interpolation();
       at->assign(index, weight, frames);
-      Operand oz(b, z), of(b, f), t(b, Matrix::Zero(r, n), 0), sg(b, Matrix::Zero(r, n), 0);
-      Rounded gated(b, r, n, format), dz(b, 2 * r, n, format);
-      b.conditioned_gate_forward(oz.view(), of.view(), *at, gated.view(), t.view(), sg.view());
-      const Outputs want_gate = scalar::gate_forward(scalar::interpolate(f, index, weight, z));
-      expect_close({gated.get()}, {rounded(want_gate[0], format.element)}, gate_bound);
+      Operand of(b, f);
+      Rounded rz(b, z, format), gated(b, r, n, format), t(b, r, n, format), sg(b, r, n, format),
+          dz(b, 2 * r, n, format);
+      b.conditioned_gate_forward(rz.view(), of.view(), *at, gated.view(), t.view(), sg.view());
+      const Outputs want_gate =
+          scalar::gate_forward(scalar::interpolate(f, index, weight, rounded(z, format.element)));
+      expect_close({gated.get(), t.get(), sg.get()},
+                   {rounded(want_gate[0], format.element), rounded(want_gate[1], format.element),
+                    rounded(want_gate[2], format.element)},
+                   gate_bound);
       b.gate_backward(dy.view(), t.view(), sg.view(), dz.view());
       expect_close({dz.get()},
-                   {rounded(scalar::gate_backward(d, want_gate[1], want_gate[2]), format.element)},
+                   {rounded(scalar::gate_backward(d, rounded(want_gate[1], format.element),
+                                                  rounded(want_gate[2], format.element)),
+                            format.element)},
                    gate_bound);
-      // The residual stream's adjoint with its 16-bit copy.
+      // The residual stream's adjoint from a 16-bit d_in, with its 16-bit copy.
       const Matrix d_in = random_matrix(2 * r, n, seed + 5);
-      Operand od(b, d_in), odh(b, d);
-      Rounded d_h_rounded(b, r, n, format);
-      b.wavenet_layer_input_backward(od.view(), 2, segments, odh.view(), d_h_rounded.view());
-      Matrix sum = d + d_in.bottomRows(r);
-      const Matrix want_d_h = scalar::causal_shift_backward(d_in.topRows(r), 2, segments, sum);
+      Rounded rd_in(b, d_in, format), d_h_rounded(b, r, n, format);
+      Operand odh(b, d);
+      b.wavenet_layer_input_backward(rd_in.view(), 2, segments, odh.view(), d_h_rounded.view());
+      const Matrix d_in_r = rounded(d_in, format.element);
+      Matrix sum = d + d_in_r.bottomRows(r);
+      const Matrix want_d_h = scalar::causal_shift_backward(d_in_r.topRows(r), 2, segments, sum);
       expect_close({odh.get(), d_h_rounded.get()}, {want_d_h, rounded(want_d_h, format.element)},
                    kExact);
+      // A 16-bit product (beta 0): the fp32 product of the rounded operands, rounded once.
+      Rounded ra(b, h, format), product(b, r, r, format);
+      b.gemm(product.view(), ra.view(), Transpose::kNo, ra.view(), Transpose::kYes, 1.0f, 0.0f,
+             format.precision);
+      const Matrix hr = rounded(h, format.element);
+      expect_close({product.get()}, {rounded(Matrix(hr * hr.transpose()), format.element)},
+                   gate_bound);
       // The loss's gradient, and its loss scale.
       if (r >= 2) {
         const auto targets = random_ids(n, r, seed + 6);

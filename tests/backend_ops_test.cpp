@@ -290,6 +290,21 @@ TEST_P(BackendOps, InterpolatedColumns) {
         },
         [&] { return Outputs{scalar::interpolate_backward(out, index, weight, d_frames)}; },
         kFp32Bound);
+    // Positions out of order (a device sums sorted ones without a plan, these with one).
+    std::vector<std::int32_t> reversed(index.rbegin(), index.rend());
+    std::vector<float> reversed_weight(weight.rbegin(), weight.rend());
+    check(
+        [&](Backend& b) {
+          const auto at = b.make_interpolation();
+          at->assign(reversed, reversed_weight, frames);
+          Operand d_out(b, out), od(b, d_frames);
+          b.add_interpolated_columns_backward(d_out.view(), *at, od.view());
+          return Outputs{od.get()};
+        },
+        [&] {
+          return Outputs{scalar::interpolate_backward(out, reversed, reversed_weight, d_frames)};
+        },
+        kFp32Bound);
   });
 }
 

@@ -46,9 +46,11 @@ View TeacherForcedPass::entry(const View& flat, int index) const {
 
 // In a bf16 or fp16 pass every activation that feeds a GEMM is written in that format by the op
 // that makes it (`E` below), and the weights are rounded once per forward() into gemm_weights_, so
-// no GEMM rounds an operand of its own; what is summed or kept for element-wise work (the residual
-// stream h, the GEMM products, the gate's factors, the gradients) stays fp32. An fp32 pass has
-// E = fp32 and computes what the unfused ops did, bit for bit on the CPU.
+// no GEMM rounds an operand of its own; the dilated convolution's product, the gate's kept factors
+// and the layer input's gradient are E as well, as a framework's mixed precision keeps them. What
+// is summed from step to step or layer to layer (the residual stream h and its gradient, the head's
+// products before their ReLU, the gradients of the weights) stays fp32. An fp32 pass has E = fp32
+// and computes what the unfused ops did, bit for bit on the CPU.
 double TeacherForcedPass::forward(const Batch& batch) {
   const WaveNetConfig& c = weights_.config();
   const WaveNetLayout& lay = weights_.layout();
@@ -97,7 +99,7 @@ double TeacherForcedPass::forward(const Batch& batch) {
     sigmoid_.emplace_back(B);
   }
   gated_.resize(L * R, N, E);
-  z_.resize(2 * R, N);
+  z_.resize(2 * R, N, E);
   const View z = z_.view();
   for (int i = 0; i < L; ++i) {
     dilated_in_[i].resize(2 * R, N, E);
@@ -109,8 +111,8 @@ double TeacherForcedPass::forward(const Batch& batch) {
                           batch.segments, h_next, in);
     h = h_next;
     B.gemm(z, w(lay.dilated[i]), Transpose::kNo, in, Transpose::kNo, 1.0f, 0.0f, P);
-    tanh_[i].resize(R, N);
-    sigmoid_[i].resize(R, N);
+    tanh_[i].resize(R, N, E);
+    sigmoid_[i].resize(R, N, E);
     const View gated = gated_.view().middle_rows(i * R, R);
     B.conditioned_gate_forward(z, conditioning_.view().middle_rows(i * 2 * R, 2 * R), *frames_,
                                gated, tanh_[i].view(), sigmoid_[i].view());
@@ -195,7 +197,7 @@ void TeacherForcedPass::backward(kernels::ParameterSet& gradients, float loss_sc
   if (rounded) d_h_rounded_.resize(R, N, E);
   const View d_h_e = rounded ? d_h_rounded_.view() : d_h;
   dz_.resize(2 * R, N, E);
-  d_in_.resize(2 * R, N);
+  d_in_.resize(2 * R, N, E);
   const View dz = dz_.view(), d_in = d_in_.view();
   d_conditioning_.resize(conditioning_.rows(), conditioning_.cols());
   B.set_zero(d_conditioning_.view());

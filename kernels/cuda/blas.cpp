@@ -31,14 +31,14 @@ cublasHandle_t blas_handle() {
 }
 
 void device_gemm(int m, int n, int k, Transpose ta, Transpose tb, float alpha, const void* a,
-                 int lda, const void* b, int ldb, float beta, float* c, int ldc,
-                 GemmPrecision precision) {
+                 int lda, const void* b, int ldb, float beta, void* c, int ldc,
+                 GemmPrecision precision, bool c_rounded) {
   const cudaDataType_t in_type = precision == GemmPrecision::kBf16   ? CUDA_R_16BF
                                  : precision == GemmPrecision::kFp16 ? CUDA_R_16F
                                                                      : CUDA_R_32F;
   TTS_CUBLAS_CHECK(cublasGemmEx(blas_handle(), op(ta), op(tb), m, n, k, &alpha, a, in_type, lda, b,
-                                in_type, ldb, &beta, c, CUDA_R_32F, ldc, CUBLAS_COMPUTE_32F,
-                                CUBLAS_GEMM_DEFAULT));
+                                in_type, ldb, &beta, c, c_rounded ? in_type : CUDA_R_32F, ldc,
+                                CUBLAS_COMPUTE_32F, CUBLAS_GEMM_DEFAULT));
 }
 
 }  // namespace tts::kernels::cuda::detail

@@ -13,10 +13,11 @@ namespace tts::kernels::cuda::detail {
 // stay fp32 (no TF32), since TF32 would silently change the numbers the parity tests compare.
 cublasHandle_t blas_handle();
 
-// C = alpha·op(A)·op(B) + beta·C on device operands (fp32 or bf16 A/B, fp32 C), column-major with
-// leading dimensions lda, ldb, ldc; on the default stream.
+// C = alpha·op(A)·op(B) + beta·C on device operands (A and B in `precision`'s format; C fp32, or
+// in A and B's 16-bit format when c_rounded), column-major with leading dimensions lda, ldb, ldc;
+// fp32 accumulation; on the default stream.
 void device_gemm(int m, int n, int k, Transpose ta, Transpose tb, float alpha, const void* a,
-                 int lda, const void* b, int ldb, float beta, float* c, int ldc,
-                 GemmPrecision precision);
+                 int lda, const void* b, int ldb, float beta, void* c, int ldc,
+                 GemmPrecision precision, bool c_rounded = false);
 
 }  // namespace tts::kernels::cuda::detail

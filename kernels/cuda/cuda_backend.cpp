@@ -6,6 +6,7 @@
 
 #include <cuda_runtime.h>
 
+#include <algorithm>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -24,7 +25,7 @@ struct CudaIndices final : Indices {
   void assign(const std::vector<std::int32_t>& v, int scatter_range) override {
     ids.upload(v);
     scatters = scatter_range > 0;
-    if (scatters) plan = ScatterPlan::for_embedding(v, scatter_range);
+    if (scatters) plan.assign_embedding(v, scatter_range);
   }
   DeviceArray<std::int32_t> ids;
   ScatterPlan plan;
@@ -37,11 +38,34 @@ struct CudaInterpolation final : Interpolation {
               int frames) override {
     index.upload(i);
     weight.upload(w);
-    plan = ScatterPlan::for_interpolation(i, w, frames);
+    frame_count = frames;
+    // Frame positions that never decrease (every batch the trainers lay out) need no plan: the
+    // backward pass finds each frame's columns from `first`. Others get the plan.
+    sorted = i.size() == w.size() && std::is_sorted(i.begin(), i.end());
+    if (!sorted) {
+      plan.assign_interpolation(i, w, frames);
+      return;
+    }
+    host_first.resize(static_cast<std::size_t>(frames) + 1);
+    std::size_t n = 0;
+    for (int f = 0; f <= frames; ++f) {
+      while (n < i.size() && i[n] < f) ++n;
+      host_first[static_cast<std::size_t>(f)] = static_cast<std::int32_t>(n);
+    }
+    for (std::size_t k = 0; k < i.size(); ++k)
+      if (i[k] < 0 || i[k] + (w[k] != 0.0f ? 1 : 0) >= frames)
+        throw std::invalid_argument(
+            "cuda::add_interpolated_columns: frame position outside the "
+            "frames");
+    first.upload(host_first);
   }
   DeviceArray<std::int32_t> index;
   DeviceArray<float> weight;
-  ScatterPlan plan;
+  ScatterPlan plan;  // unsorted positions only
+  bool sorted = false;
+  int frame_count = 0;
+  std::vector<std::int32_t> host_first;  // kept between batches: no page faults per step
+  DeviceArray<std::int32_t> first;       // sorted positions: first column at or past each frame
 };
 
 struct CudaLengths final : Lengths {
@@ -60,7 +84,7 @@ struct CudaRepeats final : Repeats {
       owner.insert(owner.end(), durations[p], static_cast<std::int32_t>(p));
     }
     owners.upload(owner);
-    plan = ScatterPlan::for_embedding(owner, static_cast<int>(durations.size()));
+    plan.assign_embedding(owner, static_cast<int>(durations.size()));
   }
   DeviceArray<std::int32_t> owners;
   ScatterPlan plan;
@@ -192,8 +216,15 @@ class CudaBackend final : public Backend {
   }
   void add_interpolated_columns_backward(View d_out, const Interpolation& at,
                                          View d_frames) override {
-    cuda::scatter_add(d_out, mine<CudaInterpolation>(at, "add_interpolated_columns_backward").plan,
-                      d_frames);
+    const auto& p = mine<CudaInterpolation>(at, "add_interpolated_columns_backward");
+    if (p.sorted) {
+      if (d_frames.cols != p.frame_count)
+        throw std::invalid_argument(
+            "cuda::add_interpolated_columns_backward: d_frames has the wrong number of frames");
+      cuda::interpolation_backward_sorted(d_out, p.first, p.weight, d_frames);
+    } else {
+      cuda::scatter_add(d_out, p.plan, d_frames);
+    }
   }
   void embedding_lookup(View table, const Indices& ids, View out) override {
     cuda::embedding_lookup(f32(table, "embedding_lookup"),

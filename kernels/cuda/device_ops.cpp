@@ -6,6 +6,7 @@
 #include <cublas_v2.h>
 #include <cuda_runtime.h>
 
+#include <algorithm>
 #include <cmath>
 #include <stdexcept>
 #include <string>
@@ -67,8 +68,14 @@ void gemm(DeviceView c, DeviceView a, Transpose transpose_a, DeviceView b, Trans
   const int m = ta ? a.cols : a.rows, k = ta ? a.rows : a.cols;
   const int n = tb ? b.rows : b.cols, kb = tb ? b.cols : b.rows;
   require(k == kb && c.rows == m && c.cols == n, "gemm", "shapes do not agree");
-  require(c.is_float32(), "gemm", "the product is fp32");
+  const bool c_rounded = !c.is_float32();
+  require(!c_rounded || (c.element == operand_element(precision) && beta == 0.0f), "gemm",
+          "a 16-bit product must be in the GEMM's precision, with beta 0");
   if (m == 0 || n == 0) return;
+  if (k == 0 && c_rounded) {  // beta 0: zeros (0x0000 in both 16-bit formats)
+    TTS_CUDA_CHECK(cudaMemset2DAsync(c.data, c.ld * 2, 0, c.rows * 2, c.cols));
+    return;
+  }
   if (k == 0) {               // as the CPU: only the scaling of C
     const float zero = 0.0f;  // C = beta·C + 0·C, in place
     TTS_CUBLAS_CHECK(cublasSgeam(detail::blas_handle(), CUBLAS_OP_N, CUBLAS_OP_N, m, n, &beta,
@@ -79,7 +86,7 @@ void gemm(DeviceView c, DeviceView a, Transpose transpose_a, DeviceView b, Trans
   const void* a_operand = gemm_operand(a, 0, precision, &lda);
   const void* b_operand = gemm_operand(b, 1, precision, &ldb);
   detail::device_gemm(m, n, k, transpose_a, transpose_b, alpha, a_operand, lda, b_operand, ldb,
-                      beta, c.data, c.ld, precision);
+                      beta, c.data, c.ld, precision, c_rounded);
 }
 
 void scale(DeviceView x, float factor) {
@@ -161,8 +168,9 @@ void gate_backward(DeviceView d_gated, DeviceView tanh_out, DeviceView sigmoid_o
               sigmoid_out.rows == r && sigmoid_out.cols == d_gated.cols && sigmoid_out.contiguous(),
           "gate_backward", "the kept factors must be contiguous R × columns");
   require(dz.rows == 2 * r && dz.cols == d_gated.cols, "gate_backward", "dz must be 2R × columns");
-  require(d_gated.is_float32() && tanh_out.is_float32() && sigmoid_out.is_float32(),
-          "gate_backward", "only dz may be 16-bit");
+  require(
+      d_gated.is_float32() && tanh_out.element == dz.element && sigmoid_out.element == dz.element,
+      "gate_backward", "d_gated is fp32; the kept factors and dz of one format");
   detail::launch_gate_backward(d_gated.data, d_gated.ld, tanh_out.data, sigmoid_out.data, r,
                                d_gated.cols, dz.data, dz.ld, dz.element, nullptr);
 }
@@ -199,59 +207,72 @@ void embedding_lookup(DeviceView table, const DeviceArray<std::int32_t>& ids, De
                                   out.ld, nullptr);
 }
 
-ScatterPlan ScatterPlan::for_interpolation(const std::vector<std::int32_t>& index,
-                                           const std::vector<float>& weight, int frames) {
-  require(index.size() == weight.size(), "ScatterPlan::for_interpolation",
+void ScatterPlan::assign_interpolation(const std::vector<std::int32_t>& index,
+                                       const std::vector<float>& weight, int frames) {
+  require(index.size() == weight.size(), "ScatterPlan::assign_interpolation",
           "one weight per frame index");
-  std::vector<std::int32_t> target, column;
-  std::vector<float> coefficient;
+  // Counting sort by target frame: column n adds into index[n] and, when w[n] ≠ 0, index[n] + 1.
+  host_offsets_.assign(static_cast<std::size_t>(frames) + 1, 0);
   for (std::size_t n = 0; n < index.size(); ++n) {
     const bool next = weight[n] != 0.0f;
-    require(index[n] >= 0 && index[n] + (next ? 1 : 0) < frames, "ScatterPlan::for_interpolation",
-            "frame position outside the frames");
-    target.push_back(index[n]);
-    column.push_back(static_cast<std::int32_t>(n));
-    coefficient.push_back(1.0f - weight[n]);
-    if (next) {
-      target.push_back(index[n] + 1);
-      column.push_back(static_cast<std::int32_t>(n));
-      coefficient.push_back(weight[n]);
+    require(index[n] >= 0 && index[n] + (next ? 1 : 0) < frames,
+            "ScatterPlan::assign_interpolation", "frame position outside the frames");
+    ++host_offsets_[static_cast<std::size_t>(index[n]) + 1];
+    if (next) ++host_offsets_[static_cast<std::size_t>(index[n]) + 2];
+  }
+  for (std::size_t f = 0; f < static_cast<std::size_t>(frames); ++f)
+    host_offsets_[f + 1] += host_offsets_[f];
+  const auto entries = static_cast<std::size_t>(host_offsets_.back());
+  host_next_.assign(host_offsets_.begin(), host_offsets_.end() - 1);
+  host_columns_.resize(entries);
+  host_coefficients_.resize(entries);
+  for (std::size_t n = 0; n < index.size(); ++n) {  // increasing n: stable within a frame
+    auto at = static_cast<std::size_t>(host_next_[static_cast<std::size_t>(index[n])]++);
+    host_columns_[at] = static_cast<std::int32_t>(n);
+    host_coefficients_[at] = 1.0f - weight[n];
+    if (weight[n] != 0.0f) {
+      at = static_cast<std::size_t>(host_next_[static_cast<std::size_t>(index[n]) + 1]++);
+      host_columns_[at] = static_cast<std::int32_t>(n);
+      host_coefficients_[at] = weight[n];
     }
   }
-  return build(target, column, coefficient, frames, static_cast<int>(index.size()));
+  upload(frames, static_cast<int>(index.size()));
 }
 
-ScatterPlan ScatterPlan::for_embedding(const std::vector<std::int32_t>& ids, int classes) {
-  std::vector<std::int32_t> column(ids.size());
-  for (std::size_t n = 0; n < ids.size(); ++n) {
-    require(ids[n] >= 0 && ids[n] < classes, "ScatterPlan::for_embedding", "id out of range");
-    column[n] = static_cast<std::int32_t>(n);
+void ScatterPlan::assign_embedding(const std::vector<std::int32_t>& ids, int classes) {
+  host_offsets_.assign(static_cast<std::size_t>(classes) + 1, 0);
+  for (std::int32_t id : ids) {
+    require(id >= 0 && id < classes, "ScatterPlan::assign_embedding", "id out of range");
+    ++host_offsets_[static_cast<std::size_t>(id) + 1];
   }
-  return build(ids, column, std::vector<float>(ids.size(), 1.0f), classes,
-               static_cast<int>(ids.size()));
+  for (std::size_t a = 0; a < static_cast<std::size_t>(classes); ++a)
+    host_offsets_[a + 1] += host_offsets_[a];
+  host_next_.assign(host_offsets_.begin(), host_offsets_.end() - 1);
+  host_columns_.resize(ids.size());
+  for (std::size_t n = 0; n < ids.size(); ++n)
+    host_columns_[static_cast<std::size_t>(host_next_[static_cast<std::size_t>(ids[n])]++)] =
+        static_cast<std::int32_t>(n);
+  // Every coefficient is 1: uploaded again only when the plan grows.
+  const bool ones_ready =
+      host_coefficients_.size() >= ids.size() && coefficients_.size() >= ids.size() && ones_only_;
+  host_coefficients_.assign(std::max(host_coefficients_.size(), ids.size()), 1.0f);
+  targets_ = classes;
+  sources_ = static_cast<int>(ids.size());
+  offsets_.upload(host_offsets_);
+  columns_.upload(host_columns_);
+  if (!ones_ready) {
+    coefficients_.upload(host_coefficients_);
+    ones_only_ = true;
+  }
 }
 
-ScatterPlan ScatterPlan::build(const std::vector<std::int32_t>& target,
-                               const std::vector<std::int32_t>& column,
-                               const std::vector<float>& coefficient, int targets, int sources) {
-  // A counting sort by target, stable: each target's entries keep the order they were given in.
-  std::vector<std::int32_t> offsets(static_cast<std::size_t>(targets) + 1, 0);
-  for (std::int32_t t : target) ++offsets[static_cast<std::size_t>(t) + 1];
-  for (std::size_t t = 0; t < static_cast<std::size_t>(targets); ++t) offsets[t + 1] += offsets[t];
-  std::vector<std::int32_t> next(offsets.begin(), offsets.end() - 1), columns(column.size());
-  std::vector<float> coefficients(column.size());
-  for (std::size_t i = 0; i < target.size(); ++i) {
-    const auto at = static_cast<std::size_t>(next[static_cast<std::size_t>(target[i])]++);
-    columns[at] = column[i];
-    coefficients[at] = coefficient[i];
-  }
-  ScatterPlan plan;
-  plan.targets_ = targets;
-  plan.sources_ = sources;
-  plan.offsets_.upload(offsets);
-  plan.columns_.upload(columns);
-  plan.coefficients_.upload(coefficients);
-  return plan;
+void ScatterPlan::upload(int targets, int sources) {
+  targets_ = targets;
+  sources_ = sources;
+  offsets_.upload(host_offsets_);
+  columns_.upload(host_columns_);
+  coefficients_.upload(host_coefficients_);
+  ones_only_ = false;
 }
 
 void scatter_add(DeviceView d_out, const ScatterPlan& plan, DeviceView d_targets) {
@@ -262,6 +283,18 @@ void scatter_add(DeviceView d_out, const ScatterPlan& plan, DeviceView d_targets
   detail::launch_scatter_add(d_out.data, d_out.ld, d_out.element, d_out.rows, plan.offsets().data(),
                              plan.columns().data(), plan.coefficients().data(), plan.targets(),
                              d_targets.data, d_targets.ld, nullptr);
+}
+
+void interpolation_backward_sorted(DeviceView d_out, const DeviceArray<std::int32_t>& first,
+                                   const DeviceArray<float>& weight, DeviceView d_frames) {
+  require(d_frames.is_float32() && d_frames.rows == d_out.rows &&
+              first.size() == static_cast<std::size_t>(d_frames.cols) + 1 &&
+              weight.size() == static_cast<std::size_t>(d_out.cols),
+          "interpolation_backward_sorted",
+          "d_frames (fp32) must have d_out's rows and one column per frame");
+  detail::launch_interpolation_backward_sorted(d_out.data, d_out.ld, d_out.element, d_out.rows,
+                                               first.data(), weight.data(), d_frames.cols,
+                                               d_frames.data, d_frames.ld, nullptr);
 }
 
 double softmax_cross_entropy(DeviceView logits, const DeviceArray<std::int32_t>& targets,
@@ -276,11 +309,12 @@ double softmax_cross_entropy(DeviceView logits, const DeviceArray<std::int32_t>&
             "softmax_cross_entropy", "the gradient must be contiguous, shaped like the logits");
   if (logits.cols == 0) return std::nan("");  // as the CPU's 0/0
   thread_local DeviceArray<double> losses;
+  thread_local std::vector<double> host;  // kept: a fresh array per step costs its page faults
   losses.resize(logits.cols);
   detail::launch_softmax_cross_entropy(logits.data, targets.data(), logits.rows, logits.cols,
                                        losses.data(), want_gradient ? d_logits.data : nullptr,
                                        d_logits.element, nullptr);
-  std::vector<double> host(logits.cols);
+  host.resize(logits.cols);
   losses.download(host.data(), host.size());
   double total = 0.0;
   for (double value : host) total += value;

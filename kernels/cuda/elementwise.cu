@@ -66,12 +66,12 @@ __global__ void gate_forward_kernel(const float* z, int ld_z, int r, int columns
 }
 
 template <typename T>
-__global__ void gate_backward_kernel(const float* d_gated, int ld_d_gated, const float* tanh_out,
-                                     const float* sigmoid_out, int r, int columns, T* dz,
-                                     int ld_dz) {
+__global__ void gate_backward_kernel(const float* d_gated, int ld_d_gated, const T* tanh_out,
+                                     const T* sigmoid_out, int r, int columns, T* dz, int ld_dz) {
   for_each_element(r, columns, [&](int row, std::size_t column) {
     const std::size_t i = column * r + row;
-    const float d = d_gated[column * ld_d_gated + row], t = tanh_out[i], s = sigmoid_out[i];
+    const float d = d_gated[column * ld_d_gated + row], t = load(tanh_out + i),
+                s = load(sigmoid_out + i);
     T* dzc = dz + column * ld_dz;
     store(dzc + row, d * s * (1.0f - t * t));
     store(dzc + r + row, d * t * s * (1.0f - s));
@@ -131,15 +131,16 @@ void launch_gate_forward(const float* z, int ld_z, int r, int columns, float* ga
   TTS_CUDA_CHECK_LAUNCH();
 }
 
-void launch_gate_backward(const float* d_gated, int ld_d_gated, const float* tanh_out,
-                          const float* sigmoid_out, int r, int columns, void* dz, int ld_dz,
-                          Element dz_element, cudaStream_t stream) {
+void launch_gate_backward(const float* d_gated, int ld_d_gated, const void* tanh_out,
+                          const void* sigmoid_out, int r, int columns, void* dz, int ld_dz,
+                          Element element, cudaStream_t stream) {
   const std::size_t count = std::size_t(r) * std::size_t(columns);
   if (count == 0) return;
-  with_element_type(dz_element, [&](auto tag) {
+  with_element_type(element, [&](auto tag) {
     using T = decltype(tag);
     gate_backward_kernel<T><<<blocks_for(count), kThreads, 0, stream>>>(
-        d_gated, ld_d_gated, tanh_out, sigmoid_out, r, columns, static_cast<T*>(dz), ld_dz);
+        d_gated, ld_d_gated, static_cast<const T*>(tanh_out), static_cast<const T*>(sigmoid_out), r,
+        columns, static_cast<T*>(dz), ld_dz);
   });
   TTS_CUDA_CHECK_LAUNCH();
 }

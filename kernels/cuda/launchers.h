@@ -32,11 +32,11 @@ void launch_fill_pattern(float* data, std::size_t count, float scale, cudaStream
 void launch_gate_forward(const float* z, int ld_z, int r, int columns, float* gated, int ld_gated,
                          float* tanh_out, float* sigmoid_out, cudaStream_t stream);
 
-// dz (2R rows, column stride ld_dz, in dz_element's format) from d_gated (stride ld_d_gated) and
-// the kept factors.
-void launch_gate_backward(const float* d_gated, int ld_d_gated, const float* tanh_out,
-                          const float* sigmoid_out, int r, int columns, void* dz, int ld_dz,
-                          Element dz_element, cudaStream_t stream);
+// dz (2R rows, column stride ld_dz) from d_gated (fp32, stride ld_d_gated) and the kept factors;
+// the factors and dz in `element`'s format.
+void launch_gate_backward(const float* d_gated, int ld_d_gated, const void* tanh_out,
+                          const void* sigmoid_out, int r, int columns, void* dz, int ld_dz,
+                          Element element, cudaStream_t stream);
 
 // The element-wise and indexing kernels of the training step (training_kernels.cu); matrices are
 // rows × cols at column stride ld. See tts/kernels/cuda/device_ops.h for the semantics.
@@ -59,6 +59,13 @@ void launch_scatter_add(const void* d_out, int ld_d_out, Element d_out_element, 
                         const float* coefficients, int targets, float* d_targets, int ld_targets,
                         cudaStream_t stream);
 
+// d_frames[:, f] += Σ w[n]·d_out[:, n] over n in [first[f-1], first[f]) with w[n] ≠ 0, then
+// Σ (1 - w[n])·d_out[:, n] over n in [first[f], first[f+1]) (d_out in d_out_element's format).
+void launch_interpolation_backward_sorted(const void* d_out, int ld_d_out, Element d_out_element,
+                                          int rows, const std::int32_t* first, const float* weight,
+                                          int frames, float* d_frames, int ld_d_frames,
+                                          cudaStream_t stream);
+
 // Per column t: loss[t] = log Σ exp(l - max) - (l[target] - max) (double); when d_logits is not
 // null it receives (softmax - onehot(target)) / columns, in d_logits_element's format. Targets
 // must already be in range.
@@ -74,15 +81,15 @@ void launch_convert(const float* in, int ld_in, int rows, int cols, void* out, i
 void launch_wavenet_layer_input(const float* h, int ld_h, const float* bias, int r, int cols,
                                 int shift, int length, float* h_out, int ld_h_out, void* stacked,
                                 int ld_stacked, Element element, cudaStream_t stream);
-// rounded may be null.
-void launch_wavenet_layer_input_backward(const float* d_in, int ld_d_in, int r, int cols, int shift,
+// d_in and rounded (may be null) in `element`'s format.
+void launch_wavenet_layer_input_backward(const void* d_in, int ld_d_in, int r, int cols, int shift,
                                          int length, float* d_h, int ld_d_h, void* rounded,
                                          int ld_rounded, Element element, cudaStream_t stream);
-// The kept tanh and sigmoid factors are contiguous r × cols.
-void launch_conditioned_gate(const float* z, int ld_z, const float* frames, int ld_frames,
+// z, gated and the kept tanh and sigmoid factors (contiguous r × cols) in `element`'s format.
+void launch_conditioned_gate(const void* z, int ld_z, const float* frames, int ld_frames,
                              const std::int32_t* index, const float* weight, int r, int cols,
-                             void* gated, int ld_gated, Element element, float* tanh_out,
-                             float* sigmoid_out, cudaStream_t stream);
+                             void* gated, int ld_gated, Element element, void* tanh_out,
+                             void* sigmoid_out, cudaStream_t stream);
 void launch_bias_relu(float* x, int ld_x, const float* bias, int rows, int cols, void* y, int ld_y,
                       Element element, cudaStream_t stream);
 // y and dx share `element`; dx may be dy when that is fp32.

@@ -80,7 +80,37 @@ __global__ void scatter_add_kernel(const T* d_out, int ld_d_out, int rows,
   });
 }
 
+// One thread per frame element: its sources in increasing column order, as the plan lists them.
+template <typename T>
+__global__ void interpolation_backward_sorted_kernel(const T* d_out, int ld_d_out, int rows,
+                                                     const std::int32_t* first, const float* weight,
+                                                     int frames, float* d_frames, int ld_d_frames) {
+  for_each_element(rows, frames, [&](int r, std::size_t f) {
+    float sum = 0.0f;
+    if (f > 0)
+      for (std::int32_t n = first[f - 1]; n < first[f]; ++n)
+        if (weight[n] != 0.0f)
+          sum = fmaf(weight[n], load(d_out + std::size_t(n) * ld_d_out + r), sum);
+    for (std::int32_t n = first[f]; n < first[f + 1]; ++n)
+      sum = fmaf(1.0f - weight[n], load(d_out + std::size_t(n) * ld_d_out + r), sum);
+    d_frames[f * ld_d_frames + r] += sum;
+  });
+}
+
 }  // namespace
+
+void launch_interpolation_backward_sorted(const void* d_out, int ld_d_out, Element d_out_element,
+                                          int rows, const std::int32_t* first, const float* weight,
+                                          int frames, float* d_frames, int ld_d_frames,
+                                          cudaStream_t stream) {
+  if (rows == 0 || frames == 0) return;
+  with_element_type(d_out_element, [&](auto tag) {
+    using T = decltype(tag);
+    interpolation_backward_sorted_kernel<T><<<element_blocks(rows, frames), kThreads, 0, stream>>>(
+        static_cast<const T*>(d_out), ld_d_out, rows, first, weight, frames, d_frames, ld_d_frames);
+  });
+  TTS_CUDA_CHECK_LAUNCH();
+}
 
 void launch_add_bias(float* x, int rows, int cols, int ld, const float* bias, cudaStream_t stream) {
   if (rows == 0 || cols == 0) return;

@@ -49,13 +49,13 @@ __global__ void layer_input_kernel(const float* h, int ld_h, const float* bias, 
 // d_h = (d_h + d_in[R + row, c]) + d_in[row, c + shift] (when inside the segment), the order of
 // add() then causal_shift_backward(); rounded (may be null) gets the result in T.
 template <typename T>
-__global__ void layer_input_backward_kernel(const float* d_in, int ld_d_in, int r, int cols,
-                                            int shift, int length, float* d_h, int ld_d_h,
-                                            T* rounded, int ld_rounded) {
+__global__ void layer_input_backward_kernel(const T* d_in, int ld_d_in, int r, int cols, int shift,
+                                            int length, float* d_h, int ld_d_h, T* rounded,
+                                            int ld_rounded) {
   for_each_element(r, cols, [&](int row, std::size_t c) {
-    float v = d_h[c * ld_d_h + row] + d_in[c * ld_d_in + r + row];
+    float v = d_h[c * ld_d_h + row] + load(d_in + c * ld_d_in + r + row);
     const int t = static_cast<int>(c % length);
-    if (t + shift < length) v += d_in[(c + shift) * ld_d_in + row];
+    if (t + shift < length) v += load(d_in + (c + shift) * ld_d_in + row);
     d_h[c * ld_d_h + row] = v;
     if (rounded) store(rounded + c * ld_rounded + row, v);
   });
@@ -64,24 +64,24 @@ __global__ void layer_input_backward_kernel(const float* d_in, int ld_d_in, int 
 // z's filter and gate rows plus the interpolated frames, then the gate; the frame term is the
 // expression of add_interpolated_columns, added to z as there.
 template <typename T>
-__global__ void conditioned_gate_kernel(const float* z, int ld_z, const float* frames,
-                                        int ld_frames, const std::int32_t* index,
-                                        const float* weight, int r, int cols, T* gated,
-                                        int ld_gated, float* tanh_out, float* sigmoid_out) {
+__global__ void conditioned_gate_kernel(const T* z, int ld_z, const float* frames, int ld_frames,
+                                        const std::int32_t* index, const float* weight, int r,
+                                        int cols, T* gated, int ld_gated, T* tanh_out,
+                                        T* sigmoid_out) {
   for_each_element(r, cols, [&](int row, std::size_t c) {
     const float w = weight[c];
     const float* f = frames + std::size_t(index[c]) * ld_frames;
-    const float* zc = z + c * ld_z;
+    const T* zc = z + c * ld_z;
     const float filter =
-        zc[row] + (w == 0.0f ? f[row] : (1.0f - w) * f[row] + w * f[ld_frames + row]);
+        load(zc + row) + (w == 0.0f ? f[row] : (1.0f - w) * f[row] + w * f[ld_frames + row]);
     const float gate =
-        zc[r + row] +
+        load(zc + r + row) +
         (w == 0.0f ? f[r + row] : (1.0f - w) * f[r + row] + w * f[ld_frames + r + row]);
     const float t = tanhf(filter), s = sigmoid(gate);
     store(gated + c * ld_gated + row, t * s);
     const std::size_t kept = c * r + row;
-    tanh_out[kept] = t;
-    sigmoid_out[kept] = s;
+    store(tanh_out + kept, t);
+    store(sigmoid_out + kept, s);
   });
 }
 
@@ -138,28 +138,29 @@ void launch_wavenet_layer_input(const float* h, int ld_h, const float* bias, int
   TTS_CUDA_CHECK_LAUNCH();
 }
 
-void launch_wavenet_layer_input_backward(const float* d_in, int ld_d_in, int r, int cols, int shift,
+void launch_wavenet_layer_input_backward(const void* d_in, int ld_d_in, int r, int cols, int shift,
                                          int length, float* d_h, int ld_d_h, void* rounded,
                                          int ld_rounded, Element element, cudaStream_t stream) {
   if (r == 0 || cols == 0) return;
   with_element_type(element, [&](auto tag) {
     using T = decltype(tag);
     layer_input_backward_kernel<T><<<element_blocks(r, cols), kThreads, 0, stream>>>(
-        d_in, ld_d_in, r, cols, shift, length, d_h, ld_d_h, static_cast<T*>(rounded), ld_rounded);
+        static_cast<const T*>(d_in), ld_d_in, r, cols, shift, length, d_h, ld_d_h,
+        static_cast<T*>(rounded), ld_rounded);
   });
   TTS_CUDA_CHECK_LAUNCH();
 }
 
-void launch_conditioned_gate(const float* z, int ld_z, const float* frames, int ld_frames,
+void launch_conditioned_gate(const void* z, int ld_z, const float* frames, int ld_frames,
                              const std::int32_t* index, const float* weight, int r, int cols,
-                             void* gated, int ld_gated, Element element, float* tanh_out,
-                             float* sigmoid_out, cudaStream_t stream) {
+                             void* gated, int ld_gated, Element element, void* tanh_out,
+                             void* sigmoid_out, cudaStream_t stream) {
   if (r == 0 || cols == 0) return;
   with_element_type(element, [&](auto tag) {
     using T = decltype(tag);
     conditioned_gate_kernel<T><<<element_blocks(r, cols), kThreads, 0, stream>>>(
-        z, ld_z, frames, ld_frames, index, weight, r, cols, static_cast<T*>(gated), ld_gated,
-        tanh_out, sigmoid_out);
+        static_cast<const T*>(z), ld_z, frames, ld_frames, index, weight, r, cols,
+        static_cast<T*>(gated), ld_gated, static_cast<T*>(tanh_out), static_cast<T*>(sigmoid_out));
   });
   TTS_CUDA_CHECK_LAUNCH();
 }

@@ -13,7 +13,8 @@ Buffer::Buffer(Buffer&& other) noexcept
       capacity_(std::exchange(other.capacity_, 0)),
       rows_(std::exchange(other.rows_, 0)),
       cols_(std::exchange(other.cols_, 0)),
-      element_(other.element_) {}
+      element_(other.element_),
+      sums_(std::move(other.sums_)) {}
 
 Buffer& Buffer::operator=(Buffer&& other) noexcept {
   if (this != &other) {
@@ -24,6 +25,7 @@ Buffer& Buffer::operator=(Buffer&& other) noexcept {
     rows_ = std::exchange(other.rows_, 0);
     cols_ = std::exchange(other.cols_, 0);
     element_ = other.element_;
+    sums_ = std::move(other.sums_);
   }
   return *this;
 }
@@ -83,9 +85,9 @@ View Buffer::add_to_host(float* host, int rows, int cols) {
 
 void Buffer::finish_adding_to_host(float* host) {
   if (backend_->host_resident()) return;
-  std::vector<float> sums(view().size());
-  if (!sums.empty()) backend_->download(view(), sums.data());
-  for (std::size_t k = 0; k < sums.size(); ++k) host[k] += sums[k];
+  sums_.resize(view().size());  // kept: a fresh array per step costs its page faults
+  if (!sums_.empty()) backend_->download(view(), sums_.data());
+  for (std::size_t k = 0; k < sums_.size(); ++k) host[k] += sums_[k];
 }
 
 }  // namespace tts::kernels

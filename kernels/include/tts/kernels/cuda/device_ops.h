@@ -81,11 +81,11 @@ class ScatterPlan {
   // The adjoint of add_interpolated_columns over `frames` target columns: frame f receives
   // (1 - w[n])·d_out[:, n] for every n with i[n] = f and w[n]·d_out[:, n] for every n with
   // i[n] + 1 = f (w[n] ≠ 0), in increasing n.
-  static ScatterPlan for_interpolation(const std::vector<std::int32_t>& index,
-                                       const std::vector<float>& weight, int frames);
+  void assign_interpolation(const std::vector<std::int32_t>& index,
+                            const std::vector<float>& weight, int frames);
   // The adjoint of embedding_lookup over `classes` target columns: column a receives d_out[:, n]
   // for every n with ids[n] = a, in increasing n.
-  static ScatterPlan for_embedding(const std::vector<std::int32_t>& ids, int classes);
+  void assign_embedding(const std::vector<std::int32_t>& ids, int classes);
 
   int targets() const { return targets_; }
   int sources() const { return sources_; }  // columns of d_out the plan reads
@@ -94,16 +94,27 @@ class ScatterPlan {
   const DeviceArray<float>& coefficients() const { return coefficients_; }
 
  private:
-  // Sorts the entries (target[i], column[i], coefficient[i]) by target, keeping their order within
-  // a target, and uploads them.
-  static ScatterPlan build(const std::vector<std::int32_t>& target,
-                           const std::vector<std::int32_t>& column,
-                           const std::vector<float>& coefficient, int targets, int sources);
+  // Uploads the host arrays below, filled by the assign functions (a counting sort by target,
+  // stable in n).
+  void upload(int targets, int sources);
 
   int targets_ = 0, sources_ = 0;
   DeviceArray<std::int32_t> offsets_, columns_;
   DeviceArray<float> coefficients_;
+  // Host scratch kept from batch to batch: fresh arrays of a few MB per step cost more in page
+  // faults than the sort itself.
+  std::vector<std::int32_t> host_offsets_, host_next_, host_columns_;
+  std::vector<float> host_coefficients_;
+  bool ones_only_ = false;  // coefficients_ holds only ones (an embedding's plan)
 };
+
+// The adjoint of add_interpolated_columns without a plan, for frame positions that never decrease
+// (a batch of crops, each at later frames than the one before, as the trainers lay them out):
+// frame f's sources are then the columns from first[f - 1] to first[f + 1], where first[f]
+// (frames + 1 entries) is the first column at or past frame f. Sums each frame's sources in the
+// plan's order, so the result is the plan's to the bit. d_out may be 16-bit.
+void interpolation_backward_sorted(DeviceView d_out, const DeviceArray<std::int32_t>& first,
+                                   const DeviceArray<float>& weight, DeviceView d_frames);
 
 // d_targets[:, t] += Σ coefficient · d_out[:, column] over the plan's entries for t.
 void scatter_add(DeviceView d_out, const ScatterPlan& plan, DeviceView d_targets);

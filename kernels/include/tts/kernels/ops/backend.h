@@ -120,7 +120,8 @@ class Backend {
 
   // c = alpha · op(a) · op(b) + beta · c (beta == 0: c's contents ignored). kBf16/kFp16 need a
   // backend that has it (CUDA); the CPU refuses it.
-  // a and b may be 16-bit in `precision`'s format, used as they are; fp32 ones are rounded.
+  // a and b may be 16-bit in `precision`'s format, used as they are; fp32 ones are rounded. c may
+  // be 16-bit in that format too when beta is 0 (the product rounded once, accumulated in fp32).
   virtual void gemm(View c, View a, Transpose transpose_a, View b, Transpose transpose_b,
                     float alpha, float beta, GemmPrecision precision) = 0;
   // x[:, n] += bias (rows × 1); out (rows × 1) += the sum of each row of x (x may be 16-bit).
@@ -132,8 +133,8 @@ class Backend {
   virtual void relu_forward(View x, View y) = 0;
   virtual void relu_backward(View dy, View y, View dx) = 0;
   // The WaveNet gate: z (2R rows: filter, then gate); gated = tanh(filter) ⊙ sigmoid(gate), the
-  // two factors kept (contiguous R × N) for gate_backward, which writes dz (2R rows; may be
-  // 16-bit).
+  // two factors kept (contiguous R × N) for gate_backward, which writes dz (2R rows); in
+  // gate_backward the factors and dz may be 16-bit, all of one format.
   virtual void gate_forward(View z, View gated, View tanh_out, View sigmoid_out) = 0;
   virtual void gate_backward(View d_gated, View tanh_out, View sigmoid_out, View dz) = 0;
 
@@ -148,11 +149,11 @@ class Backend {
                                    View stacked);
   // Its adjoint for the residual stream: d_h += d_in's bottom R rows, then
   // causal_shift_backward of its top R rows into d_h; `rounded` (no data: none) receives the new
-  // d_h in its 16-bit format, for the GEMMs that read it.
+  // d_h in its 16-bit format, for the GEMMs that read it. d_in may be 16-bit.
   virtual void wavenet_layer_input_backward(View d_in, int shift, int segments, View d_h,
                                             View rounded);
   // z += frames interpolated at `at` (add_interpolated_columns), then gate_forward; z's contents
-  // are unspecified afterwards. gated may be 16-bit.
+  // are unspecified afterwards. z, gated and the kept factors may be 16-bit, all of one format.
   virtual void conditioned_gate_forward(View z, View frames, const Interpolation& at, View gated,
                                         View tanh_out, View sigmoid_out);
   // y = max(x + bias, 0) (y may be x, or 16-bit); x's contents are unspecified afterwards.

@@ -6,6 +6,7 @@
 #pragma once
 
 #include <cstddef>
+#include <vector>
 
 #include "tts/kernels/ops/backend.h"
 #include "tts/kernels/tensor.h"
@@ -50,6 +51,7 @@ class Buffer {
   std::size_t capacity_ = 0;
   int rows_ = 0, cols_ = 0;
   Element element_ = Element::kFloat32;
+  std::vector<float> sums_;  // finish_adding_to_host's download, kept between steps
 };
 
 }  // namespace tts::kernels
