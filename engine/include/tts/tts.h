@@ -81,8 +81,9 @@ extern "C" {
 typedef struct tts_voice_options {
   size_t struct_size;
   int device; /* TTS_DEVICE_CPU (default) or TTS_DEVICE_CUDA: the CUDA backend is opened on the
-                first load that asks for it, and the voice's vocoder uploaded once for all its
-                streams */
+                first load that asks for it, and the voice's vocoder uploaded at load once for all
+                its streams; a vocoder the GPU sampler cannot take is refused there with
+                TTS_ERR_UNSUPPORTED naming the limit */
 } tts_voice_options;
 
 typedef struct tts_synthesis_options {
