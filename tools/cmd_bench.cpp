@@ -1,4 +1,5 @@
 // `tts bench vocoder`: measured speed of the WaveNet on this machine, as one machine-readable line.
+#include <algorithm>
 #include <chrono>
 #include <iostream>
 #include <random>
@@ -80,13 +81,21 @@ void bench_vocoder(const BenchOptions& o) {
   kernels::ParameterSet grads = weights.parameters().zeros_like();
   pass->forward(batch);  // warm-up: allocations
   pass->backward(grads);
+  // The device's idle fraction over the timed steps: 1 - its busy time / the wall time (on the
+  // CPU, which has no device to wait, none is reported).
+  auto idle_fraction = [&](double busy, double wall) {
+    return busy < 0.0 ? nlohmann::json(nullptr) : nlohmann::json(std::max(0.0, 1.0 - busy / wall));
+  };
+  pass->device_busy_seconds();  // restarts the device's busy time
   start = std::chrono::steady_clock::now();
   for (int step = 0; step < o.train_steps; ++step) {
     pass->forward(batch);
     pass->backward(grads);  // ends with the gradients on the host: the step is complete
   }
+  const double train_seconds = seconds_since(start);
   const double train_samples_per_second =
-      static_cast<double>(o.train_steps) * batch.columns() / seconds_since(start);
+      static_cast<double>(o.train_steps) * batch.columns() / train_seconds;
+  const auto train_idle = idle_fraction(pass->device_busy_seconds(), train_seconds);
   // The whole step a trainer takes, as a PyTorch peer's step with Adam is timed: the pass, then
   // the optimiser's update (clipping, Adam, EMA) on the host, where the trainer makes it. The
   // weights change, so each forward uploads new ones, as in training.
@@ -103,8 +112,10 @@ void bench_vocoder(const BenchOptions& o) {
     train::apply_optimizer_step({weights.parameters(), ema, first, second, optimizer_steps}, grads,
                                 optimizer);
   }
+  const double train_step_seconds = seconds_since(start);
   const double train_step_samples_per_second =
-      static_cast<double>(o.train_steps) * batch.columns() / seconds_since(start);
+      static_cast<double>(o.train_steps) * batch.columns() / train_step_seconds;
+  const auto train_step_idle = idle_fraction(pass->device_busy_seconds(), train_step_seconds);
 
   const double peak = kernels::measure_peak_gflops();
   nlohmann::json line = {
@@ -123,6 +134,8 @@ void bench_vocoder(const BenchOptions& o) {
       {"fraction_of_peak", samples_per_second * flops / 1e9 / (peak * o.threads)},
       {"train_samples_per_second", std::round(train_samples_per_second)},
       {"train_step_with_optimizer_samples_per_second", std::round(train_step_samples_per_second)},
+      {"train_device_idle_fraction", train_idle},
+      {"train_step_with_optimizer_device_idle_fraction", train_step_idle},
       {"train_batch", std::to_string(o.train_batch) + "x" + std::to_string(o.train_length)},
       {"train_device", pass->describe()},
       {"model_bytes", weights.parameters().size() * sizeof(float)},

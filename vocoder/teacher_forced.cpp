@@ -66,9 +66,8 @@ double TeacherForcedPass::forward(const Batch& batch) {
   weights_view_ =
       weights_on_device_.read_from_host(params.data(), static_cast<int>(params.size()), 1);
   gemm_weights_view_ = weights_view_;
-  if (rounded) {
+  if (rounded) {  // filled below, once the device's work starts
     gemm_weights_.resize(static_cast<int>(params.size()), 1, E);
-    B.copy(weights_view_, gemm_weights_.view());
     gemm_weights_view_ = gemm_weights_.view();
   }
   auto p = [&](int index) { return entry(weights_view_, index); };
@@ -80,6 +79,10 @@ double TeacherForcedPass::forward(const Batch& batch) {
   frames_->assign(batch.frame_index, batch.frame_weight, static_cast<int>(batch.mel.cols()));
   segments_ = batch.segments;
 
+  // The device's work starts here: what came before (uploads, the batch's index data) and the
+  // loss's download below keep it waiting (Backend::begin_busy, the trainer's idle fraction).
+  B.begin_busy();
+  if (rounded) B.copy(weights_view_, gemm_weights_.view());
   // Conditioning once per frame (not per sample), with the gate biases folded in.
   conditioning_.resize(L * 2 * R, mel_.cols);
   B.gemm(conditioning_.view(), w(lay.conditioning), Transpose::kNo, mel_, Transpose::kNo, 1.0f,
@@ -137,6 +140,7 @@ double TeacherForcedPass::forward(const Batch& batch) {
   d_logits_.resize(c.classes, N, E);
   have_forward_ = true;
   d_logits_scale_ = 1.0f;
+  B.end_busy();
   return B.softmax_cross_entropy(logits_.view(), *targets_, d_logits_.view());
 }
 
@@ -155,6 +159,7 @@ void TeacherForcedPass::backward(kernels::ParameterSet& gradients, float loss_sc
   const bool rounded = E != kernels::Element::kFloat32;
   const int R = c.residual_channels, S = c.skip_channels, L = c.layers, N = h_.cols();
   const std::vector<int> dilations = c.dilations();
+  B.begin_busy();
   const View grads =
       gradients_on_device_.add_to_host(gradients.data(), static_cast<int>(gradients.size()), 1);
   auto w = [&](int index) { return entry(gemm_weights_view_, index); };
@@ -223,7 +228,10 @@ void TeacherForcedPass::backward(kernels::ParameterSet& gradients, float loss_sc
   B.gemm(g(lay.conditioning), d_conditioning_.view(), Transpose::kNo, mel_, Transpose::kYes, 1.0f,
          1.0f, P);
   B.accumulate_row_sums(g(lay.dilated_bias), d_conditioning_.view());
+  B.end_busy();
   gradients_on_device_.finish_adding_to_host(gradients.data());
 }
+
+double TeacherForcedPass::device_busy_seconds() { return backend_.busy_seconds(); }
 
 }  // namespace tts::vocoder

@@ -1,5 +1,6 @@
 #include "tts/train/vocoder_trainer.h"
 
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
@@ -225,6 +226,10 @@ TrainingSummary train_vocoder(const VocoderTrainingOptions& options, std::ostrea
     vocoder::save_vocoder(o.out_dir, ema_model, o.features);
   };
   const double step_columns = static_cast<double>(layout.global()) * o.batch_length;
+  // The device's idle fraction since the last log line (on a GPU): what the host's work between
+  // and inside the passes (batches, optimiser, copies) kept it waiting.
+  pass->device_busy_seconds();
+  auto last_log = Clock::now();
   while (state.step < o.steps) {
     inject_rank_failure(ranks.rank(), state.step + 1);
     model.parameters() = state.weights;
@@ -274,6 +279,11 @@ TrainingSummary train_vocoder(const VocoderTrainingOptions& options, std::ostrea
       line.precision(0);
       line << "  " << summary.samples_per_second << " samples/s  ETA "
            << format_duration(per_step * static_cast<double>(o.steps - state.step));
+      const double busy = pass->device_busy_seconds();
+      const double interval = std::chrono::duration<double>(Clock::now() - last_log).count();
+      last_log = Clock::now();
+      if (busy >= 0.0 && interval > 0.0)
+        line << "  device idle " << std::max(0.0, 100.0 * (1.0 - busy / interval)) << "%";
       log << line.str() << std::endl;
     }
     if (state.step % o.checkpoint_every == 0 || state.step == o.steps) checkpoint();

@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <stdexcept>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "cuda_check.h"
@@ -104,11 +105,68 @@ View as_row(View v) {
   return v;
 }
 
+// Pairs of CUDA events around the marked work (Backend::begin_busy), reused from step to step.
+class BusyTimer {
+ public:
+  BusyTimer() = default;
+  BusyTimer(const BusyTimer&) = delete;
+  BusyTimer& operator=(const BusyTimer&) = delete;
+  ~BusyTimer() {
+    for (cudaEvent_t e : events_) cudaEventDestroy(e);  // at exit: errors are not actionable
+  }
+  // A begin while a pair is open (its work threw before the end) starts that pair again; an end
+  // without a begin is ignored. Many pairs (a long logging interval) are folded into the sum at a
+  // begin, when the device has finished them (a step ends by downloading its gradients).
+  void begin() {
+    if (used_ % 2 == 1) --used_;
+    if (used_ >= 512) fold();
+    record();
+  }
+  void end() {
+    if (used_ % 2 == 1) record();
+  }
+  double take() {
+    fold();
+    const double seconds = folded_;
+    folded_ = 0.0;
+    return seconds;
+  }
+
+ private:
+  void record() {
+    if (used_ == events_.size()) {
+      cudaEvent_t e = nullptr;
+      TTS_CUDA_CHECK(cudaEventCreate(&e));
+      events_.push_back(e);
+    }
+    TTS_CUDA_CHECK(cudaEventRecord(events_[used_++], nullptr));
+  }
+  void fold() {
+    const std::size_t pairs = used_ / 2;
+    if (pairs > 0) TTS_CUDA_CHECK(cudaEventSynchronize(events_[2 * pairs - 1]));
+    for (std::size_t k = 0; k < pairs; ++k) {
+      float ms = 0.0f;
+      TTS_CUDA_CHECK(cudaEventElapsedTime(&ms, events_[2 * k], events_[2 * k + 1]));
+      folded_ += ms / 1000.0;
+    }
+    if (used_ % 2 == 1) std::swap(events_[0], events_[used_ - 1]);  // an open pair stays open
+    used_ %= 2;
+  }
+
+  std::vector<cudaEvent_t> events_;
+  std::size_t used_ = 0;
+  double folded_ = 0.0;
+};
+
 class CudaBackend final : public Backend {
  public:
   const char* name() const override { return "cuda"; }
   std::string describe() const override { return "cuda: " + describe_current_device(); }
   bool host_resident() const override { return false; }
+
+  void begin_busy() override { busy_.begin(); }
+  void end_busy() override { busy_.end(); }
+  double busy_seconds() override { return busy_.take(); }
 
   float* allocate(std::size_t count) override {
     void* p = nullptr;
@@ -283,6 +341,9 @@ class CudaBackend final : public Backend {
     const char* op = "l1_loss";
     return cuda::l1_loss(f32(prediction, op), f32(target, op), f32(d_prediction, op), scale);
   }
+
+ private:
+  BusyTimer busy_;
 };
 
 }  // namespace

@@ -43,6 +43,7 @@ class TeacherForcedPass final : public TrainingPass {
   void backward(kernels::ParameterSet& gradients, float loss_scale = 1.0f) override;
 
   std::string describe() const override;
+  double device_busy_seconds() override;
 
   // Logits (classes × columns) of the last forward(), copied to the host.
   kernels::Matrix logits() const { return logits_.download(); }

@@ -26,6 +26,10 @@ class TrainingPass {
   virtual void backward(kernels::ParameterSet& gradients, float loss_scale = 1.0f) = 0;
   // "cpu" or "cuda: NVIDIA H200 (sm_90, …), bf16 GEMMs", for logs.
   virtual std::string describe() const = 0;
+  // Seconds the device spent on the passes since the last call, waiting for it to finish them;
+  // negative on the CPU. Over a stretch of wall time it gives the device's idle fraction: what the
+  // host's own work (the batch, the optimiser, the copies) kept it waiting.
+  virtual double device_busy_seconds() = 0;
 };
 
 // Throws as kernels::check_device_choice for an unusable choice.

@@ -96,6 +96,15 @@ class Backend {
   // arrays are then used in place instead of copied (Buffer::read_from_host).
   virtual bool host_resident() const = 0;
 
+  // The device's busy time, for the idle fraction a trainer reports: the work queued between a
+  // begin_busy() and its end_busy() mark counts, from when the device starts it to when it ends
+  // it; busy_seconds() waits for the device, returns the sum since its last call and starts a new
+  // one. A host-resident backend works inside the calls themselves: its marks do nothing and
+  // busy_seconds() is negative (no device to be idle).
+  virtual void begin_busy() {}
+  virtual void end_busy() {}
+  virtual double busy_seconds() { return -1.0; }
+
   // Memory. allocate() gives `count` (> 0) uninitialised floats; upload() and download() copy a
   // contiguous column-major host array of the view's shape; download() waits for queued work.
   virtual float* allocate(std::size_t count) = 0;
