@@ -7,6 +7,7 @@
 #include <cuda_runtime.h>
 
 #include <algorithm>
+#include <future>
 #include <stdexcept>
 #include <string>
 #include <utility>
@@ -21,16 +22,34 @@ namespace tts::kernels::cuda {
 
 namespace {
 
+// Only the backward pass reads an embedding's plan: it is sorted on a worker thread while the
+// device runs the forward pass, and uploaded where the backward pass first asks for it.
 struct CudaIndices final : Indices {
   using Indices::Indices;
+  ~CudaIndices() override {
+    if (sorting.valid()) sorting.wait();
+  }
   void assign(const std::vector<std::int32_t>& v, int scatter_range) override {
+    if (sorting.valid()) sorting.wait();  // the last batch's plan, never used
     ids.upload(v);
     scatters = scatter_range > 0;
-    if (scatters) plan.assign_embedding(v, scatter_range);
+    if (!scatters) return;
+    host_ids = v;
+    sorting = std::async(std::launch::async,
+                         [this, scatter_range] { plan.sort_embedding(host_ids, scatter_range); });
+  }
+  const ScatterPlan& sorted_plan() const {
+    if (sorting.valid()) {
+      sorting.get();  // rethrows what the sort threw
+      plan.upload_sorted();
+    }
+    return plan;
   }
   DeviceArray<std::int32_t> ids;
-  ScatterPlan plan;
   bool scatters = false;
+  std::vector<std::int32_t> host_ids;  // the sort's copy, kept between batches
+  mutable ScatterPlan plan;
+  mutable std::future<void> sorting;
 };
 
 struct CudaInterpolation final : Interpolation {
@@ -294,7 +313,7 @@ class CudaBackend final : public Backend {
     if (!i.scatters)
       throw std::invalid_argument(
           "cuda::embedding_backward: the ids were assigned without a range");
-    cuda::scatter_add(f32(d_out, "embedding_backward"), i.plan, d_table);
+    cuda::scatter_add(f32(d_out, "embedding_backward"), i.sorted_plan(), d_table);
   }
   void repeat_columns(View x, const Repeats& d, View out) override {
     cuda::embedding_lookup(f32(x, "repeat_columns"), mine<CudaRepeats>(d, "repeat_columns").owners,

@@ -240,6 +240,11 @@ void ScatterPlan::assign_interpolation(const std::vector<std::int32_t>& index,
 }
 
 void ScatterPlan::assign_embedding(const std::vector<std::int32_t>& ids, int classes) {
+  sort_embedding(ids, classes);
+  upload_sorted();
+}
+
+void ScatterPlan::sort_embedding(const std::vector<std::int32_t>& ids, int classes) {
   host_offsets_.assign(static_cast<std::size_t>(classes) + 1, 0);
   for (std::int32_t id : ids) {
     require(id >= 0 && id < classes, "ScatterPlan::assign_embedding", "id out of range");
@@ -252,15 +257,17 @@ void ScatterPlan::assign_embedding(const std::vector<std::int32_t>& ids, int cla
   for (std::size_t n = 0; n < ids.size(); ++n)
     host_columns_[static_cast<std::size_t>(host_next_[static_cast<std::size_t>(ids[n])]++)] =
         static_cast<std::int32_t>(n);
-  // Every coefficient is 1: uploaded again only when the plan grows.
-  const bool ones_ready =
-      host_coefficients_.size() >= ids.size() && coefficients_.size() >= ids.size() && ones_only_;
+  // Every coefficient is 1: uploaded again only when the plan grows (upload_sorted).
+  ones_ready_ = host_coefficients_.size() >= ids.size() && ones_only_;
   host_coefficients_.assign(std::max(host_coefficients_.size(), ids.size()), 1.0f);
   targets_ = classes;
   sources_ = static_cast<int>(ids.size());
+}
+
+void ScatterPlan::upload_sorted() {
   offsets_.upload(host_offsets_);
   columns_.upload(host_columns_);
-  if (!ones_ready) {
+  if (!ones_ready_ || coefficients_.size() < static_cast<std::size_t>(sources_)) {
     coefficients_.upload(host_coefficients_);
     ones_only_ = true;
   }

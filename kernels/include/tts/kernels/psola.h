@@ -11,7 +11,7 @@
 // (R3, formants preserved, the one maintained library that keeps formants) raised the
 // recogniser's word error rate from 31.8% to 45.2% in real-time mode and 39.7% offline; PSOLA,
 // Praat's or this one, to about 38-39% over three seeds against 33.9% unshifted
-// (docs/acoustic-model.md, session 22).
+// (docs/acoustic-model.md).
 #pragma once
 
 #include <cstddef>

@@ -84,8 +84,11 @@ class ScatterPlan {
   void assign_interpolation(const std::vector<std::int32_t>& index,
                             const std::vector<float>& weight, int frames);
   // The adjoint of embedding_lookup over `classes` target columns: column a receives d_out[:, n]
-  // for every n with ids[n] = a, in increasing n.
+  // for every n with ids[n] = a, in increasing n. sort_embedding() is the host's part alone (no
+  // CUDA call, so another thread may run it), upload_sorted() the rest.
   void assign_embedding(const std::vector<std::int32_t>& ids, int classes);
+  void sort_embedding(const std::vector<std::int32_t>& ids, int classes);
+  void upload_sorted();
 
   int targets() const { return targets_; }
   int sources() const { return sources_; }  // columns of d_out the plan reads
@@ -105,7 +108,8 @@ class ScatterPlan {
   // faults than the sort itself.
   std::vector<std::int32_t> host_offsets_, host_next_, host_columns_;
   std::vector<float> host_coefficients_;
-  bool ones_only_ = false;  // coefficients_ holds only ones (an embedding's plan)
+  bool ones_only_ = false;   // coefficients_ holds only ones (an embedding's plan)
+  bool ones_ready_ = false;  // ...and enough of them for the sorted plan
 };
 
 // The adjoint of add_interpolated_columns without a plan, for frame positions that never decrease

@@ -3,9 +3,9 @@
 // same shapes and semantics, so the two can be compared value for value
 // (tests/cuda_kernels_test.cpp).
 //
-// This is the testable first slice of issue #4: every call copies its inputs to the GPU, runs, and
-// copies the results back, synchronously, on the current device. The device-resident versions that
-// a training step will chain without host copies come next; the kernels below are what they launch.
+// Every call copies its inputs to the GPU, runs, and copies the results back, synchronously, on the
+// current device. The device-resident versions that a training step chains without host copies
+// (device_ops.h) launch the same kernels.
 // Only available when the CUDA backend is built (TTS_HAVE_CUDA); every function throws
 // std::runtime_error naming the failed CUDA/cuBLAS call when the device reports an error (for
 // example when no GPU is visible), and std::invalid_argument on mismatched shapes.
