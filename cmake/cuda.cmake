@@ -11,11 +11,24 @@ if(NOT TTS_CUDA STREQUAL "OFF")
   find_path(TTS_CUDNN_INCLUDE cudnn.h HINTS ${CUDAToolkit_INCLUDE_DIRS} /usr/local/cuda/include)
   find_library(TTS_CUDNN_LIBRARY cudnn HINTS ${CUDAToolkit_LIBRARY_DIR} /usr/local/cuda/lib64)
   if(CMAKE_CUDA_COMPILER AND CUDAToolkit_FOUND AND TTS_CUDNN_INCLUDE AND TTS_CUDNN_LIBRARY)
-    # The GPU machine is an H200 (sm_90). Unless the user chose architectures, build for it
-    # (enable_language would otherwise pick nvcc's own default, e.g. 75 for CUDA 13).
+    # Unless the user chose architectures (enable_language would otherwise pick nvcc's own
+    # default, 75 for CUDA 13): the GPU that is here at configure time, or else the GPUs people
+    # own: sm_75 (Turing: T4, RTX 20), sm_80 (Ampere, whose code also runs on sm_86 and sm_89: A100,
+    # RTX 30 and 40) and sm_90 (Hopper) with its PTX, which the driver compiles for newer GPUs.
+    # Three architectures compile about three times as long as one (docs/gpu.md).
     if(NOT DEFINED CMAKE_CUDA_ARCHITECTURES)
-      set(CMAKE_CUDA_ARCHITECTURES 90 CACHE STRING "CUDA architectures to build for")
+      execute_process(COMMAND nvidia-smi --query-gpu=compute_cap --format=csv,noheader
+        RESULT_VARIABLE tts_smi_status OUTPUT_VARIABLE tts_smi_caps ERROR_QUIET
+        OUTPUT_STRIP_TRAILING_WHITESPACE)
+      if(tts_smi_status EQUAL 0 AND tts_smi_caps)
+        set(tts_cuda_architectures native)
+      else()
+        set(tts_cuda_architectures "75-real;80-real;90")
+      endif()
+      set(CMAKE_CUDA_ARCHITECTURES ${tts_cuda_architectures} CACHE STRING
+        "CUDA architectures to build for")
     endif()
+    message(STATUS "tts: CUDA architectures ${CMAKE_CUDA_ARCHITECTURES}")
     enable_language(CUDA)
     set(TTS_HAVE_CUDA ON)
   elseif(TTS_CUDA STREQUAL "ON")

@@ -188,7 +188,7 @@ namespace {
 
 // Runs every stage once on a short sentence, so that the process's first stream does not pay the
 // first calls (the normaliser's regular expressions, espeak-ng, OpenBLAS's buffers, the first
-// touch of the weights) before its first audio (issue 27). No audio depends on it, and a voice
+// touch of the weights) before its first audio. No audio depends on it, and a voice
 // whose language cannot say the sentence simply skips it.
 void warm_up(const Voice& voice) {
   try {

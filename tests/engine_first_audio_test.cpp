@@ -1,4 +1,4 @@
-// First audio early (issue 27): a chunk that has more of its sentence after it goes to the caller
+// First audio early: a chunk that has more of its sentence after it goes to the caller
 // as soon as it is made, instead of waiting until the next chunk is made. The chunks and the audio
 // must not change: for a given seed they are the same samples as the sentence-by-sentence
 // reference written out below (acoustic model, then the WaveNet over the whole sentence), for
@@ -159,8 +159,8 @@ TEST(FirstAudioBundledVoice, ChunksAreTheReferenceAudioFromTheShortestSentenceUp
 
 TEST_F(FirstAudio, TheFirstChunkDoesNotWaitForTheRestOfTheSentence) {
   // One long sentence in chunks larger than the sentence: the first chunk (256 samples) comes out
-  // long before the second (all the rest of the sentence) has been made. Before issue 27 the first
-  // chunk was held until the second existed, so both arrived together.
+  // long before the second (all the rest of the sentence) has been made, not held until the second
+  // exists so that both arrive together.
   SynthesisOptions o;
   o.chunk_samples = std::size_t{1} << 20;
   const std::string text =

@@ -109,7 +109,7 @@ TEST(VoicePitch, ShiftMovesTheMeasuredF0OfTheBundledVoice) {
     } else {
       // A decoder renders only the pitches it heard its speaker speak, so a shift by the model is
       // realised only in part (the bundled voice's model: -1.7 and +2.1 semitones on this
-      // sentence; docs/acoustic-model.md, session 20). It must go the requested way, by at least
+      // sentence; docs/acoustic-model.md). It must go the requested way, by at least
       // a quarter, and never overshoot.
       EXPECT_LT(down, -0.75);
       EXPECT_GT(down, -4.0);

@@ -1,4 +1,4 @@
-// The OpenBLAS kernels tts_kernels leaves GEMM with (issue 27): never a pre-AVX fallback where the
+// The OpenBLAS kernels tts_kernels leaves GEMM with: never a pre-AVX fallback where the
 // CPU has AVX2 and FMA, unless the user chose one with OPENBLAS_CORETYPE, and GEMM still right.
 #include <gtest/gtest.h>
 

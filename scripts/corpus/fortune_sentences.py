@@ -2,11 +2,11 @@
 
 The generated sentences (sentences.py) cover numbers, times and sentence types but use about 300
 words; a voice pre-trained on them alone still mispronounces the wider vocabulary of ordinary
-prose (docs/acoustic-model.md, session 7). The fortune cookies of Debian's `fortunes` package
-(BSD licence) hold about 10,000 plain sentences with some 12,000 distinct words. Only sentences
-that need no normalisation are kept: letters, apostrophes, hyphens and ordinary punctuation, no
-digits, no words in capitals, 5 to 16 words. Callers pass the evaluation sentences as `exclude`
-(flite_corpus.py does) so that none of them is ever trained on.
+prose (docs/acoustic-model.md, on prose in the pre-training text). The fortune cookies of
+Debian's `fortunes` package (BSD licence) hold about 10,000 plain sentences with some 12,000
+distinct words. Only sentences that need no normalisation are kept: letters, apostrophes,
+hyphens and ordinary punctuation, no digits, no words in capitals, 5 to 16 words. Callers pass the
+evaluation sentences as `exclude` (flite_corpus.py does) so that none of them is ever trained on.
 """
 
 import os

@@ -4,7 +4,7 @@
 Usage: voice_corpus.py OUT_DIR [N] --tts TTS [--voice VOICE] [--seed S] [--jobs J]
 
 Why: training the acoustic model's decoder on her 20 minutes of telephone prompts alone makes it
-forget English it learnt in pre-training (docs/acoustic-model.md, sessions 13 and 21). Sentences
+forget English it learnt in pre-training (docs/acoustic-model.md). Sentences
 the voice itself speaks are a rehearsal set that needs no other speaker: trained beside her
 prompts, they ask the decoder to keep rendering prose as it does now, in her voice, while the
 prompts teach it something new (pseudo-rehearsal). With pitch-shifted copies of both

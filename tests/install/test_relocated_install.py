@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""What an installed user meets (issue 27): `cmake --install` into a fresh prefix, the prefix moved
+"""What an installed user meets: `cmake --install` into a fresh prefix, the prefix moved
 to another folder (so the place it was installed to no longer exists), and then, from a working
 folder outside the source and build trees, with no TTS_VOICE_PATH, LD_LIBRARY_PATH or user voices:
 

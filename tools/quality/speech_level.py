@@ -2,7 +2,7 @@
 
 Why the report levels its audio: pocketsphinx's word error rate moves with the level of what it
 hears, by more than the differences between systems. The same audio of the 40 development
-sentences, brought to one active level by a plain gain (docs/acoustic-model.md, session 23): flite
+sentences, brought to one active level by a plain gain (docs/acoustic-model.md): flite
 kal16 scored 27.6% at -32 dBov, 28.5% at -26 and 37.9% at -20; our voice (three seeds pooled)
 31.9%, 31.0% and 33.9%; flite rms 25.8%, 27.6% and 26.1%. At their own levels (kal16 -28 dBov,
 rms -21, ours -19, slt -15) the systems were compared partly on loudness. Listening tests level

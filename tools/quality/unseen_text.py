@@ -4,7 +4,7 @@ Plain sentences from Debian's fortunes (scripts/corpus/fortune_sentences.py), mi
 the bundled voice's acoustic model was pre-trained on (scripts/train-acoustic-asterisk builds that
 corpus with `build-flite-corpus data/flite-fortunes 8000 --text fortunes`, seed 1; MODEL_CARD.md)
 and minus the dev sentences. A check set drawn from all fortunes would be mostly text the model
-has already spoken (31 of 40 were, in session 23's check), which flatters it against flite.
+has already spoken (31 of 40 such sentences were, in one check), which flatters it against flite.
 """
 
 import os

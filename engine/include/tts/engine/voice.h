@@ -69,7 +69,7 @@ struct VoiceFile {
 // voice.json's optional "pitch_shift":
 // - kModel ("model", the default): the acoustic model's predicted F0 moves and its decoder renders
 //   the raised contour; a decoder renders only the pitches it was trained on, so a voice trained on
-//   one speaker's range follows a shift only in part (docs/acoustic-model.md, sessions 20-22).
+//   one speaker's range follows a shift only in part (docs/acoustic-model.md).
 // - kAudio ("audio"): the model speaks at its own pitch and the vocoder's audio is shifted by
 //   exactly the request, formants kept (kernels::shift_pitch, TD-PSOLA); also for voices without
 //   a pitch predictor.

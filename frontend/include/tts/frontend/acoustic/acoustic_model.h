@@ -1,5 +1,5 @@
 // The acoustic model's inference interface: phoneme ids → durations → log-mel frames.
-// (Contract shared by the engine and the acoustic model implementation; see issue 5.)
+// (Contract shared by the engine and the acoustic model implementation.)
 #pragma once
 
 #include <cstdint>

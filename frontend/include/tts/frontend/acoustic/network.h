@@ -60,7 +60,7 @@ struct AcousticLossSettings {
   // How many of a phone's alignment states (in order) must each take at least one frame; 0 = all
   // of them, so a phone lasts at least alignment_states frames. With only the first state required,
   // a vowel's last states kept the silent closure of the stop after it and left the stop one or two
-  // frames of burst (docs/acoustic-model.md, session 7). An utterance with too few frames for that
+  // frames of burst (docs/acoustic-model.md, durations). An utterance with too few frames for that
   // falls back to one required state.
   int min_phone_states = 0;
   // Share of the encoder's, duration predictor's and decoder's ReLU activations zeroed in
