@@ -7,6 +7,7 @@
 
 #include "tts/engine/voice_search.h"
 #include "tts/kernels/atomic_file.h"
+#include "tts/kernels/regular_file.h"
 #include "tts/vocoder/cuda_sampler.h"
 #include "tts/vocoder/sampler.h"
 
@@ -56,15 +57,15 @@ bool is_safe_relative(const std::string& p) {
 }
 
 nlohmann::json read_json_file(const fs::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) {
-    std::error_code ec;
-    if (!fs::exists(path, ec))
-      throw VoiceError(path.string() + ": missing (is this a voice folder?)");
-    throw VoiceError(path.string() + ": cannot open");
+  std::string text;
+  try {
+    text = kernels::read_regular_file(path);
+  } catch (const kernels::RegularFileError& e) {
+    if (e.missing()) throw VoiceError(path.string() + ": missing (is this a voice folder?)");
+    throw VoiceError(e.what());
   }
   try {
-    return nlohmann::json::parse(in);
+    return nlohmann::json::parse(text);
   } catch (const std::exception& e) {
     throw VoiceError(path.string() + ": not valid JSON (truncated or corrupted?): " + e.what());
   }

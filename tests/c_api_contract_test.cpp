@@ -1,14 +1,19 @@
 // Contract of the C API (tts.h): arguments, order of calls, cancellation, a voice freed under an
 // open stream, many threads on one voice, and the C99 compile of the header (c_api_header.c).
+#include <fcntl.h>
 #include <gtest/gtest.h>
 #include <stdlib.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <atomic>
+#include <chrono>
 #include <cstddef>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <future>
 #include <optional>
 #include <string>
 #include <thread>
@@ -156,6 +161,34 @@ TEST(CApiStatic, InitialisersWriteOnlyTheCallersStruct) {
   std::memset(bytes, 0xAB, sizeof bytes);
   tts_chunk_init_sized(reinterpret_cast<tts_chunk*>(bytes), 4);
   for (unsigned char b : bytes) ASSERT_EQ(b, 0xAB);
+}
+
+// A FIFO (or a device, or a socket) named voice.json is refused at once, naming what it is: the
+// load never opens it for reading in a way that waits for a writer. If the load does wait, the test
+// opens the FIFO's other end itself, so that it ends (and fails) instead of hanging.
+TEST(CApiStatic, VoiceJsonThatIsAFifoIsRefusedAtOnce) {
+  const fs::path folder =
+      fs::temp_directory_path() / ("tts-fifo-voice-" + std::to_string(getpid()));
+  fs::remove_all(folder);
+  fs::create_directories(folder);
+  const fs::path fifo = folder / "voice.json";
+  ASSERT_EQ(mkfifo(fifo.c_str(), 0600), 0) << std::strerror(errno);
+  auto load = std::async(std::launch::async, [&] {
+    tts_voice* voice = nullptr;
+    const int status = tts_voice_load(folder.c_str(), nullptr, &voice);
+    tts_voice_free(voice);
+    return std::make_pair(status, std::string(tts_last_error()));
+  });
+  if (load.wait_for(std::chrono::seconds(10)) != std::future_status::ready) {
+    const int writer = open(fifo.c_str(), O_WRONLY | O_NONBLOCK);  // lets the blocked open return
+    if (writer >= 0) close(writer);
+    ADD_FAILURE() << "tts_voice_load waited on a FIFO named voice.json";
+  }
+  const auto [status, message] = load.get();
+  EXPECT_EQ(status, TTS_ERR_BAD_VOICE) << message;
+  EXPECT_NE(message.find("FIFO"), std::string::npos) << message;
+  EXPECT_NE(message.find("voice.json"), std::string::npos) << message;
+  fs::remove_all(folder);
 }
 
 TEST(CApiStatic, MissingVoiceIsNotFoundAndNamed) {

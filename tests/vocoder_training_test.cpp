@@ -514,6 +514,21 @@ TEST_F(VocoderTraining, ADuplicateIdInMetadataIsReportedAndTheLaterRowDropped) {
   EXPECT_THAT(warnings[0], HasSubstr("line 1"));
 }
 
+// A UTF-8 byte-order mark before the first row (some editors write one) is not part of its id.
+TEST_F(VocoderTraining, AByteOrderMarkBeforeTheFirstRowIsNotPartOfItsId) {
+  fs::create_directories(root_ / "lj" / "wavs");
+  fs::copy_file(kClip, root_ / "lj" / "wavs" / "a.wav");
+  fs::copy_file(kClip, root_ / "lj" / "wavs" / "b.wav");
+  std::ofstream(root_ / "lj" / "metadata.csv") << "\xEF\xBB\xBF"
+                                               << "a|First text.\nb|Other.\n";
+  std::vector<std::string> warnings;
+  const auto entries = train::list_corpus(root_ / "lj", warnings);
+  ASSERT_EQ(entries.size(), 2u) << (warnings.empty() ? "" : warnings[0]);
+  EXPECT_EQ(entries[0].id, "a");
+  EXPECT_EQ(entries[0].text, "First text.");
+  EXPECT_TRUE(warnings.empty()) << warnings[0];
+}
+
 // Found by fuzz/corpus_fuzz (seed fuzz/corpus/corpus/id_outside_wavs.csv): an id that is absolute
 // or climbs out of wavs/ read a recording from outside the corpus.
 TEST_F(VocoderTraining, AMetadataIdThatLeavesWavsIsAMalformedRow) {

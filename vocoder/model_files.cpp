@@ -6,6 +6,7 @@
 #include "tts/kernels/atomic_file.h"
 #include "tts/kernels/optimizer.h"
 #include "tts/kernels/parameter_io.h"
+#include "tts/kernels/regular_file.h"
 #include "tts/kernels/safetensors.h"
 
 namespace fs = std::filesystem;
@@ -42,12 +43,15 @@ void save_vocoder(const fs::path& dir, const WaveNetWeights& weights,
 
 VocoderModel load_vocoder(const fs::path& dir) {
   const fs::path json_path = dir / "vocoder.json";
-  std::ifstream in(json_path);
-  if (!in)
-    throw std::runtime_error(json_path.string() + ": cannot open (is this a vocoder folder?)");
+  std::string text;
+  try {
+    text = kernels::read_regular_file(json_path);
+  } catch (const kernels::RegularFileError& e) {
+    throw std::runtime_error(std::string(e.what()) + " (is this a vocoder folder?)");
+  }
   nlohmann::json j;
   try {
-    in >> j;
+    j = nlohmann::json::parse(text);
   } catch (const std::exception& e) {
     throw std::runtime_error(json_path.string() + ": not valid JSON: " + e.what());
   }

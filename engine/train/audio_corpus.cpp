@@ -62,6 +62,9 @@ std::vector<CorpusEntry> read_metadata(const fs::path& dir, std::vector<std::str
   std::string line;
   for (int number = 1; std::getline(in, line); ++number) {
     if (!line.empty() && line.back() == '\r') line.pop_back();
+    // A UTF-8 byte-order mark, which some editors put at the start of a CSV, is not part of the
+    // first id.
+    if (number == 1 && line.compare(0, 3, "\xEF\xBB\xBF") == 0) line.erase(0, 3);
     if (line.empty()) continue;
     const std::string where = csv.string() + ":" + std::to_string(number);
     auto skip = [&](const std::string& reason, const std::string& what) {

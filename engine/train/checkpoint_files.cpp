@@ -7,6 +7,7 @@
 #include "tts/engine/voice.h"
 #include "tts/kernels/atomic_file.h"
 #include "tts/kernels/parameter_io.h"
+#include "tts/kernels/regular_file.h"
 
 namespace fs = std::filesystem;
 
@@ -70,8 +71,7 @@ void write_checkpoint_files(const fs::path& out_dir, const std::string& format, 
   std::string previous;
   if (fs::exists(json_path)) {
     try {
-      std::ifstream in(json_path);
-      previous = nlohmann::json::parse(in).value("weights", "");
+      previous = nlohmann::json::parse(kernels::read_regular_file(json_path)).value("weights", "");
     } catch (const std::exception&) {
       previous.clear();  // an unreadable old checkpoint is replaced, not fatal
     }
@@ -105,10 +105,9 @@ nlohmann::json read_checkpoint_header(const fs::path& out_dir, const std::string
                              ": no checkpoint to resume from (there is no checkpoint.json; leave "
                              "out --resume to start a new run there)");
   kernels::remove_stale_temporaries(out_dir);
-  std::ifstream in(json_path);
-  if (!in) throw std::runtime_error(json_path.string() + ": cannot open");
+  const std::string text = kernels::read_regular_file(json_path);
   try {
-    const nlohmann::json j = nlohmann::json::parse(in);
+    const nlohmann::json j = nlohmann::json::parse(text);
     if (j.value("format", "") != format)
       throw std::runtime_error("\"format\" is not \"" + format + "\"");
     if (j.at("format_version").get<int>() != kCheckpointVersion)

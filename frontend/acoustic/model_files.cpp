@@ -6,6 +6,7 @@
 #include "tts/kernels/atomic_file.h"
 #include "tts/kernels/optimizer.h"
 #include "tts/kernels/parameter_io.h"
+#include "tts/kernels/regular_file.h"
 #include "tts/kernels/safetensors.h"
 
 namespace fs = std::filesystem;
@@ -58,13 +59,15 @@ void save_acoustic_model(const fs::path& dir, const AcousticWeights& weights,
 
 AcousticModelFiles load_acoustic_files(const fs::path& dir) {
   const fs::path json_path = dir / "acoustic.json";
-  std::ifstream in(json_path);
-  if (!in)
-    throw std::runtime_error(json_path.string() +
-                             ": cannot open (is this an acoustic model folder?)");
+  std::string text;
+  try {
+    text = kernels::read_regular_file(json_path);
+  } catch (const kernels::RegularFileError& e) {
+    throw std::runtime_error(std::string(e.what()) + " (is this an acoustic model folder?)");
+  }
   nlohmann::json j;
   try {
-    in >> j;
+    j = nlohmann::json::parse(text);
   } catch (const std::exception& e) {
     throw std::runtime_error(json_path.string() + ": not valid JSON: " + e.what());
   }
