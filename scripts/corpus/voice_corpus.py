@@ -11,9 +11,10 @@ prompts teach it something new (pseudo-rehearsal). With pitch-shifted copies of 
 (pitch_shifted_corpus.py) it learns to follow a shift on prose as well as on prompts.
 
 The N sentences are plain sentences of Debian's fortunes (fortune_sentences.py), never those of
-../shared/eval/dev-sentences.txt; `tts say --voice VOICE --seed K` speaks sentence K, so the
-corpus repeats exactly. metadata.csv holds the text as given and normalised as flite_corpus.py
-normalises it (the transcript the trainer phonemises is the one the voice read).
+../shared/eval/dev-sentences.txt; `tts say --voice VOICE --seed K` speaks sentence K (with
+OPENBLAS_NUM_THREADS=1, as here), so the corpus repeats exactly. metadata.csv holds the text as
+given and normalised as flite_corpus.py normalises it (the transcript the trainer phonemises is
+the one the voice read).
 """
 
 import argparse
