@@ -1,4 +1,4 @@
-# Decides whether data-parallel training over MPI is built (engine/world/mpi_communicator.cpp, the
+# Decides whether data-parallel training over MPI is built (train/world/mpi_communicator.cpp, the
 # one file that includes mpi.h). AUTO builds it when an MPI C library is found (Debian:
 # libopenmpi-dev); ON requires it; OFF never builds it. Without it `tts train` trains in one
 # process, and refuses to run as one of several ranks that mpirun started.

@@ -17,6 +17,7 @@
 #include "tts/frontend/utf8.h"
 #include "tts/kernels/device.h"
 #include "tts/kernels/psola.h"
+#include "tts/kernels/seed.h"
 #include "tts/vocoder/sample_codec.h"
 #include "tts/vocoder/sampler.h"
 
@@ -50,13 +51,6 @@ struct Output {
   AudioChunk chunk;
   std::exception_ptr error;
 };
-
-std::uint64_t splitmix64(std::uint64_t x) {
-  x += 0x9E3779B97F4A7C15ull;
-  x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9ull;
-  x = (x ^ (x >> 27)) * 0x94D049BB133111EBull;
-  return x ^ (x >> 31);
-}
 
 std::exception_ptr classify(std::exception_ptr error) {
   try {
@@ -157,7 +151,7 @@ void SynthesisStream::Run::prepare(const frontend::PhonemizedSentence& s,
                                    const frontend::Prosody& prosody) {
   if (cancelled) throw Cancelled{};
   if (s.phonemes.empty()) return;  // nothing to pronounce
-  frontend::AcousticControls controls;
+  acoustic::AcousticControls controls;
   controls.rate = options.rate * static_cast<float>(prosody.rate);
   // SSML's <prosody pitch> adds to the stream's shift, within ±24 semitones; a voice that cannot
   // shift pitch ignores it (prosody is a hint in SSML; --pitch is refused in start() instead).
@@ -170,7 +164,7 @@ void SynthesisStream::Run::prepare(const frontend::PhonemizedSentence& s,
     audio_shift = shift;
   else if (voice->acoustic().predicts_pitch())
     controls.pitch_semitones = shift;
-  frontend::AcousticOutput out =
+  acoustic::AcousticOutput out =
       voice->acoustic().synthesize(std::vector<int32_t>(s.ids.begin(), s.ids.end()), controls);
   Prepared item;
   auto info = std::make_shared<SentenceInfo>();
@@ -313,8 +307,7 @@ void SynthesisStream::Run::vocoder_main() {
       }
       if (previous) emit_silence(silence_samples, previous, previous_length);
       for (const auto& m : item->info->marks) due.push_back({m.name, 0, position + m.sample});
-      const auto seed = splitmix64(
-          options.seed + 0x632BE59BD9B4E019ull * static_cast<std::uint64_t>(item->info->index));
+      const auto seed = kernels::sentence_seed(options.seed, item->info->index);
       sampler.start(item->mel, seed);
       vocoder::SampleDecoder decoder(weights.config());
       // A shift on the audio (PitchShiftMethod::kAudio) streams with a bounded lookahead: the

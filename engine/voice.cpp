@@ -247,7 +247,7 @@ std::shared_ptr<const Voice> Voice::load(const fs::path& folder) {
     throw VoiceError(e.what());
   }
   try {
-    voice->acoustic_ = frontend::load_acoustic_model(folder / "acoustic");
+    voice->acoustic_ = acoustic::load_acoustic_model(folder / "acoustic");
   } catch (const std::exception& e) {
     throw VoiceError(e.what());
   }

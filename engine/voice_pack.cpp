@@ -3,7 +3,7 @@
 #include <fstream>
 #include <sstream>
 
-#include "tts/frontend/acoustic/model_files.h"
+#include "tts/acoustic/model_files.h"
 #include "tts/kernels/atomic_file.h"
 #include "tts/vocoder/model_files.h"
 
@@ -39,7 +39,7 @@ void pack_voice(const std::filesystem::path& folder, const VoicePackSources& sou
                 const VoiceManifest& manifest) {
   for (const auto& [from, to] : sources.extra_files) check_inside(to);
   // Both models are loaded (every check of their formats) before anything is written.
-  const frontend::AcousticModelFiles acoustic = frontend::load_acoustic_files(sources.acoustic);
+  const acoustic::AcousticModelFiles acoustic = acoustic::load_acoustic_files(sources.acoustic);
   const vocoder::VocoderModel vocoder = vocoder::load_vocoder(sources.vocoder);
   if (nlohmann::json(acoustic.features) != nlohmann::json(vocoder.features))
     throw VoiceError(sources.acoustic.string() + " and " + sources.vocoder.string() +
@@ -52,7 +52,7 @@ void pack_voice(const std::filesystem::path& folder, const VoicePackSources& sou
   // one is written last, so an interrupted pack leaves a folder that does not load as a voice.
   std::filesystem::create_directories(folder);
   std::filesystem::remove(folder / "voice.json");
-  frontend::save_acoustic_model(folder / "acoustic", *acoustic.weights, acoustic.features,
+  acoustic::save_acoustic_model(folder / "acoustic", *acoustic.weights, acoustic.features,
                                 *acoustic.symbols);
   vocoder::save_vocoder(folder / "vocoder", *vocoder.weights, vocoder.features);
   for (std::size_t i = 0; i < sources.extra_files.size(); ++i) {

@@ -2,8 +2,8 @@
 
 #include <stdexcept>
 
+#include "tts/acoustic/model_files.h"
 #include "tts/engine/voice.h"
-#include "tts/frontend/acoustic/model_files.h"
 #include "tts/vocoder/model_files.h"
 
 namespace tts::engine {
@@ -30,7 +30,7 @@ void create_random_voice(const std::filesystem::path& folder, const RandomVoiceO
   vocoder_weights.initialise(options.seed);
   vocoder::save_vocoder(folder / "vocoder", vocoder_weights, features);
 
-  frontend::AcousticConfig acoustic;
+  acoustic::AcousticConfig acoustic;
   acoustic.symbols = static_cast<int>(symbols.size());
   acoustic.n_mels = features.n_mels;
   if (tiny) {
@@ -40,9 +40,9 @@ void create_random_voice(const std::filesystem::path& folder, const RandomVoiceO
     acoustic.decoder_channels = 16;
     acoustic.decoder_blocks = 1;
   }
-  frontend::AcousticWeights acoustic_weights(acoustic);
+  acoustic::AcousticWeights acoustic_weights(acoustic);
   acoustic_weights.initialise(options.seed + 1);
-  frontend::save_acoustic_model(folder / "acoustic", acoustic_weights, features, symbols);
+  acoustic::save_acoustic_model(folder / "acoustic", acoustic_weights, features, symbols);
 
   VoiceManifest manifest;
   manifest.name = options.name;

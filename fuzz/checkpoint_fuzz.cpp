@@ -1,4 +1,4 @@
-// libFuzzer target for resuming training from a checkpoint (engine/train/checkpoint_files.cpp and
+// libFuzzer target for resuming training from a checkpoint (train/checkpoint_files.cpp and
 // the vocoder's and acoustic model's load_checkpoint / load_acoustic_checkpoint). A tiny vocoder
 // and a tiny acoustic model each have a valid checkpoint made at start-up (the templates); the
 // first input byte chooses which one and which of its two files the rest of the input replaces:
@@ -15,8 +15,8 @@
 #include <string>
 
 #include "fuzz_support.h"
+#include "tts/acoustic/weights.h"
 #include "tts/engine/voice.h"
-#include "tts/frontend/acoustic/weights.h"
 #include "tts/train/acoustic_checkpoint.h"
 #include "tts/train/checkpoint.h"
 #include "tts/vocoder/weights.h"
@@ -87,7 +87,7 @@ const Templates& templates() {
     a.step = 5;
     a.seed = 9;
     a.run_seed = 3;
-    a.weights = tts::frontend::AcousticWeights(a.config).parameters();
+    a.weights = tts::acoustic::AcousticWeights(a.config).parameters();
     fill(a.weights, 0.5f);
     a.ema = a.first_moment = a.second_moment = a.weights;
     tts::train::save_acoustic_checkpoint(t.acoustic_dir, a);

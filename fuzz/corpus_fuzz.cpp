@@ -1,4 +1,4 @@
-// libFuzzer target for the rows of a training corpus's metadata.csv (engine/train/audio_corpus.cpp,
+// libFuzzer target for the rows of a training corpus's metadata.csv (train/audio_corpus.cpp,
 // list_corpus): the input is the file, in a corpus folder whose wavs/ holds a.wav, b.wav and
 // LJ001-0001.wav (and which has a recording outside wavs/ too, outside.wav).
 //
@@ -44,7 +44,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   const auto entries = tts::train::list_corpus(dir, warnings, &skipped);
 
   std::size_t lines = 0;
-  for (std::size_t at = 0; at < csv.size();) {
+  const std::size_t after_bom = csv.substr(0, 3) == "\xEF\xBB\xBF" ? 3 : 0;
+  for (std::size_t at = after_bom; at < csv.size();) {
     std::size_t end = csv.find('\n', at);
     if (end == std::string_view::npos) end = csv.size();
     std::string_view line = csv.substr(at, end - at);

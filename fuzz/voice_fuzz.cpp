@@ -93,7 +93,7 @@ void check_voice(const fs::path& work) {
   // Every symbol of the voice's table is one the acoustic model takes.
   std::vector<std::int32_t> ids(voice->symbols().size());
   for (std::size_t i = 0; i < ids.size(); ++i) ids[i] = static_cast<std::int32_t>(i);
-  const auto out = voice->acoustic().synthesize(ids, tts::frontend::AcousticControls{});
+  const auto out = voice->acoustic().synthesize(ids, tts::acoustic::AcousticControls{});
   TTS_FUZZ_CHECK(out.durations.size() == ids.size());
   TTS_FUZZ_CHECK(out.mel.rows() == voice->features().n_mels);
   TTS_FUZZ_CHECK(std::accumulate(out.durations.begin(), out.durations.end(), 0L) == out.mel.cols());

@@ -7,7 +7,7 @@
 #include <random>
 
 #include "tiny_acoustic.h"
-#include "tts/frontend/acoustic/network.h"
+#include "tts/acoustic/network.h"
 #include "tts/kernels/alignment.h"
 #include "tts/kernels/optimizer.h"
 
@@ -20,7 +20,7 @@ namespace {
 // first half of its frames and another for the second (as a diphthong, or a stop's closure and
 // burst), which a single mean per token cannot describe.
 double aligner_accuracy(int alignment_states, bool two_part) {
-  frontend::AcousticConfig config;
+  acoustic::AcousticConfig config;
   config.symbols = 8;
   config.channels = 16;
   config.encoder_blocks = 2;
@@ -39,7 +39,7 @@ double aligner_accuracy(int alignment_states, bool two_part) {
     second_half.data()[k] = two_part ? normal(rng) : first_half.data()[k];
   std::uniform_int_distribution<int> symbol(0, config.symbols - 1), duration(2, 9);
 
-  frontend::AcousticBatch batch;
+  acoustic::AcousticBatch batch;
   std::vector<int> truth;
   std::vector<float> frames;
   for (int u = 0; u < 8; ++u) {
@@ -64,7 +64,7 @@ double aligner_accuracy(int alignment_states, bool two_part) {
   batch.mel = kernels::ConstMatrixMap(frames.data(), config.n_mels,
                                       static_cast<Eigen::Index>(frames.size()) / config.n_mels);
 
-  frontend::AcousticWeights weights(config);
+  acoustic::AcousticWeights weights(config);
   weights.initialise(1);
   kernels::ParameterSet grads = weights.parameters().zeros_like();
   kernels::ParameterSet m = grads.zeros_like(), v = grads.zeros_like();
@@ -75,7 +75,7 @@ double aligner_accuracy(int alignment_states, bool two_part) {
     const auto d = kernels::uniform_durations(batch.token_lengths[u], batch.frame_lengths[u]);
     flat.insert(flat.end(), d.begin(), d.end());
   }
-  frontend::AcousticPass pass(weights);
+  acoustic::AcousticPass pass(weights);
   for (long step = 1; step <= 600; ++step) {
     pass.forward(batch, step <= 50 ? flat : std::vector<int>{});
     grads.set_zero();
@@ -100,17 +100,17 @@ double aligner_accuracy(int alignment_states, bool two_part) {
   return static_cast<double>(within) / boundaries;
 }
 
-frontend::AcousticWeights initialised_weights(const frontend::AcousticConfig& config) {
-  frontend::AcousticWeights w(config);
+acoustic::AcousticWeights initialised_weights(const acoustic::AcousticConfig& config) {
+  acoustic::AcousticWeights w(config);
   w.initialise(3);
   return w;
 }
 
 // Settings in which every symbol sounds except `pauses`, which may pause (as BOS, EOS and the word
 // boundary do).
-frontend::AcousticLossSettings settings_with_pauses(const frontend::AcousticConfig& config,
+acoustic::AcousticLossSettings settings_with_pauses(const acoustic::AcousticConfig& config,
                                                     std::initializer_list<int> pauses) {
-  frontend::AcousticLossSettings settings;
+  acoustic::AcousticLossSettings settings;
   settings.symbol_timings.assign(config.symbols, frontend::SymbolTiming::kSounds);
   for (int pause : pauses) settings.symbol_timings[pause] = frontend::SymbolTiming::kMayPause;
   return settings;
@@ -118,10 +118,10 @@ frontend::AcousticLossSettings settings_with_pauses(const frontend::AcousticConf
 
 // Weights whose prior gives every state of symbol k the constant normalised log-mel sounds[k]
 // (through a one-hot embedding: channels = symbols), as if trained on frames of that sound.
-frontend::AcousticWeights hand_set_weights(frontend::AcousticConfig config,
+acoustic::AcousticWeights hand_set_weights(acoustic::AcousticConfig config,
                                            const std::vector<float>& sounds) {
   config.channels = config.symbols;
-  frontend::AcousticWeights w(config);
+  acoustic::AcousticWeights w(config);
   w.initialise(1);
   auto& p = w.parameters();
   const auto& layout = w.layout();
@@ -136,10 +136,10 @@ frontend::AcousticWeights hand_set_weights(frontend::AcousticConfig config,
 }
 
 // One utterance of `ids` whose frame f has every mel channel at column[f].
-frontend::AcousticBatch constant_frames_batch(const frontend::AcousticConfig& config,
+acoustic::AcousticBatch constant_frames_batch(const acoustic::AcousticConfig& config,
                                               std::vector<int32_t> ids,
                                               const std::vector<float>& column) {
-  frontend::AcousticBatch batch;
+  acoustic::AcousticBatch batch;
   batch.token_lengths = {static_cast<int>(ids.size())};
   batch.ids = std::move(ids);
   batch.frame_lengths = {static_cast<int>(column.size())};
@@ -164,17 +164,17 @@ TEST(AcousticAligner, TwoPartSoundsAreAlignedWithTwoStatesPerToken) {
 TEST(AcousticAlignment, PausesInsideAnUtterancePayPerFrame) {
   // Ids 0 and 6 stand for BOS and EOS, 3 for a word boundary: all three may pause. With a huge
   // penalty the boundary takes no frames; without one, random means give it some somewhere.
-  const frontend::AcousticConfig config = tts::testing::tiny_acoustic_config();
-  const frontend::AcousticWeights w = initialised_weights(config);
-  frontend::AcousticLossSettings settings = settings_with_pauses(config, {0, 3, 6});
+  const acoustic::AcousticConfig config = tts::testing::tiny_acoustic_config();
+  const acoustic::AcousticWeights w = initialised_weights(config);
+  acoustic::AcousticLossSettings settings = settings_with_pauses(config, {0, 3, 6});
   std::vector<int> unused;
-  frontend::AcousticBatch batch =
+  acoustic::AcousticBatch batch =
       tts::testing::random_acoustic_batch(config, {9, 9, 9, 9}, 2, unused);
   for (std::size_t k = 0; k < batch.ids.size(); ++k)
     batch.ids[k] = k % 9 == 0 ? 0 : k % 9 == 8 ? 6 : k % 9 == 4 ? 3 : 1 + static_cast<int>(k % 2);
   auto boundary_frames = [&](float penalty) {
     settings.pause_penalty = penalty;
-    frontend::AcousticPass pass(w, settings);
+    acoustic::AcousticPass pass(w, settings);
     const std::vector<int> d = pass.align(batch);
     int frames = 0;
     for (std::size_t k = 0; k < d.size(); ++k) frames += batch.ids[k] == 3 ? d[k] : 0;
@@ -189,15 +189,15 @@ TEST(AcousticAlignment, APauseAtPunctuationIsScoredAsTheEdgeSilenceAndCostsNothi
   // and 2 two different sounds, and the comma (5) and word boundary (3) the sound of phone 2, as
   // if trained on the speech the flat start spread over them. Frames: silence 3, phone 1 ×4,
   // phone 2 ×4, silence 6, phone 1 ×4, phone 2 ×4, silence 3.
-  const frontend::AcousticConfig config = tts::testing::tiny_acoustic_config();
+  const acoustic::AcousticConfig config = tts::testing::tiny_acoustic_config();
   const float silence = -11.0f, one = -1.0f, two = 1.0f;
-  const frontend::AcousticWeights w =
+  const acoustic::AcousticWeights w =
       hand_set_weights(config, {silence, one, two, two, 0.0f, two, silence});
   const std::vector<float> frames_of = {
       one,     one, one, one, two, two, two, two, silence, silence, silence, silence, silence,
       silence, one, one, one, one, two, two, two, two,     silence, silence, silence};
   auto pause_frames = [&](int pause_id) {
-    frontend::AcousticLossSettings settings;
+    acoustic::AcousticLossSettings settings;
     settings.symbol_timings.assign(config.symbols, frontend::SymbolTiming::kSounds);
     settings.symbol_timings[0] = settings.symbol_timings[6] = settings.symbol_timings[3] =
         frontend::SymbolTiming::kMayPause;
@@ -205,7 +205,7 @@ TEST(AcousticAlignment, APauseAtPunctuationIsScoredAsTheEdgeSilenceAndCostsNothi
     settings.pause_penalty = 1e6f;
     std::vector<float> column(3, silence);
     column.insert(column.end(), frames_of.begin(), frames_of.end());
-    return frontend::AcousticPass(w, settings)
+    return acoustic::AcousticPass(w, settings)
         .align(constant_frames_batch(config, {0, 1, 2, pause_id, 1, 2, 6}, column));
   };
   // The comma takes the pause: its own means sound like phone 2, but it is scored as silence,
@@ -219,15 +219,15 @@ TEST(AcousticAlignment, EveryStateOfAPhoneTakesAFrameUnlessTheUtteranceIsTooShor
   // Three alignment states a symbol, each symbol's states one constant sound set by hand through a
   // one-hot embedding: BOS (0) and EOS (6) silence, phone 1 one sound, phone 2 another. The frames
   // hold phone 2's sound for a single frame between two stretches of phone 1.
-  frontend::AcousticConfig config = tts::testing::tiny_acoustic_config();
+  acoustic::AcousticConfig config = tts::testing::tiny_acoustic_config();
   config.alignment_states = 3;
   const float silence = -11.0f, one = -1.0f, two = 1.0f;
-  const frontend::AcousticWeights w =
+  const acoustic::AcousticWeights w =
       hand_set_weights(config, {silence, one, two, 0.0f, 0.0f, 0.0f, silence});
   auto align = [&](const std::vector<float>& column, int min_phone_states) {
-    frontend::AcousticLossSettings settings = settings_with_pauses(config, {0, 6});
+    acoustic::AcousticLossSettings settings = settings_with_pauses(config, {0, 6});
     settings.min_phone_states = min_phone_states;
-    return frontend::AcousticPass(w, settings)
+    return acoustic::AcousticPass(w, settings)
         .align(constant_frames_batch(config, {0, 1, 2, 1, 6}, column));
   };
   std::vector<float> frames(3, silence);
@@ -254,10 +254,10 @@ TEST(AcousticAlignment, EveryStateOfAPhoneTakesAFrameUnlessTheUtteranceIsTooShor
 TEST(AcousticAlignment, FlatStartGivesTheEdgesSilenceToBosAndEos) {
   // One utterance: BOS, five phonemes, EOS over 40 frames, of which the first 8 and the last 5
   // are near the log floor and the 27 between them loud.
-  const frontend::AcousticConfig config = tts::testing::tiny_acoustic_config();
-  const frontend::AcousticWeights w = initialised_weights(config);
-  frontend::AcousticLossSettings settings = settings_with_pauses(config, {0, 6});
-  frontend::AcousticBatch batch;
+  const acoustic::AcousticConfig config = tts::testing::tiny_acoustic_config();
+  const acoustic::AcousticWeights w = initialised_weights(config);
+  acoustic::AcousticLossSettings settings = settings_with_pauses(config, {0, 6});
+  acoustic::AcousticBatch batch;
   batch.ids = {0, 1, 2, 3, 4, 5, 6};
   batch.token_lengths = {7};
   batch.frame_lengths = {40};
@@ -267,20 +267,20 @@ TEST(AcousticAlignment, FlatStartGivesTheEdgesSilenceToBosAndEos) {
   for (Eigen::Index f = 0; f < 40; ++f)
     for (Eigen::Index m = 0; m < config.n_mels; ++m)
       batch.mel(m, f) = f >= 8 && f < 35 ? loud(rng) : quiet(rng);
-  const std::vector<int> edges = frontend::AcousticPass(w, settings).flat_start_durations(batch);
+  const std::vector<int> edges = acoustic::AcousticPass(w, settings).flat_start_durations(batch);
   std::vector<int> expected = kernels::uniform_durations(5, 27);
   expected.insert(expected.begin(), 8);
   expected.push_back(5);
   EXPECT_EQ(edges, expected);
   // Switched off: every token gets its even share, silence or not.
   settings.edge_silence_threshold = 0.0f;
-  const std::vector<int> even = frontend::AcousticPass(w, settings).flat_start_durations(batch);
+  const std::vector<int> even = acoustic::AcousticPass(w, settings).flat_start_durations(batch);
   EXPECT_EQ(even, kernels::uniform_durations(7, 40));
   // A recording that is silence throughout still leaves every phoneme a frame.
   settings.edge_silence_threshold = 0.3f;
   batch.mel.setConstant(-11.0f);
   batch.mel(0, 20) = 0.0f;
-  const std::vector<int> quietest = frontend::AcousticPass(w, settings).flat_start_durations(batch);
+  const std::vector<int> quietest = acoustic::AcousticPass(w, settings).flat_start_durations(batch);
   for (int k = 1; k <= 5; ++k) EXPECT_GE(quietest[static_cast<std::size_t>(k)], 1) << k;
   int total = 0;
   for (int d : quietest) total += d;

@@ -9,9 +9,9 @@
 #include <random>
 
 #include "tiny_acoustic.h"
-#include "tts/frontend/acoustic/layers.h"
-#include "tts/frontend/acoustic/network.h"
-#include "tts/frontend/acoustic/variance_adaptor.h"
+#include "tts/acoustic/layers.h"
+#include "tts/acoustic/network.h"
+#include "tts/acoustic/variance_adaptor.h"
 #include "tts/kernels/ops/backends.h"
 #include "tts/kernels/ops/buffer.h"
 
@@ -59,7 +59,7 @@ kernels::View view_of(Matrix& m) {
 kernels::View view_of(kernels::ParameterSet& p) {
   return {p.data(), static_cast<int>(p.size()), 1, static_cast<int>(p.size())};
 }
-frontend::LayerContext cpu_context(frontend::AcousticWeights& w,
+acoustic::LayerContext cpu_context(acoustic::AcousticWeights& w,
                                    kernels::ParameterSet* grads = nullptr) {
   return {kernels::cpu_backend(), kernels::GemmPrecision::kFp32, &w.parameters(),
           view_of(w.parameters()), grads ? view_of(*grads) : kernels::View{}};
@@ -76,13 +76,13 @@ Matrix random_matrix(Eigen::Index rows, Eigen::Index cols, uint64_t seed) {
   return m;
 }
 
-void check_conv_block(bool residual, frontend::Dropout dropout = {}) {
-  frontend::AcousticConfig config = tts::testing::tiny_acoustic_config();
+void check_conv_block(bool residual, acoustic::Dropout dropout = {}) {
+  acoustic::AcousticConfig config = tts::testing::tiny_acoustic_config();
   config.channels = config.duration_channels = 3;
-  frontend::AcousticWeights w(config);
+  acoustic::AcousticWeights w(config);
   w.initialise(5);
   randomise(w.parameters().data(), w.parameters().size(), 6);
-  frontend::ConvBlockLayout block = residual ? w.layout().encoder[0] : w.layout().duration[0];
+  acoustic::ConvBlockLayout block = residual ? w.layout().encoder[0] : w.layout().duration[0];
   ASSERT_EQ(block.residual, residual);
   const std::vector<int> lengths = {4, 1, 3};  // a one-column utterance sees only zero padding
   const auto packed = cpu_lengths(lengths);
@@ -90,19 +90,19 @@ void check_conv_block(bool residual, frontend::Dropout dropout = {}) {
   Matrix x = random_matrix(3, 8, 7);
   Matrix probe = random_matrix(3, 8, 8);
   auto loss = [&] {
-    frontend::ConvBlockActivations a(cpu);
+    acoustic::ConvBlockActivations a(cpu);
     kernels::Buffer out(cpu);
-    frontend::conv_block_forward(cpu_context(w), block, view_of(x), *packed, a, out, dropout);
+    acoustic::conv_block_forward(cpu_context(w), block, view_of(x), *packed, a, out, dropout);
     return project(out.download(), probe);
   };
-  frontend::ConvBlockActivations a(cpu);
+  acoustic::ConvBlockActivations a(cpu);
   kernels::Buffer out(cpu);
-  frontend::conv_block_forward(cpu_context(w), block, view_of(x), *packed, a, out, dropout);
+  acoustic::conv_block_forward(cpu_context(w), block, view_of(x), *packed, a, out, dropout);
   EXPECT_EQ(a.keep.rows() > 0, dropout.rate > 0.0f);
   kernels::ParameterSet grads = w.parameters().zeros_like();
   Matrix dx = Matrix::Zero(3, 8);
-  frontend::ConvBlockScratch scratch(cpu);
-  frontend::conv_block_backward(cpu_context(w, &grads), block, *packed, a, view_of(probe),
+  acoustic::ConvBlockScratch scratch(cpu);
+  acoustic::conv_block_backward(cpu_context(w, &grads), block, *packed, a, view_of(probe),
                                 view_of(dx), scratch);
   expect_matches(loss, x.data(), dx.data(), static_cast<std::size_t>(x.size()), "input");
   for (int index : {block.conv, block.conv_bias, block.norm_scale, block.norm_bias}) {
@@ -120,19 +120,19 @@ TEST(AcousticGradient, ResidualConvBlockWithDropout) { check_conv_block(true, {0
 TEST(AcousticGradient, PlainConvBlockWithDropout) { check_conv_block(false, {0.4f, 3}); }
 
 TEST(AcousticGradient, Linear) {
-  frontend::AcousticWeights w(tts::testing::tiny_acoustic_config());
+  acoustic::AcousticWeights w(tts::testing::tiny_acoustic_config());
   w.initialise(2);
-  const frontend::LinearLayout layer = w.layout().prior;  // 3 × 4
+  const acoustic::LinearLayout layer = w.layout().prior;  // 3 × 4
   Matrix x = random_matrix(4, 5, 3);
   Matrix probe = random_matrix(3, 5, 4);
   auto loss = [&] {
     kernels::Buffer y(kernels::cpu_backend());
-    frontend::linear_forward(cpu_context(w), layer, view_of(x), y);
+    acoustic::linear_forward(cpu_context(w), layer, view_of(x), y);
     return project(y.download(), probe);
   };
   kernels::ParameterSet grads = w.parameters().zeros_like();
   Matrix dx = Matrix::Zero(4, 5);
-  frontend::linear_backward(cpu_context(w, &grads), layer, view_of(x), view_of(probe), view_of(dx));
+  acoustic::linear_backward(cpu_context(w, &grads), layer, view_of(x), view_of(probe), view_of(dx));
   expect_matches(loss, x.data(), dx.data(), static_cast<std::size_t>(x.size()), "input");
   for (int index : {layer.weight, layer.bias}) {
     const auto& e = w.parameters().entries()[index];
@@ -143,22 +143,22 @@ TEST(AcousticGradient, Linear) {
 
 // The whole network on a random packed batch with given durations: the tensors `check` names
 // against central differences. Returns how many tensors were checked.
-int check_network_gradient(const frontend::AcousticConfig& config,
-                           const frontend::AcousticLossSettings& settings,
+int check_network_gradient(const acoustic::AcousticConfig& config,
+                           const acoustic::AcousticLossSettings& settings,
                            const std::function<bool(const std::string&)>& check, double tolerance) {
-  frontend::AcousticWeights w(config);
+  acoustic::AcousticWeights w(config);
   w.initialise(7);
   randomise(w.parameters().data(), w.parameters().size(), 3);
   std::vector<int> durations;
-  const frontend::AcousticBatch batch =
+  const acoustic::AcousticBatch batch =
       tts::testing::random_acoustic_batch(config, {4, 1, 3}, 11, durations);
   const uint64_t dropout_seed = 5;  // the same masks in every forward pass
-  frontend::AcousticPass pass(w, settings);
+  acoustic::AcousticPass pass(w, settings);
   pass.forward(batch, durations, dropout_seed);
   kernels::ParameterSet grads = w.parameters().zeros_like();
   pass.backward(grads);
   auto loss = [&] {
-    frontend::AcousticPass probe(w, settings);
+    acoustic::AcousticPass probe(w, settings);
     return probe.forward(batch, durations, dropout_seed).total;
   };
   int checked = 0;
@@ -174,7 +174,7 @@ int check_network_gradient(const frontend::AcousticConfig& config,
 class AcousticNetworkGradient : public ::testing::TestWithParam<bool> {};
 
 TEST_P(AcousticNetworkGradient, EveryTensorMatchesFiniteDifferences) {
-  frontend::AcousticLossSettings settings;
+  acoustic::AcousticLossSettings settings;
   settings.l1_mel = GetParam();
   settings.prior_weight = 0.7f;
   settings.duration_weight = 1.3f;
@@ -185,7 +185,7 @@ TEST_P(AcousticNetworkGradient, EveryTensorMatchesFiniteDifferences) {
 }
 
 TEST(AcousticGradient, NetworkWithDropoutMatchesFiniteDifferences) {
-  frontend::AcousticLossSettings settings;
+  acoustic::AcousticLossSettings settings;
   settings.l1_mel = false;
   settings.dropout = 0.3f;
   const int checked = check_network_gradient(
@@ -198,14 +198,14 @@ INSTANTIATE_TEST_SUITE_P(MelLoss, AcousticNetworkGradient, ::testing::Values(fal
                          [](const auto& info) { return info.param ? "L1" : "L2"; });
 
 TEST(AcousticGradient, DropoutActsInTrainingOnlyAndFollowsItsSeed) {
-  const frontend::AcousticConfig config = tts::testing::tiny_acoustic_config();
-  frontend::AcousticWeights w(config);
+  const acoustic::AcousticConfig config = tts::testing::tiny_acoustic_config();
+  acoustic::AcousticWeights w(config);
   w.initialise(4);
   std::vector<int> durations;
   const auto batch = tts::testing::random_acoustic_batch(config, {5, 3}, 6, durations);
-  frontend::AcousticLossSettings dropping;
+  acoustic::AcousticLossSettings dropping;
   dropping.dropout = 0.5f;
-  frontend::AcousticPass plain(w), pass(w, dropping);
+  acoustic::AcousticPass plain(w), pass(w, dropping);
   const double without = plain.forward(batch, durations).total;
   const double seed1 = pass.forward(batch, durations, 1).total;
   EXPECT_NE(seed1, without);
@@ -225,12 +225,12 @@ TEST(AcousticGradient, DropoutActsInTrainingOnlyAndFollowsItsSeed) {
 // Dynamic loss scaling's input: a power-of-two scale multiplies every gradient exactly (the pass
 // is linear in the losses' gradients it scales), and a later backward() at another scale rescales.
 TEST(AcousticGradient, ALossScaleMultipliesTheGradientExactly) {
-  const frontend::AcousticConfig config = tts::testing::tiny_acoustic_config();
-  frontend::AcousticWeights w(config);
+  const acoustic::AcousticConfig config = tts::testing::tiny_acoustic_config();
+  acoustic::AcousticWeights w(config);
   w.initialise(1);
   std::vector<int> durations;
   const auto batch = tts::testing::random_acoustic_batch(config, {5, 2}, 4, durations);
-  frontend::AcousticPass pass(w);
+  acoustic::AcousticPass pass(w);
   pass.forward(batch, durations);
   kernels::ParameterSet plain = w.parameters().zeros_like();
   kernels::ParameterSet scaled = plain, again = plain;
@@ -244,12 +244,12 @@ TEST(AcousticGradient, ALossScaleMultipliesTheGradientExactly) {
 }
 
 TEST(AcousticGradient, BackwardAccumulatesAcrossCalls) {
-  const frontend::AcousticConfig config = tts::testing::tiny_acoustic_config();
-  frontend::AcousticWeights w(config);
+  const acoustic::AcousticConfig config = tts::testing::tiny_acoustic_config();
+  acoustic::AcousticWeights w(config);
   w.initialise(1);
   std::vector<int> durations;
   const auto batch = tts::testing::random_acoustic_batch(config, {5, 2}, 4, durations);
-  frontend::AcousticPass pass(w);
+  acoustic::AcousticPass pass(w);
   pass.forward(batch, durations);
   kernels::ParameterSet once = w.parameters().zeros_like(), twice = w.parameters().zeros_like();
   pass.backward(once);
@@ -265,18 +265,18 @@ TEST(AcousticGradient, BackwardAccumulatesAcrossCalls) {
 }
 
 TEST(AcousticGradient, PackedBatchEqualsUtterancesOneByOne) {
-  const frontend::AcousticConfig config = tts::testing::tiny_acoustic_config();
-  frontend::AcousticWeights w(config);
+  const acoustic::AcousticConfig config = tts::testing::tiny_acoustic_config();
+  acoustic::AcousticWeights w(config);
   w.initialise(9);
   std::vector<int> durations;
   const auto batch = tts::testing::random_acoustic_batch(config, {4, 6}, 2, durations);
-  frontend::AcousticPass pass(w);
+  acoustic::AcousticPass pass(w);
   pass.forward(batch, durations);
   const Matrix packed = pass.predicted_mel();
   Eigen::Index frame = 0;
   std::size_t token = 0;
   for (std::size_t u = 0; u < 2; ++u) {
-    frontend::AcousticBatch one;
+    acoustic::AcousticBatch one;
     const int tokens = batch.token_lengths[u], frames = batch.frame_lengths[u];
     one.ids.assign(batch.ids.begin() + token, batch.ids.begin() + token + tokens);
     one.token_lengths = {tokens};
@@ -285,7 +285,7 @@ TEST(AcousticGradient, PackedBatchEqualsUtterancesOneByOne) {
     one.log_f0 = batch.log_f0.middleCols(frame, frames);
     one.log_energy = batch.log_energy.middleCols(frame, frames);
     const std::vector<int> d(durations.begin() + token, durations.begin() + token + tokens);
-    frontend::AcousticPass single(w);
+    acoustic::AcousticPass single(w);
     single.forward(one, d);
     EXPECT_LT((single.predicted_mel() - packed.middleCols(frame, frames)).norm(),
               1e-5 * packed.middleCols(frame, frames).norm())
@@ -298,20 +298,20 @@ TEST(AcousticGradient, PackedBatchEqualsUtterancesOneByOne) {
 TEST(AcousticGradient, AlignmentStatesMatchFiniteDifferences) {
   // Three prior means per token; given durations of 1–3 frames leave some states empty. Only the
   // prior depends on the states, and its loss is quadratic, so its tensors are checked.
-  frontend::AcousticConfig config = tts::testing::tiny_acoustic_config();
+  acoustic::AcousticConfig config = tts::testing::tiny_acoustic_config();
   config.alignment_states = 3;
-  frontend::AcousticLossSettings settings;
+  acoustic::AcousticLossSettings settings;
   settings.prior_weight = 0.7f;
   const int checked = check_network_gradient(
       config, settings, [](const std::string& name) { return name.rfind("prior.", 0) == 0; }, 1e-2);
   EXPECT_EQ(checked, 2);
-  frontend::AcousticWeights w(config);
+  acoustic::AcousticWeights w(config);
   w.initialise(7);
   EXPECT_EQ(w.parameters().entries()[w.layout().prior.weight].rows, config.n_mels * 3);
   // Searched durations keep the rules: every token that sounds gets a frame; the sums match.
   std::vector<int> durations;
   const auto batch = tts::testing::random_acoustic_batch(config, {4, 1, 3}, 11, durations);
-  frontend::AcousticPass pass(w);
+  acoustic::AcousticPass pass(w);
   const std::vector<int> searched = pass.align(batch);
   int total = 0;
   for (int d : searched) {
@@ -327,28 +327,28 @@ class VariancePredictorGradient : public ::testing::TestWithParam<int> {};
 
 TEST_P(VariancePredictorGradient, MatchesFiniteDifferences) {
   const float kEps = 1e-3f;
-  frontend::AcousticConfig config = tts::testing::tiny_acoustic_config();
+  acoustic::AcousticConfig config = tts::testing::tiny_acoustic_config();
   config.variance_channels = GetParam();
-  frontend::AcousticWeights w(config);
+  acoustic::AcousticWeights w(config);
   w.initialise(5);
   randomise(w.parameters().data(), w.parameters().size(), 6);
-  const frontend::VarianceLayout& layout = w.layout().pitch;
+  const acoustic::VarianceLayout& layout = w.layout().pitch;
   const std::vector<int> lengths = {4, 1, 3};
   const auto packed = cpu_lengths(lengths);
   kernels::Backend& cpu = kernels::cpu_backend();
   Matrix x = random_matrix(config.channels, 8, 7);
   Matrix probe = random_matrix(1, 8, 8);
   auto loss = [&] {
-    frontend::VariancePredictorActivations a(cpu);
-    frontend::variance_predictor_forward(cpu_context(w), layout, view_of(x), *packed, a);
+    acoustic::VariancePredictorActivations a(cpu);
+    acoustic::variance_predictor_forward(cpu_context(w), layout, view_of(x), *packed, a);
     return project(a.predicted.download(), probe);
   };
-  frontend::VariancePredictorActivations a(cpu);
-  frontend::variance_predictor_forward(cpu_context(w), layout, view_of(x), *packed, a);
+  acoustic::VariancePredictorActivations a(cpu);
+  acoustic::variance_predictor_forward(cpu_context(w), layout, view_of(x), *packed, a);
   kernels::ParameterSet grads = w.parameters().zeros_like();
   Matrix dx = Matrix::Zero(x.rows(), x.cols());
-  frontend::ConvBlockScratch scratch(cpu);
-  frontend::variance_predictor_backward(cpu_context(w, &grads), layout, *packed, a, view_of(probe),
+  acoustic::ConvBlockScratch scratch(cpu);
+  acoustic::variance_predictor_backward(cpu_context(w, &grads), layout, *packed, a, view_of(probe),
                                         view_of(dx), scratch);
   expect_matches(loss, x.data(), dx.data(), static_cast<std::size_t>(x.size()), "input", 2e-2,
                  kEps);

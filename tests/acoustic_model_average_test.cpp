@@ -10,9 +10,9 @@
 #include <map>
 
 #include "tiny_acoustic.h"
-#include "tts/frontend/acoustic/acoustic_model.h"
-#include "tts/frontend/acoustic/mel_statistics.h"
-#include "tts/frontend/acoustic/model_average.h"
+#include "tts/acoustic/acoustic_model.h"
+#include "tts/acoustic/mel_statistics.h"
+#include "tts/acoustic/model_average.h"
 
 namespace fs = std::filesystem;
 using namespace tts;
@@ -32,24 +32,24 @@ class AcousticModelAverage : public ::testing::Test {
   void TearDown() override { fs::remove_all(root_); }
 
   // A model with `config` and weights initialised from `seed`, saved under root_/name.
-  fs::path save(const std::string& name, uint64_t seed, const frontend::AcousticConfig& config) {
-    frontend::AcousticWeights weights(config);
+  fs::path save(const std::string& name, uint64_t seed, const acoustic::AcousticConfig& config) {
+    acoustic::AcousticWeights weights(config);
     weights.initialise(seed);
     return save_weights(name, weights);
   }
-  fs::path save_weights(const std::string& name, const frontend::AcousticWeights& weights) {
-    frontend::save_acoustic_model(root_ / name, weights, features_,
+  fs::path save_weights(const std::string& name, const acoustic::AcousticWeights& weights) {
+    acoustic::save_acoustic_model(root_ / name, weights, features_,
                                   frontend::SymbolTable::default_table());
     return root_ / name;
   }
   static std::vector<float> values(const fs::path& dir) {
-    const auto files = frontend::load_acoustic_files(dir);
+    const auto files = acoustic::load_acoustic_files(dir);
     const auto& p = files.weights->parameters();
     return {p.data(), p.data() + p.size()};
   }
   std::string error_of(const std::vector<fs::path>& dirs) {
     try {
-      frontend::average_acoustic_models(dirs);
+      acoustic::average_acoustic_models(dirs);
     } catch (const std::exception& e) {
       return e.what();
     }
@@ -57,7 +57,7 @@ class AcousticModelAverage : public ::testing::Test {
   }
 
   fs::path root_;
-  frontend::AcousticConfig config_;
+  acoustic::AcousticConfig config_;
   kernels::MelConfig features_;
 };
 
@@ -67,7 +67,7 @@ TEST_F(AcousticModelAverage, IsTheElementWiseMeanOfTheRuns) {
   const std::vector<fs::path> dirs = {save("a", 1, config_), save("b", 2, config_),
                                       save("c", 3, config_)};
   const auto a = values(dirs[0]), b = values(dirs[1]), c = values(dirs[2]);
-  const auto average = frontend::average_acoustic_models(dirs);
+  const auto average = acoustic::average_acoustic_models(dirs);
   const auto& p = average.weights->parameters();
   ASSERT_EQ(p.size(), a.size());
   std::size_t differing = 0;
@@ -83,8 +83,8 @@ TEST_F(AcousticModelAverage, OneRunOrARunWithItselfGivesThatRunBackAndTheResultS
   const fs::path a = save("a", 5, config_);
   const auto original = values(a);
   for (const auto& dirs : {std::vector<fs::path>{a}, std::vector<fs::path>{a, a, a}}) {
-    const auto average = frontend::average_acoustic_models(dirs);
-    frontend::save_acoustic_model(root_ / "out", *average.weights, average.features,
+    const auto average = acoustic::average_acoustic_models(dirs);
+    acoustic::save_acoustic_model(root_ / "out", *average.weights, average.features,
                                   *average.symbols);
     EXPECT_EQ(values(root_ / "out"), original);
   }
@@ -101,7 +101,7 @@ TEST_F(AcousticModelAverage, RunsOfAnotherCorpusOrArchitectureAreRefusedByName) 
   wider.channels = 6;
   EXPECT_THAT(error_of({a, save("wider", 3, wider)}), HasSubstr("wider"));
   EXPECT_THAT(error_of({a, root_ / "missing"}), HasSubstr("missing"));
-  EXPECT_THROW(frontend::average_acoustic_models({}), std::invalid_argument);
+  EXPECT_THROW(acoustic::average_acoustic_models({}), std::invalid_argument);
 }
 
 TEST_F(AcousticModelAverage, TheCommandWritesTheAverageAndRefusesMismatchedRunsWithExitCode3) {
@@ -112,7 +112,7 @@ TEST_F(AcousticModelAverage, TheCommandWritesTheAverageAndRefusesMismatchedRunsW
                          " " + b.string() + " 2>/dev/null")
                             .c_str()),
             0);
-  const auto mean = frontend::average_acoustic_models({a, b});
+  const auto mean = acoustic::average_acoustic_models({a, b});
   const auto& p = mean.weights->parameters();
   EXPECT_EQ(values(out), std::vector<float>(p.data(), p.data() + p.size()));
   auto other = config_;
@@ -127,18 +127,18 @@ TEST_F(AcousticModelAverage, TheCommandWritesTheAverageAndRefusesMismatchedRunsW
 
 TEST_F(AcousticModelAverage, RestatingInOtherMelStatisticsPredictsTheSameFramesAndPrior) {
   const fs::path a = save("a", 7, config_);
-  const auto original = frontend::load_acoustic_files(a);
-  const frontend::AcousticWeights restated = frontend::restated_in_mel_statistics(
+  const auto original = acoustic::load_acoustic_files(a);
+  const acoustic::AcousticWeights restated = acoustic::restated_in_mel_statistics(
       *original.weights, config_.mel_mean + 1.3f, config_.mel_std * 0.6f);
   EXPECT_EQ(restated.config().mel_mean, config_.mel_mean + 1.3f);
   EXPECT_EQ(restated.config().mel_std, config_.mel_std * 0.6f);
-  frontend::save_acoustic_model(root_ / "restated", restated, features_,
+  acoustic::save_acoustic_model(root_ / "restated", restated, features_,
                                 frontend::SymbolTable::default_table());
 
   // Synthesis: the same durations and (denormalised) frames.
   const std::vector<int32_t> ids = {1, 12, 30, 7, 3, 45, 19, 2};
-  const auto before = frontend::load_acoustic_model(a)->synthesize(ids, {});
-  const auto after = frontend::load_acoustic_model(root_ / "restated")->synthesize(ids, {});
+  const auto before = acoustic::load_acoustic_model(a)->synthesize(ids, {});
+  const auto after = acoustic::load_acoustic_model(root_ / "restated")->synthesize(ids, {});
   EXPECT_EQ(after.durations, before.durations);
   ASSERT_EQ(after.mel.cols(), before.mel.cols());
   ASSERT_GT(before.mel.cols(), 0);
@@ -148,13 +148,13 @@ TEST_F(AcousticModelAverage, RestatingInOtherMelStatisticsPredictsTheSameFramesA
   // The prior's mel means, denormalised, are the same for any encoder output.
   const auto& layout = restated.layout();
   const kernels::Vector x = kernels::Vector::Random(config_.channels);
-  auto prior_means = [&](const frontend::AcousticWeights& w) -> kernels::Vector {
+  auto prior_means = [&](const acoustic::AcousticWeights& w) -> kernels::Vector {
     const auto& p = w.parameters();
     kernels::Vector z = p.matrix(layout.prior.weight) * x + p.vector(layout.prior.bias);
     return (z.array() * w.config().mel_std + w.config().mel_mean).matrix();
   };
   EXPECT_LT((prior_means(restated) - prior_means(*original.weights)).cwiseAbs().maxCoeff(), 1e-5f);
-  EXPECT_THROW(frontend::restated_in_mel_statistics(restated, 0.0f, 0.0f), std::invalid_argument);
+  EXPECT_THROW(acoustic::restated_in_mel_statistics(restated, 0.0f, 0.0f), std::invalid_argument);
 }
 
 TEST_F(AcousticModelAverage, InterpolationTowardTheBaseMixesTheChosenLayersOnly) {
@@ -162,14 +162,14 @@ TEST_F(AcousticModelAverage, InterpolationTowardTheBaseMixesTheChosenLayersOnly)
   base_config.mel_mean -= 0.7f;  // the pre-training corpus's statistics
   base_config.mel_std *= 1.4f;
   const fs::path tuned_dir = save("tuned", 1, config_), base_dir = save("base", 2, base_config);
-  const auto base = frontend::load_acoustic_files(base_dir);
+  const auto base = acoustic::load_acoustic_files(base_dir);
   const auto tuned = values(tuned_dir);
-  const frontend::AcousticWeights restated =
-      frontend::restated_in_mel_statistics(*base.weights, config_.mel_mean, config_.mel_std);
+  const acoustic::AcousticWeights restated =
+      acoustic::restated_in_mel_statistics(*base.weights, config_.mel_mean, config_.mel_std);
   const float* b = restated.parameters().data();
 
-  auto mixed = frontend::load_acoustic_files(tuned_dir);
-  frontend::interpolate_toward_base(mixed, base, frontend::MixShares::text_side(0.25));
+  auto mixed = acoustic::load_acoustic_files(tuned_dir);
+  acoustic::interpolate_toward_base(mixed, base, acoustic::MixShares::text_side(0.25));
   EXPECT_EQ(nlohmann::json(mixed.weights->config()), nlohmann::json(config_));
   std::size_t mixed_tensors = 0, kept_tensors = 0;
   for (const auto& entry : mixed.weights->parameters().entries()) {
@@ -185,33 +185,33 @@ TEST_F(AcousticModelAverage, InterpolationTowardTheBaseMixesTheChosenLayersOnly)
   EXPECT_EQ(mixed_tensors, 1u + 4u * 2 + 4u * 2 + 2u);  // embedding, encoder, duration predictor
   EXPECT_GT(kept_tensors, 0u);
 
-  auto all = frontend::load_acoustic_files(tuned_dir);
-  frontend::interpolate_toward_base(all, base, frontend::MixShares{1.0, {}});
+  auto all = acoustic::load_acoustic_files(tuned_dir);
+  acoustic::interpolate_toward_base(all, base, acoustic::MixShares{1.0, {}});
   const auto& p = all.weights->parameters();
   EXPECT_EQ(std::vector<float>(p.data(), p.data() + p.size()),
             std::vector<float>(b, b + restated.parameters().size()));
 
-  EXPECT_THROW(frontend::interpolate_toward_base(all, base, frontend::MixShares{1.5, {}}),
+  EXPECT_THROW(acoustic::interpolate_toward_base(all, base, acoustic::MixShares{1.5, {}}),
                std::invalid_argument);
   auto wider = config_;
   wider.channels = 6;
-  const auto other = frontend::load_acoustic_files(save("wider", 3, wider));
-  EXPECT_THROW(frontend::interpolate_toward_base(all, other, frontend::MixShares{0.5, {}}),
+  const auto other = acoustic::load_acoustic_files(save("wider", 3, wider));
+  EXPECT_THROW(acoustic::interpolate_toward_base(all, other, acoustic::MixShares{0.5, {}}),
                std::runtime_error);
 }
 
 TEST_F(AcousticModelAverage, LayerSharesOverrideTheShareAndTheLongestNameWins) {
   const fs::path tuned_dir = save("tuned", 1, config_), base_dir = save("base", 2, config_);
-  const auto base = frontend::load_acoustic_files(base_dir);
+  const auto base = acoustic::load_acoustic_files(base_dir);
   const auto tuned = values(tuned_dir);
   const float* b = base.weights->parameters().data();
 
   // Every layer 0.5, the decoder 0.25, its first block 1 (its own name is longer), its input
   // layer, weight and bias, kept.
-  const frontend::MixShares shares{0.5,
+  const acoustic::MixShares shares{0.5,
                                    {{"decoder", 0.25}, {"decoder.0", 1.0}, {"decoder.input", 0.0}}};
-  auto mixed = frontend::load_acoustic_files(tuned_dir);
-  frontend::interpolate_toward_base(mixed, base, shares);
+  auto mixed = acoustic::load_acoustic_files(tuned_dir);
+  acoustic::interpolate_toward_base(mixed, base, shares);
   std::map<double, int> tensors_by_share;
   for (const auto& entry : mixed.weights->parameters().entries()) {
     double expected_share = 0.5;
@@ -230,15 +230,15 @@ TEST_F(AcousticModelAverage, LayerSharesOverrideTheShareAndTheLongestNameWins) {
   EXPECT_GT(tensors_by_share[0.25], 0);
   EXPECT_GT(tensors_by_share[0.5], 0);
   // "decoder.1" is not "decoder.10"'s layer, nor "decoder" "decoderx"'s.
-  EXPECT_EQ((frontend::MixShares{0.5, {{"decoder.1", 0.0}}}.share_for("decoder.10.conv")), 0.5);
-  EXPECT_EQ((frontend::MixShares{0.5, {{"decoder", 0.0}}}.share_for("decoderx")), 0.5);
+  EXPECT_EQ((acoustic::MixShares{0.5, {{"decoder.1", 0.0}}}.share_for("decoder.10.conv")), 0.5);
+  EXPECT_EQ((acoustic::MixShares{0.5, {{"decoder", 0.0}}}.share_for("decoderx")), 0.5);
 
-  auto untouched = frontend::load_acoustic_files(tuned_dir);
-  EXPECT_THROW(frontend::interpolate_toward_base(untouched, base,
-                                                 frontend::MixShares{0.5, {{"decodr", 0.1}}}),
+  auto untouched = acoustic::load_acoustic_files(tuned_dir);
+  EXPECT_THROW(acoustic::interpolate_toward_base(untouched, base,
+                                                 acoustic::MixShares{0.5, {{"decodr", 0.1}}}),
                std::invalid_argument);  // names no tensor: a typo must not mix nothing silently
-  EXPECT_THROW(frontend::interpolate_toward_base(untouched, base,
-                                                 frontend::MixShares{0.5, {{"decoder", -0.1}}}),
+  EXPECT_THROW(acoustic::interpolate_toward_base(untouched, base,
+                                                 acoustic::MixShares{0.5, {{"decoder", -0.1}}}),
                std::invalid_argument);
   EXPECT_EQ(values(tuned_dir), tuned);
 }
@@ -255,9 +255,9 @@ TEST_F(AcousticModelAverage, TheCommandMixesTheAverageWithTheBase) {
                          " --base-share 0.2 --base-layers text 2>/dev/null")
                             .c_str()),
             0);
-  auto expected = frontend::average_acoustic_models({a, b});
-  frontend::interpolate_toward_base(expected, frontend::load_acoustic_files(base),
-                                    frontend::MixShares::text_side(0.2));
+  auto expected = acoustic::average_acoustic_models({a, b});
+  acoustic::interpolate_toward_base(expected, acoustic::load_acoustic_files(base),
+                                    acoustic::MixShares::text_side(0.2));
   const auto& p = expected.weights->parameters();
   EXPECT_EQ(values(out), std::vector<float>(p.data(), p.data() + p.size()));
   const fs::path layered = root_ / "layered";
@@ -267,10 +267,10 @@ TEST_F(AcousticModelAverage, TheCommandMixesTheAverageWithTheBase) {
                          "decoder.output=0 2>/dev/null")
                             .c_str()),
             0);
-  auto expected_layered = frontend::average_acoustic_models({a, b});
-  frontend::interpolate_toward_base(
-      expected_layered, frontend::load_acoustic_files(base),
-      frontend::MixShares{0.3, {{"decoder", 0.6}, {"decoder.output", 0.0}}});
+  auto expected_layered = acoustic::average_acoustic_models({a, b});
+  acoustic::interpolate_toward_base(
+      expected_layered, acoustic::load_acoustic_files(base),
+      acoustic::MixShares{0.3, {{"decoder", 0.6}, {"decoder.output", 0.0}}});
   const auto& q = expected_layered.weights->parameters();
   EXPECT_EQ(values(layered), std::vector<float>(q.data(), q.data() + q.size()));
   // Malformed shares are usage errors (2); a layer the model lacks is found on loading it (3).
@@ -294,11 +294,11 @@ TEST_F(AcousticModelAverage, TheCommandMixesTheAverageWithTheBase) {
 // several speakers: the speaker embedding stays the tuned model's, bit for bit, while every other
 // tensor mixes; a model of one speaker has no such tensor, and the name is refused.
 TEST_F(AcousticModelAverage, ASpeakerShareOfZeroKeepsTheTunedSpeakerVectors) {
-  frontend::AcousticConfig speakers = config_;
+  acoustic::AcousticConfig speakers = config_;
   speakers.speakers = 4;
   // Speaker vectors start at zero: give each model its own, as training would.
   const auto save_speakers = [&](const std::string& name, uint64_t seed) {
-    frontend::AcousticWeights weights(speakers);
+    acoustic::AcousticWeights weights(speakers);
     weights.initialise(seed);
     auto& p = weights.parameters();
     const auto& entry = p.entries().at(static_cast<std::size_t>(p.index_of("speaker.embedding")));
@@ -307,11 +307,11 @@ TEST_F(AcousticModelAverage, ASpeakerShareOfZeroKeepsTheTunedSpeakerVectors) {
     return save_weights(name, weights);
   };
   const fs::path tuned_dir = save_speakers("tuned", 1), base_dir = save_speakers("base", 2);
-  const auto base = frontend::load_acoustic_files(base_dir);
+  const auto base = acoustic::load_acoustic_files(base_dir);
   const auto tuned = values(tuned_dir);
   const float* b = base.weights->parameters().data();
-  auto mixed = frontend::load_acoustic_files(tuned_dir);
-  frontend::interpolate_toward_base(mixed, base, frontend::MixShares{0.5, {{"speaker", 0.0}}});
+  auto mixed = acoustic::load_acoustic_files(tuned_dir);
+  acoustic::interpolate_toward_base(mixed, base, acoustic::MixShares{0.5, {{"speaker", 0.0}}});
   const auto& p = mixed.weights->parameters();
   bool saw_speaker = false;
   for (const auto& entry : p.entries()) {
@@ -328,8 +328,8 @@ TEST_F(AcousticModelAverage, ASpeakerShareOfZeroKeepsTheTunedSpeakerVectors) {
   EXPECT_TRUE(saw_speaker);
 
   const fs::path single_dir = save("single", 3, config_);
-  auto single = frontend::load_acoustic_files(single_dir);
-  EXPECT_THROW(frontend::interpolate_toward_base(single, frontend::load_acoustic_files(single_dir),
-                                                 frontend::MixShares{0.5, {{"speaker", 0.0}}}),
+  auto single = acoustic::load_acoustic_files(single_dir);
+  EXPECT_THROW(acoustic::interpolate_toward_base(single, acoustic::load_acoustic_files(single_dir),
+                                                 acoustic::MixShares{0.5, {{"speaker", 0.0}}}),
                std::invalid_argument);
 }

@@ -9,8 +9,8 @@
 #include <fstream>
 
 #include "tiny_acoustic.h"
-#include "tts/frontend/acoustic/acoustic_model.h"
-#include "tts/frontend/acoustic/model_files.h"
+#include "tts/acoustic/acoustic_model.h"
+#include "tts/acoustic/model_files.h"
 
 namespace fs = std::filesystem;
 using namespace tts;
@@ -26,16 +26,16 @@ class AcousticModelFiles : public ::testing::Test {
     config_ = tts::testing::tiny_acoustic_config();
     config_.symbols = static_cast<int>(frontend::SymbolTable::default_table().size());
     features_.n_mels = config_.n_mels;
-    weights_ = std::make_unique<frontend::AcousticWeights>(config_);
+    weights_ = std::make_unique<acoustic::AcousticWeights>(config_);
     weights_->initialise(3);
-    frontend::save_acoustic_model(dir_, *weights_, features_,
+    acoustic::save_acoustic_model(dir_, *weights_, features_,
                                   frontend::SymbolTable::default_table());
   }
   void TearDown() override { fs::remove_all(dir_); }
 
   std::string load_error() {
     try {
-      frontend::load_acoustic_model(dir_);
+      acoustic::load_acoustic_model(dir_);
     } catch (const std::exception& e) {
       return e.what();
     }
@@ -48,23 +48,23 @@ class AcousticModelFiles : public ::testing::Test {
   }
 
   fs::path dir_;
-  frontend::AcousticConfig config_;
+  acoustic::AcousticConfig config_;
   kernels::MelConfig features_;
-  std::unique_ptr<frontend::AcousticWeights> weights_;
+  std::unique_ptr<acoustic::AcousticWeights> weights_;
 };
 
 }  // namespace
 
 TEST_F(AcousticModelFiles, RoundTripGivesTheSameFrames) {
-  const auto files = frontend::load_acoustic_files(dir_);
+  const auto files = acoustic::load_acoustic_files(dir_);
   EXPECT_EQ(files.symbols->size(), frontend::SymbolTable::default_table().size());
   EXPECT_EQ(nlohmann::json(files.weights->config()), nlohmann::json(config_));
-  const auto model = frontend::load_acoustic_model(dir_);
+  const auto model = acoustic::load_acoustic_model(dir_);
   const std::vector<int32_t> ids = {1, 20, 30, 3, 40, 2};
   const auto out = model->synthesize(ids, {});
-  frontend::AcousticLossSettings timings;  // as the loaded model: from its symbol table
+  acoustic::AcousticLossSettings timings;  // as the loaded model: from its symbol table
   timings.symbol_timings = frontend::SymbolTable::default_table().timings();
-  frontend::AcousticPass pass(*weights_, timings);
+  acoustic::AcousticPass pass(*weights_, timings);
   std::vector<int> durations;
   kernels::Matrix mel;
   pass.synthesize(ids, 1.0f, durations, mel);
@@ -92,7 +92,7 @@ TEST_F(AcousticModelFiles, VersionFormatAndConsistencyAreChecked) {
   edit_json([](nlohmann::json& j) { j["format_version"] = 99; });
   EXPECT_THAT(load_error(), HasSubstr("format_version 99"));
   edit_json([](nlohmann::json& j) {
-    j["format_version"] = frontend::kAcousticFormatVersion;
+    j["format_version"] = acoustic::kAcousticFormatVersion;
     j["features"]["n_mels"] = 80;
   });
   EXPECT_THAT(load_error(), HasSubstr("n_mels"));
@@ -112,7 +112,7 @@ TEST_F(AcousticModelFiles, VersionFormatAndConsistencyAreChecked) {
 
 TEST_F(AcousticModelFiles, NonFiniteWeightsAreRejected) {
   weights_->parameters().data()[3] = std::numeric_limits<float>::quiet_NaN();
-  frontend::save_acoustic_model(dir_, *weights_, features_, frontend::SymbolTable::default_table());
+  acoustic::save_acoustic_model(dir_, *weights_, features_, frontend::SymbolTable::default_table());
   EXPECT_THAT(load_error(), HasSubstr("NaN"));
 }
 
@@ -120,15 +120,15 @@ TEST_F(AcousticModelFiles, AlignmentStatesRoundTripAndOldFilesHaveOne) {
   // A file from before the field existed means one state per token: the tiny 1-state model
   // still loads without it.
   edit_json([](nlohmann::json& j) { j["acoustic"].erase("alignment_states"); });
-  EXPECT_EQ(frontend::load_acoustic_files(dir_).weights->config().alignment_states, 1);
+  EXPECT_EQ(acoustic::load_acoustic_files(dir_).weights->config().alignment_states, 1);
   // A 3-state model (today's default) is written and read back with its field...
-  frontend::AcousticConfig three = config_;
-  three.alignment_states = frontend::AcousticConfig{}.alignment_states;
+  acoustic::AcousticConfig three = config_;
+  three.alignment_states = acoustic::AcousticConfig{}.alignment_states;
   ASSERT_EQ(three.alignment_states, 3);
-  frontend::AcousticWeights weights(three);
+  acoustic::AcousticWeights weights(three);
   weights.initialise(4);
-  frontend::save_acoustic_model(dir_, weights, features_, frontend::SymbolTable::default_table());
-  EXPECT_EQ(frontend::load_acoustic_files(dir_).weights->config().alignment_states, 3);
+  acoustic::save_acoustic_model(dir_, weights, features_, frontend::SymbolTable::default_table());
+  EXPECT_EQ(acoustic::load_acoustic_files(dir_).weights->config().alignment_states, 3);
   // ...and without it, its 3-state prior no longer matches and the tensor is named.
   edit_json([](nlohmann::json& j) { j["acoustic"].erase("alignment_states"); });
   EXPECT_THAT(load_error(), HasSubstr("prior.weight"));
@@ -139,21 +139,21 @@ TEST_F(AcousticModelFiles, AlignmentStatesRoundTripAndOldFilesHaveOne) {
 TEST_F(AcousticModelFiles, ModelsWithoutPitchAreVersion2AndStillRead) {
   // Today's model has the variance adaptor and is written as version 3 with its statistics.
   nlohmann::json j = nlohmann::json::parse(std::ifstream(dir_ / "acoustic.json"));
-  EXPECT_EQ(j["format_version"], frontend::kAcousticFormatVersion);
+  EXPECT_EQ(j["format_version"], acoustic::kAcousticFormatVersion);
   EXPECT_EQ(j["acoustic"]["pitch_energy"], true);
   EXPECT_FLOAT_EQ(j["acoustic"]["pitch_std"].get<float>(), config_.pitch_std);
-  EXPECT_TRUE(frontend::load_acoustic_model(dir_)->predicts_pitch());
+  EXPECT_TRUE(acoustic::load_acoustic_model(dir_)->predicts_pitch());
   // A model without it is written as version 2, as tts wrote models before the adaptor, and reads
   // back as one that cannot shift its pitch.
-  frontend::AcousticConfig plain = config_;
+  acoustic::AcousticConfig plain = config_;
   plain.pitch_energy = false;
-  frontend::AcousticWeights weights(plain);
+  acoustic::AcousticWeights weights(plain);
   weights.initialise(4);
-  frontend::save_acoustic_model(dir_, weights, features_, frontend::SymbolTable::default_table());
+  acoustic::save_acoustic_model(dir_, weights, features_, frontend::SymbolTable::default_table());
   j = nlohmann::json::parse(std::ifstream(dir_ / "acoustic.json"));
-  EXPECT_EQ(j["format_version"], frontend::kAcousticFormatVersionWithoutPitch);
+  EXPECT_EQ(j["format_version"], acoustic::kAcousticFormatVersionWithoutPitch);
   EXPECT_FALSE(j["acoustic"].contains("pitch_energy"));
-  const auto model = frontend::load_acoustic_model(dir_);
+  const auto model = acoustic::load_acoustic_model(dir_);
   EXPECT_FALSE(model->predicts_pitch());
   const std::vector<int32_t> ids = {1, 12, 20, 2};
   EXPECT_NO_THROW(model->synthesize(ids, {}));
@@ -170,7 +170,7 @@ TEST_F(AcousticModelFiles, ModelsWithoutPitchAreVersion2AndStillRead) {
 }
 
 TEST_F(AcousticModelFiles, PitchShiftMovesEveryPhonesF0) {
-  const auto model = frontend::load_acoustic_model(dir_);
+  const auto model = acoustic::load_acoustic_model(dir_);
   const std::vector<int32_t> ids = {1, 12, 20, 31, 2};
   const auto plain = model->synthesize(ids, {});
   const auto raised = model->synthesize(ids, {1.0f, 5.0f});

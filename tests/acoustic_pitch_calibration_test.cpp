@@ -10,9 +10,9 @@
 #include <nlohmann/json.hpp>
 
 #include "alsa_acoustic_corpus.h"
-#include "tts/frontend/acoustic/acoustic_model.h"
-#include "tts/frontend/acoustic/model_files.h"
-#include "tts/frontend/acoustic/variance_adaptor.h"
+#include "tts/acoustic/acoustic_model.h"
+#include "tts/acoustic/model_files.h"
+#include "tts/acoustic/variance_adaptor.h"
 #include "tts/train/pitch_calibration.h"
 
 using namespace tts;
@@ -46,13 +46,13 @@ TEST_F(PitchCalibration, MeasuresTheShrinkageAndStoresTheFactor) {
   EXPECT_EQ(dry.previous_spread, 1.0);
   EXPECT_EQ(stored_spread(o.model_dir), 1.0f);  // a dry run writes nothing
 
-  const auto before = frontend::load_acoustic_model(o.model_dir);
+  const auto before = acoustic::load_acoustic_model(o.model_dir);
   o.write = true;
   const train::PitchCalibration wet = train::calibrate_pitch_spread(o, log_);
   EXPECT_EQ(wet.pitch_spread, dry.pitch_spread);  // the same measurement
   EXPECT_FLOAT_EQ(stored_spread(o.model_dir), static_cast<float>(wet.pitch_spread));
   // Synthesis now stretches each utterance's token pitch around its mean by the factor.
-  const auto after = frontend::load_acoustic_model(o.model_dir);
+  const auto after = acoustic::load_acoustic_model(o.model_dir);
   const std::vector<int32_t> ids = {1, 12, 20, 31, 25, 2};
   const auto plain = before->synthesize(ids, {}), stretched = after->synthesize(ids, {});
   ASSERT_EQ(plain.durations, stretched.durations);
@@ -100,11 +100,11 @@ TEST_F(PitchCalibration, ModelWithoutPitchIsRefused) {
 TEST(PitchSpread, StretchesSoundingTokensAroundTheirMean) {
   kernels::Matrix tokens(1, 4);
   tokens << 1.0f, 7.0f, 3.0f, 2.0f;
-  const kernels::Matrix out = frontend::spread_pitch(tokens, {2, 0, 1, 3}, 2.0f);
+  const kernels::Matrix out = acoustic::spread_pitch(tokens, {2, 0, 1, 3}, 2.0f);
   // Mean of the sounding tokens 1, 3, 2 is 2; the silent token keeps its value.
   EXPECT_FLOAT_EQ(out(0, 0), 0.0f);
   EXPECT_FLOAT_EQ(out(0, 1), 7.0f);
   EXPECT_FLOAT_EQ(out(0, 2), 4.0f);
   EXPECT_FLOAT_EQ(out(0, 3), 2.0f);
-  EXPECT_EQ(frontend::spread_pitch(tokens, {2, 0, 1, 3}, 1.0f), tokens);
+  EXPECT_EQ(acoustic::spread_pitch(tokens, {2, 0, 1, 3}, 1.0f), tokens);
 }

@@ -1,4 +1,4 @@
-// `tts train score-acoustic` (engine/train/acoustic_score.cpp): an acoustic model's held-out
+// `tts train score-acoustic` (train/acoustic_score.cpp): an acoustic model's held-out
 // likeness to recordings, checked against the aligned frames of `tts train aligned-mels`, the
 // public synthesis interface and a by-hand duration error, on real recorded speech.
 #include "tts/train/acoustic_score.h"
@@ -16,9 +16,9 @@
 #include <vector>
 
 #include "alsa_acoustic_corpus.h"
-#include "tts/frontend/acoustic/acoustic_model.h"
-#include "tts/frontend/acoustic/model_files.h"
-#include "tts/frontend/acoustic/network.h"
+#include "tts/acoustic/acoustic_model.h"
+#include "tts/acoustic/model_files.h"
+#include "tts/acoustic/network.h"
 #include "tts/frontend/text_pipeline.h"
 #include "tts/train/acoustic_corpus.h"
 #include "tts/train/audio_corpus.h"
@@ -51,7 +51,7 @@ TEST_F(AcousticScore, AgreesWithAlignedMelsAndSynthesisAndNamesMissingIds) {
   all.insert(all.end(), corpus.validation.begin(), corpus.validation.end());
   std::vector<std::string> warnings;
   ASSERT_EQ(train::attach_predicted_mels(all, a.out_dir, warnings), 6);
-  const auto model = frontend::load_acoustic_model(root_ / "model");
+  const auto model = acoustic::load_acoustic_model(root_ / "model");
   const frontend::TextPipeline text;
   double error_sum = 0.0, front_left_error = 0.0;
   int64_t frames = 0, synthesized = 0;
@@ -78,16 +78,16 @@ TEST_F(AcousticScore, AgreesWithAlignedMelsAndSynthesisAndNamesMissingIds) {
 
   // The timing error by hand: the duration predictor's log(1 + frames) against the aligner's,
   // per phone that sounds, with the aligner set up as `tts train aligned-mels` sets it.
-  const auto files = frontend::load_acoustic_files(root_ / "model");
+  const auto files = acoustic::load_acoustic_files(root_ / "model");
   train::AcousticCorpus acoustic =
       train::load_acoustic_corpus(root_ / "data", files.features, "en-us");
   auto utterances = acoustic.training;
   utterances.insert(utterances.end(), acoustic.validation.begin(), acoustic.validation.end());
-  frontend::AcousticLossSettings settings;
+  acoustic::AcousticLossSettings settings;
   settings.symbol_timings = files.symbols->timings();
   settings.alignment_channel_weights =
       train::alignment_channel_weights(utterances, files.weights->config());
-  frontend::AcousticPass pass(*files.weights, settings);
+  acoustic::AcousticPass pass(*files.weights, settings);
   double log_error = 0.0;
   int sounding = 0;
   for (std::size_t i = 0; i < utterances.size(); ++i) {

@@ -11,8 +11,8 @@
 
 #include "alsa_acoustic_corpus.h"
 #include "tiny_acoustic.h"
-#include "tts/frontend/acoustic/model_files.h"
-#include "tts/frontend/acoustic/network.h"
+#include "tts/acoustic/model_files.h"
+#include "tts/acoustic/network.h"
 #include "tts/frontend/symbol_table.h"
 #include "tts/train/acoustic_corpus.h"
 #include "tts/train/acoustic_trainer.h"
@@ -23,8 +23,8 @@ using kernels::Matrix;
 
 namespace {
 
-frontend::AcousticConfig speakers_config(int speakers) {
-  frontend::AcousticConfig c = tts::testing::tiny_acoustic_config();
+acoustic::AcousticConfig speakers_config(int speakers) {
+  acoustic::AcousticConfig c = tts::testing::tiny_acoustic_config();
   c.speakers = speakers;
   return c;
 }
@@ -37,11 +37,11 @@ void randomise(kernels::ParameterSet& p, uint64_t seed) {
 
 // Central differences of the total loss against every value of tensor `name`; returns the
 // normalised error of the analytic gradient.
-double gradient_error(frontend::AcousticWeights& w, const frontend::AcousticBatch& batch,
+double gradient_error(acoustic::AcousticWeights& w, const acoustic::AcousticBatch& batch,
                       const std::vector<int>& durations, const std::string& name) {
-  frontend::AcousticLossSettings settings;
+  acoustic::AcousticLossSettings settings;
   settings.l1_mel = false;  // smooth, so differences need no allowance for kinks
-  frontend::AcousticPass pass(w, settings);
+  acoustic::AcousticPass pass(w, settings);
   pass.forward(batch, durations);
   kernels::ParameterSet grads = w.parameters().zeros_like();
   pass.backward(grads);
@@ -54,9 +54,9 @@ double gradient_error(frontend::AcousticWeights& w, const frontend::AcousticBatc
   for (std::size_t k = 0; k < e.size(); ++k) {
     const float saved = values[k];
     values[k] = saved + eps;
-    const double up = frontend::AcousticPass(w, settings).forward(batch, durations).total;
+    const double up = acoustic::AcousticPass(w, settings).forward(batch, durations).total;
     values[k] = saved - eps;
-    const double down = frontend::AcousticPass(w, settings).forward(batch, durations).total;
+    const double down = acoustic::AcousticPass(w, settings).forward(batch, durations).total;
     values[k] = saved;
     const double numeric = (up - down) / (2.0 * eps);
     diff2 += (numeric - analytic[k]) * (numeric - analytic[k]);
@@ -69,16 +69,16 @@ double gradient_error(frontend::AcousticWeights& w, const frontend::AcousticBatc
 }  // namespace
 
 TEST(AcousticSpeakers, EveryTensorMatchesFiniteDifferences) {
-  frontend::AcousticWeights w(speakers_config(3));
+  acoustic::AcousticWeights w(speakers_config(3));
   w.initialise(7);
   randomise(w.parameters(), 3);
   std::vector<int> durations;
-  frontend::AcousticBatch batch =
+  acoustic::AcousticBatch batch =
       tts::testing::random_acoustic_batch(w.config(), {4, 1, 3}, 11, durations);
   batch.speakers = {2, 0, 2};  // speaker 1 is in no utterance: its column's gradient is zero
   for (const auto& e : w.parameters().entries())  // speaker.embedding among them
     EXPECT_LT(gradient_error(w, batch, durations, e.name), 2e-2) << e.name;
-  frontend::AcousticPass pass(w);
+  acoustic::AcousticPass pass(w);
   pass.forward(batch, durations);
   kernels::ParameterSet grads = w.parameters().zeros_like();
   pass.backward(grads);
@@ -89,7 +89,7 @@ TEST(AcousticSpeakers, EveryTensorMatchesFiniteDifferences) {
 }
 
 TEST(AcousticSpeakers, ZeroVectorsSpeakAsTheOneSpeakerModelAndTrainedOnesDiffer) {
-  frontend::AcousticWeights one(speakers_config(1)), two(speakers_config(2));
+  acoustic::AcousticWeights one(speakers_config(1)), two(speakers_config(2));
   one.initialise(5);
   two.initialise(5);
   // The same weights but for the (zero) speaker table: init-from a model of one speaker.
@@ -99,16 +99,16 @@ TEST(AcousticSpeakers, ZeroVectorsSpeakAsTheOneSpeakerModelAndTrainedOnesDiffer)
   const std::vector<int32_t> ids = {1, 3, 2, 5, 4, 1};
   std::vector<int> d1, d2;
   Matrix m1, m2;
-  frontend::AcousticPass(one).synthesize(ids, 1.0f, d1, m1);
-  frontend::AcousticPass(two).synthesize(ids, 1.0f, d2, m2);
+  acoustic::AcousticPass(one).synthesize(ids, 1.0f, d1, m1);
+  acoustic::AcousticPass(two).synthesize(ids, 1.0f, d2, m2);
   EXPECT_EQ(d1, d2);
   EXPECT_EQ(m1, m2);
 
   randomise(two.parameters(), 9);
   std::vector<int> durations;
-  frontend::AcousticBatch batch =
+  acoustic::AcousticBatch batch =
       tts::testing::random_acoustic_batch(two.config(), {6}, 4, durations);
-  frontend::AcousticPass pass(two);
+  acoustic::AcousticPass pass(two);
   batch.speakers = {0};
   pass.forward(batch, durations);
   const Matrix as_0 = pass.predicted_mel();
@@ -122,18 +122,18 @@ TEST(AcousticSpeakers, ZeroVectorsSpeakAsTheOneSpeakerModelAndTrainedOnesDiffer)
 }
 
 TEST(AcousticSpeakers, PackedSpeakersEqualUtterancesOneByOne) {
-  frontend::AcousticWeights w(speakers_config(2));
+  acoustic::AcousticWeights w(speakers_config(2));
   w.initialise(9);
   randomise(w.parameters(), 2);
   std::vector<int> durations;
-  frontend::AcousticBatch batch =
+  acoustic::AcousticBatch batch =
       tts::testing::random_acoustic_batch(w.config(), {4, 6}, 2, durations);
   batch.speakers = {1, 0};
-  frontend::AcousticPass pass(w);
+  acoustic::AcousticPass pass(w);
   pass.forward(batch, durations);
   const Matrix packed = pass.predicted_mel();
   const int frames0 = batch.frame_lengths[0], frames1 = batch.frame_lengths[1];
-  frontend::AcousticBatch second;
+  acoustic::AcousticBatch second;
   second.ids.assign(batch.ids.begin() + 4, batch.ids.end());
   second.token_lengths = {6};
   second.frame_lengths = {frames1};
@@ -141,7 +141,7 @@ TEST(AcousticSpeakers, PackedSpeakersEqualUtterancesOneByOne) {
   second.log_f0 = batch.log_f0.rightCols(frames1);
   second.log_energy = batch.log_energy.rightCols(frames1);
   second.speakers = {0};
-  frontend::AcousticPass single(w);
+  acoustic::AcousticPass single(w);
   single.forward(second, std::vector<int>(durations.begin() + 4, durations.end()));
   EXPECT_LT((single.predicted_mel() - packed.rightCols(frames1)).norm(),
             1e-5 * packed.rightCols(frames1).norm());
@@ -153,12 +153,12 @@ TEST(AcousticSpeakers, PackedSpeakersEqualUtterancesOneByOne) {
 }
 
 TEST(AcousticSpeakers, SpeakersOutsideTheModelAreRefused) {
-  frontend::AcousticWeights w(speakers_config(2));
+  acoustic::AcousticWeights w(speakers_config(2));
   w.initialise(1);
   std::vector<int> durations;
-  frontend::AcousticBatch batch =
+  acoustic::AcousticBatch batch =
       tts::testing::random_acoustic_batch(w.config(), {3, 2}, 1, durations);
-  frontend::AcousticPass pass(w);
+  acoustic::AcousticPass pass(w);
   batch.speakers = {0, 2};
   EXPECT_THROW(
       {
@@ -172,7 +172,7 @@ TEST(AcousticSpeakers, SpeakersOutsideTheModelAreRefused) {
       std::invalid_argument);
   batch.speakers = {0};
   EXPECT_THROW(pass.forward(batch, durations), std::invalid_argument);
-  frontend::AcousticConfig bad = speakers_config(2);
+  acoustic::AcousticConfig bad = speakers_config(2);
   bad.speaker = 2;
   EXPECT_THROW(bad.validate(), std::invalid_argument);
 }
@@ -216,40 +216,40 @@ TEST(AcousticSpeakers, ModelFilesOfSeveralSpeakersAreVersion4AndRoundTrip) {
   const fs::path dir = fs::temp_directory_path() / ("tts-speakers-" + std::to_string(::getpid()));
   fs::remove_all(dir);
   const frontend::SymbolTable& symbols = frontend::SymbolTable::default_table();
-  frontend::AcousticConfig c = speakers_config(3);
+  acoustic::AcousticConfig c = speakers_config(3);
   c.symbols = static_cast<int>(symbols.size());
   c.n_mels = kernels::MelConfig{}.n_mels;
   c.speaker = 2;
-  frontend::AcousticWeights w(c);
+  acoustic::AcousticWeights w(c);
   w.initialise(3);
   randomise(w.parameters(), 4);
-  frontend::save_acoustic_model(dir, w, kernels::MelConfig{}, symbols);
+  acoustic::save_acoustic_model(dir, w, kernels::MelConfig{}, symbols);
   nlohmann::json j = nlohmann::json::parse(std::ifstream(dir / "acoustic.json"));
-  EXPECT_EQ(j["format_version"], frontend::kAcousticFormatVersionWithSpeakers);
+  EXPECT_EQ(j["format_version"], acoustic::kAcousticFormatVersionWithSpeakers);
   EXPECT_EQ(j["acoustic"]["speakers"], 3);
-  const frontend::AcousticModelFiles loaded = frontend::load_acoustic_files(dir);
+  const acoustic::AcousticModelFiles loaded = acoustic::load_acoustic_files(dir);
   EXPECT_EQ(loaded.weights->config().speakers, 3);
   EXPECT_EQ(loaded.weights->config().speaker, 2);
   EXPECT_EQ(loaded.weights->parameters().matrix(loaded.weights->layout().speaker_embedding),
             w.parameters().matrix(w.layout().speaker_embedding));
   // A model of several speakers without pitch and energy says so, and reads back without them.
-  frontend::AcousticConfig plain = c;
+  acoustic::AcousticConfig plain = c;
   plain.pitch_energy = false;
-  frontend::AcousticWeights p(plain);
+  acoustic::AcousticWeights p(plain);
   p.initialise(5);
-  frontend::save_acoustic_model(dir, p, kernels::MelConfig{}, symbols);
-  const frontend::AcousticModelFiles plain_loaded = frontend::load_acoustic_files(dir);
+  acoustic::save_acoustic_model(dir, p, kernels::MelConfig{}, symbols);
+  const acoustic::AcousticModelFiles plain_loaded = acoustic::load_acoustic_files(dir);
   EXPECT_FALSE(plain_loaded.weights->config().pitch_energy);
   ASSERT_EQ(plain_loaded.weights->parameters().size(), p.parameters().size());
   EXPECT_TRUE(std::equal(p.parameters().data(), p.parameters().data() + p.parameters().size(),
                          plain_loaded.weights->parameters().data()))
       << "the weights did not read back as written";
-  frontend::save_acoustic_model(dir, w, kernels::MelConfig{}, symbols);
+  acoustic::save_acoustic_model(dir, w, kernels::MelConfig{}, symbols);
   // A version 3 file claiming speakers is refused, saying why.
-  j["format_version"] = frontend::kAcousticFormatVersion;
+  j["format_version"] = acoustic::kAcousticFormatVersion;
   std::ofstream(dir / "acoustic.json") << j.dump();
   try {
-    frontend::load_acoustic_files(dir);
+    acoustic::load_acoustic_files(dir);
     ADD_FAILURE() << "a version 3 file with speakers was read";
   } catch (const std::runtime_error& e) {
     EXPECT_THAT(e.what(), ::testing::HasSubstr("predates \"speakers\""));
@@ -284,12 +284,12 @@ TEST_F(AcousticSpeakersTraining, TrainsBesideAnotherSpeakerFromAOneSpeakerModel)
   train::train_acoustic(joint, log_);
   EXPECT_THAT(log_.str(), ::testing::HasSubstr("speaker 1: "));
   EXPECT_THAT(log_.str(), ::testing::HasSubstr("the speaker embedding starts at zero"));
-  const frontend::AcousticModelFiles model = frontend::load_acoustic_files(root_ / "joint");
+  const acoustic::AcousticModelFiles model = acoustic::load_acoustic_files(root_ / "joint");
   ASSERT_EQ(model.weights->config().speakers, 2);
   EXPECT_EQ(model.weights->config().speaker, 0);
   const auto table = model.weights->parameters().matrix(model.weights->layout().speaker_embedding);
   EXPECT_GT((table.col(0) - table.col(1)).norm(), 0.0f) << "the speakers were not told apart";
-  const frontend::AcousticModelFiles base = frontend::load_acoustic_files(root_ / "base");
+  const acoustic::AcousticModelFiles base = acoustic::load_acoustic_files(root_ / "base");
   EXPECT_EQ(base.weights->config().speakers, 1);
 
   // Resume from the step-5 checkpoint's run: 5 steps, then 3 more, as one run of 8.
@@ -302,7 +302,7 @@ TEST_F(AcousticSpeakersTraining, TrainsBesideAnotherSpeakerFromAOneSpeakerModel)
   rest.steps = 8;
   rest.resume = true;
   train::train_acoustic(rest, log_);
-  const frontend::AcousticModelFiles resumed = frontend::load_acoustic_files(root_ / "resumed");
+  const acoustic::AcousticModelFiles resumed = acoustic::load_acoustic_files(root_ / "resumed");
   EXPECT_EQ(resumed.weights->parameters().matrix(0), model.weights->parameters().matrix(0));
   EXPECT_EQ(resumed.weights->parameters().matrix(resumed.weights->layout().speaker_embedding),
             table);
@@ -314,7 +314,7 @@ TEST_F(AcousticSpeakersTraining, TrainsBesideAnotherSpeakerFromAOneSpeakerModel)
   adapted.architecture_from_init = true;
   train::train_acoustic(adapted, log_);
   EXPECT_THAT(log_.str(), ::testing::HasSubstr("keeps the 2 speakers"));
-  const frontend::AcousticModelFiles one = frontend::load_acoustic_files(root_ / "adapted");
+  const acoustic::AcousticModelFiles one = acoustic::load_acoustic_files(root_ / "adapted");
   ASSERT_EQ(one.weights->config().speakers, 2);
   const auto after = one.weights->parameters().matrix(one.weights->layout().speaker_embedding);
   EXPECT_EQ(after.col(1), table.col(1));

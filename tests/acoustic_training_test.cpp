@@ -15,12 +15,13 @@
 
 #include "alsa_acoustic_corpus.h"
 #include "run_tts.h"
-#include "tts/frontend/acoustic/acoustic_model.h"
-#include "tts/frontend/acoustic/model_files.h"
+#include "tts/acoustic/acoustic_model.h"
+#include "tts/acoustic/model_files.h"
 #include "tts/frontend/text_pipeline.h"
 #include "tts/kernels/device.h"
 #include "tts/kernels/npy.h"
 #include "tts/kernels/safetensors.h"
+#include "tts/kernels/seed.h"
 #include "tts/train/acoustic_corpus.h"
 #include "tts/train/acoustic_trainer.h"
 #include "tts/train/audio_corpus.h"
@@ -216,13 +217,11 @@ TEST_F(AcousticTraining, ARestartWinnersCheckpointResumesUnderTheRunsSeed) {
   train::train_acoustic(with_restarts(5), log_);
   EXPECT_EQ(read_json(root_ / "out" / "checkpoint.json").at("run_seed"), 1);
   // As an older checkpoint whose fourth candidate won: the seed of restart 3 of --seed 1 (the
-  // trainer's restart_seed, splitmix64 of seed + 3·golden ratio), and no run_seed.
-  uint64_t z = 1 + 3 * 0x9E3779B97F4A7C15ULL;
-  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
-  z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
+  // trainer's restart seeds are the outputs of SplitMix64 started at the run's seed), and no
+  // run_seed.
   nlohmann::json j = read_json(root_ / "out" / "checkpoint.json");
   j.erase("run_seed");
-  j["seed"] = z ^ (z >> 31);
+  j["seed"] = kernels::splitmix64(1, 3);
   std::ofstream(root_ / "out" / "checkpoint.json") << j.dump(2);
   auto other = with_restarts(6);
   other.resume = true;
@@ -287,12 +286,12 @@ TEST_F(AcousticTraining, LearnsAndExportsAModelThatSynthesizesWithRateControl) {
   EXPECT_THAT(log_.str(), ::testing::HasSubstr("val mel"));
   EXPECT_TRUE(fs::exists(o.alignments_file));
 
-  const auto model = frontend::load_acoustic_model(o.out_dir);
+  const auto model = acoustic::load_acoustic_model(o.out_dir);
   EXPECT_EQ(model->features().n_mels, o.features.n_mels);
   const frontend::TextPipeline pipeline("en-us");
   const std::vector<int> ids = pipeline.process_sentence("Front center").ids;
   const std::vector<int32_t> ids32(ids.begin(), ids.end());
-  const frontend::AcousticOutput normal = model->synthesize(ids32, {});
+  const acoustic::AcousticOutput normal = model->synthesize(ids32, {});
   ASSERT_EQ(normal.durations.size(), ids.size());
   int frames = 0;
   using frontend::SymbolTiming;
@@ -310,7 +309,7 @@ TEST_F(AcousticTraining, LearnsAndExportsAModelThatSynthesizesWithRateControl) {
   EXPECT_EQ(frames, normal.mel.cols());
   EXPECT_EQ(normal.mel.rows(), o.features.n_mels);
   EXPECT_TRUE(normal.mel.allFinite());
-  const frontend::AcousticOutput fast = model->synthesize(ids32, {2.0f, 0.0f});
+  const acoustic::AcousticOutput fast = model->synthesize(ids32, {2.0f, 0.0f});
   EXPECT_LT(fast.mel.cols(), normal.mel.cols() * 0.7);
   const auto sounding = std::count_if(ids.begin(), ids.end(),
                                       [&](int id) { return timing(id) == SymbolTiming::kSounds; });
@@ -348,10 +347,10 @@ TEST_F(AcousticTraining, InitFromStartsWhereAnotherRunEnded) {
   // Unless the run takes the architecture from the model it starts from.
   other.architecture_from_init = true;
   train::train_acoustic(other, log_);
-  const auto adopted = frontend::load_acoustic_files(root_ / "other");
+  const auto adopted = acoustic::load_acoustic_files(root_ / "other");
   EXPECT_EQ(adopted.weights->config().channels, first.config.channels);
   EXPECT_EQ(adopted.weights->parameters().size(),
-            frontend::load_acoustic_files(root_ / "first").weights->parameters().size());
+            acoustic::load_acoustic_files(root_ / "first").weights->parameters().size());
 }
 
 TEST_F(AcousticTraining, AlignedMelsMatchTheRecordingsFramesAndFeedTheVocoderCorpus) {
@@ -445,7 +444,7 @@ TEST_F(AcousticTraining, InitFromAModelWithoutPitchAddsAFreshVarianceAdaptor) {
   const double continued = train::train_acoustic(grown, log).last_losses.mel;
   EXPECT_THAT(log.str(), ::testing::HasSubstr("the variance adaptor starts fresh"));
   EXPECT_LT(continued, 1.2 * trained.last_losses.mel + 0.05);
-  const auto files = frontend::load_acoustic_files(root_ / "grown");
+  const auto files = acoustic::load_acoustic_files(root_ / "grown");
   EXPECT_TRUE(files.weights->config().pitch_energy);
   EXPECT_EQ(files.weights->config().pitch_spread, 1.0f);
   EXPECT_GT(files.weights->config().pitch_std, 0.0f);
@@ -456,14 +455,14 @@ TEST_F(AcousticTraining, TrainedLayersMoveAndEveryOtherTensorKeepsItsStartingWei
   auto first = options("first", 20);
   first.ema_decay = 0.0f;
   train::train_acoustic(first, log_);
-  const auto start = frontend::load_acoustic_files(root_ / "first");
+  const auto start = acoustic::load_acoustic_files(root_ / "first");
   auto adapted = options("adapted", 5);
   adapted.init_from = root_ / "first";
   adapted.trained_layers = {"pitch", "decoder.input"};
   std::ostringstream log;
   train::train_acoustic(adapted, log);
   EXPECT_THAT(log.str(), ::testing::HasSubstr("(--train-layers)"));
-  const auto result = frontend::load_acoustic_files(root_ / "adapted");
+  const auto result = acoustic::load_acoustic_files(root_ / "adapted");
   const auto& before = start.weights->parameters();
   const auto& after = result.weights->parameters();
   int moved = 0, kept = 0;
@@ -471,8 +470,8 @@ TEST_F(AcousticTraining, TrainedLayersMoveAndEveryOtherTensorKeepsItsStartingWei
     const float* a = after.data() + entry.offset;
     const float* b = before.data() + before.entries()[before.index_of(entry.name)].offset;
     const bool same = std::equal(a, a + entry.size(), b);
-    const bool trains = frontend::layer_contains("pitch", entry.name) ||
-                        frontend::layer_contains("decoder.input", entry.name);
+    const bool trains = acoustic::layer_contains("pitch", entry.name) ||
+                        acoustic::layer_contains("decoder.input", entry.name);
     if (trains) {
       moved += same ? 0 : 1;
     } else {
@@ -500,7 +499,7 @@ TEST_F(AcousticTraining, TrainedLayersMoveAndEveryOtherTensorKeepsItsStartingWei
 TEST_F(AcousticTraining, TrainingSomeLayersKeepsTheStartingModelsCorpusStatistics) {
   auto first = options("first", 10);
   train::train_acoustic(first, log_);
-  const auto start = frontend::load_acoustic_files(root_ / "first").weights->config();
+  const auto start = acoustic::load_acoustic_files(root_ / "first").weights->config();
 
   const fs::path half = root_ / "half";
   fs::create_directories(half / "wavs");
@@ -518,7 +517,7 @@ TEST_F(AcousticTraining, TrainingSomeLayersKeepsTheStartingModelsCorpusStatistic
   everything.data_dir = half;
   everything.init_from = root_ / "first";
   train::train_acoustic(everything, log_);
-  const auto own = frontend::load_acoustic_files(root_ / "everything").weights->config();
+  const auto own = acoustic::load_acoustic_files(root_ / "everything").weights->config();
   ASSERT_NE(own.mel_mean, start.mel_mean) << "the half corpus should measure differently";
   ASSERT_NE(own.pitch_mean, start.pitch_mean);
 
@@ -529,7 +528,7 @@ TEST_F(AcousticTraining, TrainingSomeLayersKeepsTheStartingModelsCorpusStatistic
   std::ostringstream log;
   train::train_acoustic(some, log);
   EXPECT_THAT(log.str(), ::testing::HasSubstr("corpus statistics: the starting model's"));
-  const auto kept = frontend::load_acoustic_files(root_ / "some").weights->config();
+  const auto kept = acoustic::load_acoustic_files(root_ / "some").weights->config();
   EXPECT_EQ(kept.mel_mean, start.mel_mean);
   EXPECT_EQ(kept.mel_std, start.mel_std);
   EXPECT_EQ(kept.pitch_mean, start.pitch_mean);

@@ -28,19 +28,19 @@
 #include "gpu_parity.h"
 #include "skip_without_gpu.h"
 #include "tiny_acoustic.h"
-#include "tts/frontend/acoustic/alignment_targets.h"
-#include "tts/frontend/acoustic/network.h"
-#include "tts/frontend/acoustic/training_pass.h"
+#include "tts/acoustic/alignment_targets.h"
+#include "tts/acoustic/network.h"
+#include "tts/acoustic/training_pass.h"
 #include "tts/kernels/linear_algebra.h"
 #include "tts/kernels/ops/backends.h"
 #include "tts/train/optimizer_step.h"
 
-using tts::frontend::AcousticBatch;
-using tts::frontend::AcousticConfig;
-using tts::frontend::AcousticLosses;
-using tts::frontend::AcousticLossSettings;
-using tts::frontend::AcousticPass;
-using tts::frontend::AcousticWeights;
+using tts::acoustic::AcousticBatch;
+using tts::acoustic::AcousticConfig;
+using tts::acoustic::AcousticLosses;
+using tts::acoustic::AcousticLossSettings;
+using tts::acoustic::AcousticPass;
+using tts::acoustic::AcousticWeights;
 using tts::frontend::SymbolTiming;
 using tts::kernels::GemmPrecision;
 using tts::kernels::Matrix;
@@ -376,7 +376,7 @@ TEST(CudaAcousticTraining, OptimiserStepsFollowTheCpu) {
   AcousticLossSettings settings;
   settings.symbol_timings = test_timings(config.symbols);
   auto run = [&](AcousticWeights& model, tts::kernels::Device device) {
-    const auto pass = tts::frontend::make_acoustic_training_pass(
+    const auto pass = tts::acoustic::make_acoustic_training_pass(
         model, settings, {device, tts::kernels::GemmPrecision::kFp32});
     ParameterSet ema = model.parameters(), m = model.parameters().zeros_like(),
                  v = model.parameters().zeros_like(), grads = model.parameters().zeros_like();
@@ -460,7 +460,7 @@ TEST(CudaAcousticBenchmark, StepThroughput) {
   const int total = static_cast<int>(batch.mel.cols());
   ParameterSet grads = weights.parameters().zeros_like();
   AcousticLossSettings settings;
-  auto time_steps = [&](tts::frontend::AcousticTrainingPass& pass, int steps, bool search) {
+  auto time_steps = [&](tts::acoustic::AcousticTrainingPass& pass, int steps, bool search) {
     const std::vector<int> given = search ? std::vector<int>{} : durations;
     pass.forward(batch, given, 0, {});  // warm-up: allocations, cuBLAS's choice of kernels
     pass.backward(grads);
@@ -472,15 +472,15 @@ TEST(CudaAcousticBenchmark, StepThroughput) {
     const double seconds = std::chrono::duration<double>(Clock::now() - start).count();
     return steps * double(total) / seconds;
   };
-  const auto fp32 = tts::frontend::make_acoustic_training_pass(
+  const auto fp32 = tts::acoustic::make_acoustic_training_pass(
       weights, settings, {tts::kernels::Device::kCuda, tts::kernels::GemmPrecision::kFp32});
-  const auto bf16 = tts::frontend::make_acoustic_training_pass(
+  const auto bf16 = tts::acoustic::make_acoustic_training_pass(
       weights, settings, {tts::kernels::Device::kCuda, tts::kernels::GemmPrecision::kBf16});
   const double gpu32 = time_steps(*fp32, 20, false), gpu16 = time_steps(*bf16, 20, false);
   const double gpu32_search = time_steps(*fp32, 10, true);
   const int threads = static_cast<int>(std::thread::hardware_concurrency());
   tts::kernels::set_gemm_threads(threads);
-  const auto cpu = tts::frontend::make_acoustic_training_pass(
+  const auto cpu = tts::acoustic::make_acoustic_training_pass(
       weights, settings, {tts::kernels::Device::kCpu, tts::kernels::GemmPrecision::kFp32});
   const double cpu32 = time_steps(*cpu, 3, false), cpu32_search = time_steps(*cpu, 2, true);
   std::printf(

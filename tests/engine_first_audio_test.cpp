@@ -13,6 +13,7 @@
 #include "sanitizer_build.h"
 #include "tts/engine/pipeline.h"
 #include "tts/engine/voice_random.h"
+#include "tts/kernels/seed.h"
 #include "tts/vocoder/sample_codec.h"
 #include "tts/vocoder/sampler.h"
 
@@ -41,13 +42,6 @@ class FirstAudio : public testing::Test {
 fs::path FirstAudio::root_;
 std::shared_ptr<const Voice> FirstAudio::voice_;
 
-std::uint64_t splitmix64(std::uint64_t x) {
-  x += 0x9E3779B97F4A7C15ull;
-  x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9ull;
-  x = (x ^ (x >> 27)) * 0x94D049BB133111EBull;
-  return x ^ (x >> 31);
-}
-
 // The audio of plain `text` as the pipeline has always made it, without the pipeline: each
 // sentence's frames from the acoustic model (padded to two frames), sampled at once by the WaveNet
 // with the sentence's seed, decoded, scaled; the sentence silence between sentences.
@@ -60,7 +54,7 @@ std::vector<float> reference(const Voice& voice, const std::string& text, const 
       std::lround(static_cast<double>(o.sentence_silence) * voice.sample_rate()));
   voice.text().process(text, [&](frontend::PhonemizedSentence s) {
     if (s.phonemes.empty()) return;
-    frontend::AcousticControls controls;
+    acoustic::AcousticControls controls;
     controls.rate = o.rate;
     kernels::Matrix mel =
         voice.acoustic().synthesize(std::vector<int32_t>(s.ids.begin(), s.ids.end()), controls).mel;
@@ -71,7 +65,7 @@ std::vector<float> reference(const Voice& voice, const std::string& text, const 
     }
     if (index > 0) audio.insert(audio.end(), silence, 0.0f);
     vocoder::SamplerOptions so;
-    so.seed = splitmix64(o.seed + 0x632BE59BD9B4E019ull * static_cast<std::uint64_t>(index));
+    so.seed = kernels::sentence_seed(o.seed, static_cast<std::size_t>(index));
     so.temperature = o.temperature;
     vocoder::WaveNetSampler sampler(weights, so);
     sampler.start(mel);

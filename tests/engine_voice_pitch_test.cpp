@@ -17,11 +17,11 @@
 #include <string>
 #include <vector>
 
+#include "tts/acoustic/model_files.h"
 #include "tts/engine/pipeline.h"
 #include "tts/engine/voice.h"
 #include "tts/engine/voice_random.h"
 #include "tts/engine/voice_search.h"
-#include "tts/frontend/acoustic/model_files.h"
 #include "tts/kernels/pitch.h"
 #include "tts/tts.h"
 
@@ -230,21 +230,21 @@ TEST(VoicePitch, VoiceWithoutPitchRefusesAShift) {
   fs::remove_all(dir);
   tts::engine::create_random_voice(dir, {});
   {
-    const auto files = tts::frontend::load_acoustic_files(dir / "acoustic");
-    tts::frontend::AcousticConfig config = files.weights->config();
+    const auto files = tts::acoustic::load_acoustic_files(dir / "acoustic");
+    tts::acoustic::AcousticConfig config = files.weights->config();
     config.pitch_energy = false;
-    tts::frontend::AcousticWeights old(config);
+    tts::acoustic::AcousticWeights old(config);
     for (const auto& e : old.parameters().entries())
       old.parameters().matrix(old.parameters().index_of(e.name)) =
           files.weights->parameters().matrix(files.weights->parameters().index_of(e.name));
-    tts::frontend::save_acoustic_model(dir / "acoustic", old, files.features, *files.symbols);
+    tts::acoustic::save_acoustic_model(dir / "acoustic", old, files.features, *files.symbols);
     tts::engine::VoiceManifest manifest;
     manifest.name = "pitchless";
     tts::engine::write_voice_manifest(dir, manifest, *files.symbols);
   }
   ASSERT_EQ(
       nlohmann::json::parse(std::ifstream(dir / "acoustic" / "acoustic.json")).at("format_version"),
-      tts::frontend::kAcousticFormatVersionWithoutPitch);
+      tts::acoustic::kAcousticFormatVersionWithoutPitch);
   tts_voice* voice = nullptr;
   ASSERT_EQ(tts_voice_load(dir.c_str(), nullptr, &voice), TTS_OK) << tts_last_error();
   tts_stream* stream = nullptr;

@@ -186,11 +186,11 @@ TEST_F(AcousticAccumulation, SlicesOfABatchPutTogetherAreTheBatch) {
     corpus[i].log_f0 = corpus[i].log_energy = kernels::Matrix::Zero(1, frames);
     corpus[i].speaker = static_cast<int>(i % 2);
   }
-  const frontend::AcousticBatch whole = train::make_speaker_balanced_batch(corpus, 2, 6, 3, 7);
+  const acoustic::AcousticBatch whole = train::make_speaker_balanced_batch(corpus, 2, 6, 3, 7);
   std::vector<int32_t> ids;
   std::vector<int> frames;
   for (int first = 0; first < 6; first += 2) {
-    const frontend::AcousticBatch b =
+    const acoustic::AcousticBatch b =
         train::make_speaker_balanced_batch_slice(corpus, 2, 6, 3, 7, first, 2);
     ids.insert(ids.end(), b.ids.begin(), b.ids.end());
     frames.insert(frames.end(), b.frame_lengths.begin(), b.frame_lengths.end());

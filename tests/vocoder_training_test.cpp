@@ -16,8 +16,8 @@
 
 #include "clip_corpus_test.h"
 #include "run_tts.h"
+#include "tts/acoustic/weights.h"
 #include "tts/audio/audio_file.h"
-#include "tts/frontend/acoustic/weights.h"
 #include "tts/kernels/atomic_file.h"
 #include "tts/kernels/device.h"
 #include "tts/kernels/optimizer.h"
@@ -484,7 +484,7 @@ TEST(Checkpoint, AMalformedFieldReadAfterTheWeightsIsACannotResumeError) {
   acoustic.config.variance_channels = 3;
   acoustic.config.variance_bins = 4;
   acoustic.features.n_mels = 2;
-  acoustic.weights = frontend::AcousticWeights(acoustic.config).parameters();
+  acoustic.weights = acoustic::AcousticWeights(acoustic.config).parameters();
   acoustic.ema = acoustic.first_moment = acoustic.second_moment = acoustic.weights;
   const fs::path dir = root / "acoustic";
   train::save_acoustic_checkpoint(dir, acoustic);

@@ -10,10 +10,10 @@
 
 #include "bench_voice.h"
 #include "commands.h"
+#include "tts/acoustic/model_files.h"
+#include "tts/acoustic/network.h"
 #include "tts/engine/pipeline.h"
 #include "tts/engine/voice.h"
-#include "tts/frontend/acoustic/model_files.h"
-#include "tts/frontend/acoustic/network.h"
 #include "tts/frontend/sentence_splitter.h"
 #include "tts/kernels/linear_algebra.h"
 #include "tts/vocoder/sampler.h"
@@ -59,8 +59,8 @@ double thread_cpu_seconds() {
 void bench_phases(const std::filesystem::path& folder, const engine::Voice& voice,
                   const PipelineBenchOptions& o) {
   using Clock = std::chrono::steady_clock;
-  const frontend::AcousticModelFiles files = frontend::load_acoustic_files(folder / "acoustic");
-  frontend::AcousticLossSettings settings;
+  const acoustic::AcousticModelFiles files = acoustic::load_acoustic_files(folder / "acoustic");
+  acoustic::AcousticLossSettings settings;
   settings.symbol_timings = files.symbols->timings();
   const auto& weights = *voice.vocoder().weights;
   std::vector<std::string> names;
@@ -90,8 +90,8 @@ void bench_phases(const std::filesystem::path& folder, const engine::Voice& voic
     lap("sentence_split_all");
     const frontend::PhonemizedSentence sentence = voice.text().process_sentence(first);
     lap("normalise_phonemise_first");
-    frontend::AcousticPhaseTimes times;
-    frontend::AcousticPass pass(*files.weights, settings);
+    acoustic::AcousticPhaseTimes times;
+    acoustic::AcousticPass pass(*files.weights, settings);
     pass.set_phase_times(&times);
     std::vector<int> durations;
     kernels::Matrix mel;

@@ -7,9 +7,9 @@
 #include <sstream>
 
 #include "commands.h"
+#include "tts/acoustic/acoustic_model.h"
+#include "tts/acoustic/model_files.h"
 #include "tts/engine/voice.h"
-#include "tts/frontend/acoustic/acoustic_model.h"
-#include "tts/frontend/acoustic/model_files.h"
 #include "tts/frontend/text_pipeline.h"
 #include "tts/frontend/utf8.h"
 #include "tts/kernels/atomic_file.h"
@@ -35,7 +35,7 @@ struct SynthMelOptions {
 // shift included; 0 for a model that does not predict pitch, and for a symbol without frames, which
 // is not heard). Spans tile the output: each starts where the previous ended.
 void append_timings(std::ostringstream& tsv, int sentence, const std::vector<int>& ids,
-                    const frontend::AcousticOutput& out, const frontend::SymbolTable& symbols,
+                    const acoustic::AcousticOutput& out, const frontend::SymbolTable& symbols,
                     const kernels::MelConfig& features, Eigen::Index first_frame) {
   const std::vector<int>& durations = out.durations;
   const double seconds_per_frame =
@@ -57,13 +57,13 @@ void append_timings(std::ostringstream& tsv, int sentence, const std::vector<int
 // given, receives the TSV rows of append_timings.
 kernels::Matrix synthesize_text(const frontend::TextPipeline& text,
                                 const frontend::SymbolTable& symbols,
-                                const frontend::AcousticModel& model, const std::string& input,
+                                const acoustic::AcousticModel& model, const std::string& input,
                                 float rate, float pitch, std::ostringstream* timings) {
   std::vector<kernels::Matrix> parts;
   Eigen::Index frames = 0;
   text.process(input, [&](frontend::PhonemizedSentence s) {
     if (s.phonemes.empty()) return;
-    frontend::AcousticOutput out =
+    acoustic::AcousticOutput out =
         model.synthesize(std::vector<int32_t>(s.ids.begin(), s.ids.end()), {rate, pitch});
     const int sentence = static_cast<int>(parts.size()) + 1;
     std::cerr << "sentence " << sentence << ": " << out.mel.cols() << " frames  " << s.phonemes
@@ -122,8 +122,8 @@ void register_synth_mel(CLI::App& app, int& exit_code) {
         mel = synthesize_text(v->text(), v->symbols(), v->acoustic(), text, o->rate, o->pitch,
                               timings_sink);
       } else {
-        const auto files = frontend::load_acoustic_files(o->acoustic);
-        const auto model = frontend::load_acoustic_model(o->acoustic);
+        const auto files = acoustic::load_acoustic_files(o->acoustic);
+        const auto model = acoustic::load_acoustic_model(o->acoustic);
         const frontend::TextPipeline pipeline(o->language, *files.symbols);
         mel = synthesize_text(pipeline, *files.symbols, *model, text, o->rate, o->pitch,
                               timings_sink);

@@ -110,10 +110,10 @@ void register_train_acoustic(CLI::App& train, int& exit_code) {
       const nlohmann::json j = read_config_file(*config_file);
       try {
         if (j.contains("acoustic")) {
-          o->config = j.at("acoustic").get<frontend::AcousticConfig>();
+          o->config = j.at("acoustic").get<acoustic::AcousticConfig>();
           // A new model, not an old file: an unset alignment_states takes today's default.
           if (!j.at("acoustic").contains("alignment_states"))
-            o->config.alignment_states = frontend::AcousticConfig{}.alignment_states;
+            o->config.alignment_states = acoustic::AcousticConfig{}.alignment_states;
         }
         if (j.contains("features")) o->features = j.at("features").get<kernels::MelConfig>();
       } catch (const std::exception& e) {

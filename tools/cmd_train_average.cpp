@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "commands.h"
-#include "tts/frontend/acoustic/model_average.h"
+#include "tts/acoustic/model_average.h"
 
 namespace tts::cli {
 
@@ -16,7 +16,7 @@ namespace {
 
 // "decoder.5=0.2" → {"decoder.5", 0.2}; throws std::invalid_argument naming the text otherwise.
 // The range is checked by the option's validator and again where the shares are applied.
-frontend::MixShares::Layer parse_layer_share(const std::string& text) {
+acoustic::MixShares::Layer parse_layer_share(const std::string& text) {
   const std::size_t equals = text.find('=');
   const auto malformed = [&] {
     return std::invalid_argument("--layer-share \"" + text +
@@ -58,7 +58,7 @@ void register_train_acoustic_average(CLI::App& train, int& exit_code) {
       "only the embedding, encoder and duration predictor. --layer-share LAYER=S (repeatable)\n"
       "gives the layers whose tensor names start with LAYER their own share S, e.g.\n"
       "--layer-share decoder.5=0 --layer-share decoder.output=0 (the names of\n"
-      "frontend/acoustic/weights.h; docs/acoustic-model.md). RUN may come from another corpus:\n"
+      "acoustic/weights.h; docs/acoustic-model.md). RUN may come from another corpus:\n"
       "it is restated in the runs' mel statistics first.");
   cmd->add_option("runs", *runs, "Acoustic model folders (`tts train acoustic` OUT folders)")
       ->required()
@@ -81,7 +81,7 @@ void register_train_acoustic_average(CLI::App& train, int& exit_code) {
       ->check(CLI::Validator(
           [](std::string& text) {
             try {
-              const frontend::MixShares::Layer layer = parse_layer_share(text);
+              const acoustic::MixShares::Layer layer = parse_layer_share(text);
               if (!(layer.share >= 0.0 && layer.share <= 1.0))
                 return "--layer-share \"" + text + "\": the share must be between 0 and 1";
             } catch (const std::invalid_argument& e) {
@@ -93,26 +93,26 @@ void register_train_acoustic_average(CLI::App& train, int& exit_code) {
       ->needs(base_option);
   cmd->callback([=, &exit_code] {
     std::vector<std::filesystem::path> dirs(runs->begin(), runs->end());
-    frontend::AcousticModelFiles average;
+    acoustic::AcousticModelFiles average;
     try {
-      average = frontend::average_acoustic_models(dirs);
+      average = acoustic::average_acoustic_models(dirs);
       if (!base->empty()) {
-        const frontend::AcousticModelFiles base_model = frontend::load_acoustic_files(*base);
-        frontend::MixShares shares;
+        const acoustic::AcousticModelFiles base_model = acoustic::load_acoustic_files(*base);
+        acoustic::MixShares shares;
         if (*text_only)
-          shares = frontend::MixShares::text_side(*share);
+          shares = acoustic::MixShares::text_side(*share);
         else
           shares.share = *share;
         for (const std::string& entry : *layer_shares)
           shares.layers.push_back(parse_layer_share(entry));
-        frontend::interpolate_toward_base(average, base_model, shares);
+        acoustic::interpolate_toward_base(average, base_model, shares);
       }
     } catch (const std::exception& e) {
       std::cerr << "tts train acoustic-average: " << e.what() << "\n";
       exit_code = kExitBadInput;
       return;
     }
-    frontend::save_acoustic_model(*out, *average.weights, average.features, *average.symbols);
+    acoustic::save_acoustic_model(*out, *average.weights, average.features, *average.symbols);
     std::cerr << "averaged " << dirs.size() << " acoustic model(s)";
     if (!base->empty()) std::cerr << ", mixed with " << *share << " of " << *base;
     std::cerr << ", into " << *out << "\n";

@@ -3,12 +3,12 @@
 
 #include <random>
 
-#include "tts/frontend/acoustic/network.h"
+#include "tts/acoustic/network.h"
 
 namespace tts::testing {
 
-inline frontend::AcousticConfig tiny_acoustic_config() {
-  frontend::AcousticConfig c;
+inline acoustic::AcousticConfig tiny_acoustic_config() {
+  acoustic::AcousticConfig c;
   c.symbols = 7;
   c.channels = 4;
   c.encoder_blocks = 2;
@@ -33,7 +33,7 @@ inline frontend::AcousticConfig tiny_acoustic_config() {
 
 // Utterances with the given token counts; each gets random ids, random durations of
 // 1..max_frames frames per token and random frames.
-inline frontend::AcousticBatch random_acoustic_batch(const frontend::AcousticConfig& c,
+inline acoustic::AcousticBatch random_acoustic_batch(const acoustic::AcousticConfig& c,
                                                      const std::vector<int>& token_counts,
                                                      uint64_t seed, std::vector<int>& durations,
                                                      int max_frames = 3) {
@@ -41,7 +41,7 @@ inline frontend::AcousticBatch random_acoustic_batch(const frontend::AcousticCon
   std::uniform_int_distribution<int32_t> id(0, c.symbols - 1);
   std::uniform_int_distribution<int> duration(1, max_frames);
   std::normal_distribution<float> normal(-2.0f, 1.5f);
-  frontend::AcousticBatch b;
+  acoustic::AcousticBatch b;
   durations.clear();
   for (int tokens : token_counts) {
     int frames = 0;

@@ -4,7 +4,7 @@
 //   voice.json                  format, format_version, name, language, sample_rate, features
 //                               (MelConfig), phonemes (symbol table), licence, source, files
 //                               (byte size and CRC-32 of every weight/config file below)
-//   acoustic/acoustic.json      acoustic model hyper-parameters  (frontend/acoustic)
+//   acoustic/acoustic.json      acoustic model hyper-parameters  (acoustic/)
 //   acoustic/acoustic.safetensors
 //   vocoder/vocoder.json        WaveNet hyper-parameters          (vocoder/model_files.h)
 //   vocoder/vocoder.safetensors
@@ -27,7 +27,7 @@
 #include <string>
 #include <vector>
 
-#include "tts/frontend/acoustic/acoustic_model.h"
+#include "tts/acoustic/acoustic_model.h"
 #include "tts/frontend/symbol_table.h"
 #include "tts/frontend/text_pipeline.h"
 #include "tts/kernels/mel.h"
@@ -106,7 +106,7 @@ class Voice {
   const kernels::MelConfig& features() const { return features_; }
   const frontend::SymbolTable& symbols() const { return *symbols_; }
   const frontend::TextPipeline& text() const { return *text_; }
-  const frontend::AcousticModel& acoustic() const { return *acoustic_; }
+  const acoustic::AcousticModel& acoustic() const { return *acoustic_; }
   const vocoder::VocoderModel& vocoder() const { return vocoder_; }
   // Whether SynthesisOptions::pitch_semitones can move this voice's pitch: its audio is shifted,
   // or its acoustic model predicts pitch.
@@ -123,7 +123,7 @@ class Voice {
   kernels::MelConfig features_;
   std::unique_ptr<frontend::SymbolTable> symbols_;  // stable address: text_ refers to it
   std::unique_ptr<frontend::TextPipeline> text_;
-  std::unique_ptr<frontend::AcousticModel> acoustic_;
+  std::unique_ptr<acoustic::AcousticModel> acoustic_;
   vocoder::VocoderModel vocoder_;
   mutable std::mutex cuda_mutex_;
   mutable std::shared_ptr<const kernels::SamplingModel> cuda_vocoder_;

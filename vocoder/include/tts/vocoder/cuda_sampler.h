@@ -101,7 +101,6 @@ class CudaWaveNetSampler {
   std::vector<std::mt19937_64> rngs_;
   std::vector<std::size_t> totals_;
   std::vector<float> uniforms_;
-  std::vector<int32_t> out_;
   std::vector<float> logits_;
 };
 
