@@ -222,6 +222,20 @@ TEST_F(AcousticTraining, ARestartWinnersCheckpointResumesUnderTheRunsSeed) {
   nlohmann::json j = read_json(root_ / "out" / "checkpoint.json");
   j.erase("run_seed");
   j["seed"] = kernels::splitmix64(1, 3);
+  // Older checkpoints' weights did not record the seed either (nor did they carry checksums).
+  const fs::path weights = root_ / "out" / j.at("weights").get<std::string>();
+  {
+    const auto file = kernels::SafetensorsFile::load(weights);
+    kernels::SafetensorsWriter older;
+    for (const auto& [key, value] : file.metadata())
+      if (key != "seed") older.set_metadata(key, value);
+    for (const auto& name : file.names()) {
+      const auto& t = file.tensor(name);
+      older.add(name, t.dtype, t.shape, t.data, t.nbytes);
+    }
+    older.write(weights);
+  }
+  j.erase("files");
   std::ofstream(root_ / "out" / "checkpoint.json") << j.dump(2);
   auto other = with_restarts(6);
   other.resume = true;
@@ -263,6 +277,22 @@ TEST_F(AcousticTraining, WhenNoRecordingIsUsableTheErrorGivesTheReasonsWithCount
     EXPECT_THAT(what, ::testing::HasSubstr("6 skipped (6 without a transcript)"));
     EXPECT_THAT(what, ::testing::HasSubstr("Front_Center.wav: skipped: no transcript"));
   }
+}
+
+// The acoustic model's corpus skips, as the vocoder's does, rows whose text is not the
+// recording's: one with nothing to speak, one far too long for its second and a half.
+TEST_F(AcousticTraining, RowsWhoseTextCannotBeTheRecordingAreSkippedWithAWarning) {
+  for (const char* id : {"Empty", "Long"})
+    fs::copy_file(root_ / "data" / "wavs" / "Front_Left.wav",
+                  root_ / "data" / "wavs" / (std::string(id) + ".wav"));
+  std::ofstream(root_ / "data" / "metadata.csv", std::ios::app)
+      << "Empty|  --  \nLong|" << std::string(100, 'a') + " and " + std::string(100, 'b') << "\n";
+  const train::AcousticCorpus corpus = train::load_acoustic_corpus(root_ / "data", {}, "en-us");
+  std::string all;
+  for (const auto& w : corpus.warnings) all += w + "\n";
+  EXPECT_THAT(all, ::testing::HasSubstr("metadata.csv:7: skipped: its text \"  --  \" has no"));
+  EXPECT_THAT(all, ::testing::HasSubstr("metadata.csv:8: its text has 203 letters"));
+  EXPECT_EQ(corpus.training.size() + corpus.validation.size(), 6u) << all;
 }
 
 TEST_F(AcousticTraining, RefusesToOverwriteACheckpointWithoutResume) {

@@ -363,6 +363,54 @@ TEST_F(VocoderTraining, ResumeRefusesACheckpointWithAFlippedByteNamingTheFile) {
   EXPECT_FALSE(fs::exists(root_ / "out" / "checkpoint-10.safetensors"));
 }
 
+// checkpoint.json's step and seed are checked against the weights they name: an edited step
+// would resume the weights of one step as another's, or end the run as already trained.
+TEST_F(VocoderTraining, ResumeRefusesAnEditedStepOrSeed) {
+  train::train_vocoder(options("out", 5), log_);
+  const fs::path json = root_ / "out" / "checkpoint.json";
+  const auto recorded = read_json(json);
+  auto refused = [&](const nlohmann::json& edited, uint64_t seed) {
+    write_json(json, edited);
+    auto more = options("out", 10);
+    more.resume = true;
+    more.seed = seed;
+    std::ostringstream log;
+    try {
+      train::train_vocoder(more, log);
+      ADD_FAILURE() << "resumed from " << edited.dump();
+    } catch (const std::runtime_error& e) {
+      EXPECT_THAT(e.what(), HasSubstr("checkpoint.json: cannot resume"));
+      EXPECT_THAT(e.what(), HasSubstr("edited"));
+    }
+    EXPECT_FALSE(fs::exists(root_ / "out" / "checkpoint-10.safetensors"));
+  };
+  for (int64_t step : {3, 900}) {  // earlier, and past the run's end (not "already trained")
+    nlohmann::json edited = recorded;
+    edited["step"] = step;
+    refused(edited, recorded.at("seed").get<uint64_t>());
+  }
+  // Step, weights name and checksum record all edited together, the file renamed to match: the
+  // weights' own record of their step still tells.
+  nlohmann::json forged = recorded;
+  forged["step"] = 3;
+  forged["weights"] = "checkpoint-3.safetensors";
+  forged["files"][0]["path"] = "checkpoint-3.safetensors";
+  fs::rename(root_ / "out" / "checkpoint-5.safetensors",
+             root_ / "out" / "checkpoint-3.safetensors");
+  refused(forged, recorded.at("seed").get<uint64_t>());
+  fs::rename(root_ / "out" / "checkpoint-3.safetensors",
+             root_ / "out" / "checkpoint-5.safetensors");
+  // A seed edited to match another --seed.
+  nlohmann::json reseeded = recorded;
+  reseeded["seed"] = 99;
+  refused(reseeded, 99);
+  // The checkpoint as written still resumes.
+  write_json(json, recorded);
+  auto more = options("out", 10);
+  more.resume = true;
+  EXPECT_EQ(train::train_vocoder(more, log_).last_step, 10);
+}
+
 TEST_F(VocoderTraining, ACheckpointWithoutChecksumsResumesWithAWarning) {
   train::train_vocoder(options("out", 5), log_);
   // As written before checkpoints carried checksums.
@@ -527,6 +575,40 @@ TEST_F(VocoderTraining, AByteOrderMarkBeforeTheFirstRowIsNotPartOfItsId) {
   EXPECT_EQ(entries[0].id, "a");
   EXPECT_EQ(entries[0].text, "First text.");
   EXPECT_TRUE(warnings.empty()) << warnings[0];
+}
+
+// Rows whose transcript cannot be the recording's are skipped, named by their line: text with
+// nothing to speak when listed, and text far longer or shorter than 1.43 s of speech could hold
+// when the audio is read (both trainers load their corpus through load_corpus).
+TEST_F(VocoderTraining, RowsWhoseTextCannotBeTheRecordingAreSkippedNamingTheRow) {
+  fs::create_directories(root_ / "lj" / "wavs");
+  for (const char* id : {"a", "b", "c", "d", "e"})
+    fs::copy_file(kClip, root_ / "lj" / "wavs" / (std::string(id) + ".wav"));
+  std::string long_text;
+  for (int i = 0; i < 20; ++i) long_text += "several words ";  // 240 letters: 168 a second
+  std::ofstream(root_ / "lj" / "metadata.csv")
+      << "a|Front centre.\nb| ... !? \xE2\x80\x94\nc|" << long_text << "\nd|   \ne|A\n";
+  std::vector<std::string> warnings;
+  train::SkipCounts skipped;
+  const auto entries = train::list_corpus(root_ / "lj", warnings, &skipped);
+  ASSERT_EQ(entries.size(), 3u);  // a, c and e: their length is judged with the audio
+  ASSERT_EQ(warnings.size(), 2u);
+  EXPECT_THAT(warnings[0], HasSubstr("metadata.csv:2"));
+  EXPECT_THAT(warnings[0], HasSubstr("no letter or digit"));
+  EXPECT_THAT(warnings[1], HasSubstr("metadata.csv:4"));
+  EXPECT_EQ(skipped["no words in the transcript"], 2u);
+
+  train::CorpusOptions options;
+  options.threads = 1;
+  const train::Corpus corpus = train::load_corpus(root_ / "lj", options);
+  ASSERT_EQ(corpus.training.size() + corpus.validation.size(), 1u);
+  EXPECT_EQ((corpus.training.empty() ? corpus.validation : corpus.training)[0].id, "a");
+  EXPECT_EQ(corpus.skipped.at("transcript length unlike speech"), 2u);
+  std::string all;
+  for (const auto& w : corpus.warnings) all += w + "\n";
+  EXPECT_THAT(all, HasSubstr("metadata.csv:3: its text has 240 letters for 1.43 s"));
+  EXPECT_THAT(all, HasSubstr("metadata.csv:5: its text has 1 letter for"));
+  EXPECT_EQ(train::spoken_characters("Caf\xC3\xA9, \xC2\xBFs\xC3\xAD? 42 \xE2\x80\xA6"), 8u);
 }
 
 // Found by fuzz/corpus_fuzz (seed fuzz/corpus/corpus/id_outside_wavs.csv): an id that is absolute

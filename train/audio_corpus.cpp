@@ -2,7 +2,9 @@
 
 #include <algorithm>
 #include <atomic>
+#include <cctype>
 #include <cmath>
+#include <cstdio>
 #include <fstream>
 #include <map>
 #include <mutex>
@@ -18,6 +20,10 @@ namespace fs = std::filesystem;
 namespace tts::train {
 
 namespace {
+
+// The characters per second of speech, generously bounded: read speech runs at about 12 to 16.
+constexpr double kMinCharactersPerSecond = 1.0;
+constexpr double kMaxCharactersPerSecond = 40.0;
 
 bool is_audio_file(const fs::path& p) {
   std::string ext = p.extension().string();
@@ -89,6 +95,12 @@ std::vector<CorpusEntry> read_metadata(const fs::path& dir, std::vector<std::str
       skip("malformed row", "id \"" + e.id + "\" is not a file name inside wavs/");
       continue;
     }
+    if (spoken_characters(e.text) == 0) {
+      skip("no words in the transcript",
+           "its text \"" + e.text + "\" has no letter or digit to speak");
+      continue;
+    }
+    e.line = number;
     e.path = dir / "wavs" / (e.id + ".wav");
     if (!fs::exists(e.path)) {
       skip("missing audio", e.path.string() + " does not exist");
@@ -108,6 +120,34 @@ std::vector<CorpusEntry> read_metadata(const fs::path& dir, std::vector<std::str
 }
 
 }  // namespace
+
+std::size_t spoken_characters(const std::string& text) {
+  std::size_t count = 0;
+  for (std::size_t i = 0; i < text.size();) {
+    const auto lead = static_cast<unsigned char>(text[i]);
+    if (lead < 0x80) {
+      count += std::isalnum(lead) ? 1 : 0;
+      ++i;
+      continue;
+    }
+    // A multi-byte UTF-8 sequence: decoded where it is well formed, so that punctuation and
+    // spaces outside ASCII (Latin-1's, U+2000..U+206F, CJK's U+3000..U+303F) do not count.
+    const int length = lead >= 0xF0 ? 4 : lead >= 0xE0 ? 3 : lead >= 0xC0 ? 2 : 1;
+    char32_t code = length == 4 ? lead & 0x07 : length == 3 ? lead & 0x0F : lead & 0x1F;
+    bool well_formed = length > 1 && i + static_cast<std::size_t>(length) <= text.size();
+    for (int k = 1; well_formed && k < length; ++k) {
+      const auto next = static_cast<unsigned char>(text[i + static_cast<std::size_t>(k)]);
+      well_formed = (next & 0xC0) == 0x80;
+      code = (code << 6) | (next & 0x3F);
+    }
+    const bool punctuation = (code >= 0xA0 && code <= 0xBF) || code == 0xD7 || code == 0xF7 ||
+                             (code >= 0x2000 && code <= 0x206F) ||
+                             (code >= 0x3000 && code <= 0x303F) || code == 0xFEFF;
+    count += well_formed && !punctuation ? 1 : 0;
+    i += well_formed ? static_cast<std::size_t>(length) : 1;
+  }
+  return count;
+}
 
 std::string describe_skipped(const SkipCounts& skipped, const std::vector<std::string>& warnings,
                              std::size_t shown) {
@@ -135,7 +175,7 @@ std::vector<CorpusEntry> list_corpus(const fs::path& dir, std::vector<std::strin
   for (const auto& item : fs::recursive_directory_iterator(dir)) {
     if (!item.is_regular_file() || !is_audio_file(item.path())) continue;
     entries.push_back(
-        {item.path(), fs::relative(item.path(), dir).replace_extension().string(), ""});
+        {item.path(), fs::relative(item.path(), dir).replace_extension().string(), "", 0});
   }
   std::sort(entries.begin(), entries.end(),
             [](const CorpusEntry& a, const CorpusEntry& b) { return a.path < b.path; });
@@ -168,6 +208,22 @@ Corpus load_corpus(const fs::path& dir, const CorpusOptions& options) {
                                                      " s is outside " +
                                                      std::to_string(options.min_seconds) + ".." +
                                                      std::to_string(options.max_seconds) + " s");
+        // A transcript far longer or shorter than the recording could hold is another
+        // recording's, or several rows run together: training would align words to the wrong
+        // sounds.
+        if (e.line > 0) {
+          const std::size_t letters = spoken_characters(e.text);
+          const double per_second = static_cast<double>(letters) / seconds;
+          if (per_second < kMinCharactersPerSecond || per_second > kMaxCharactersPerSecond) {
+            char rate_text[96];
+            std::snprintf(rate_text, sizeof rate_text, " for %.2f s of audio (%.1f a second)",
+                          seconds, per_second);
+            throw Skipped("transcript length unlike speech",
+                          "metadata.csv:" + std::to_string(e.line) + ": its text has " +
+                              std::to_string(letters) + (letters == 1 ? " letter" : " letters") +
+                              rate_text + ", and speech has 1 to 40: is it this recording's?");
+          }
+        }
         float peak = 0.0f;
         for (float s : a.samples) peak = std::max(peak, std::fabs(s));
         if (peak < 1e-4f) throw Skipped("silent", "silent (peak below -80 dBFS)");

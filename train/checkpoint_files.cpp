@@ -8,6 +8,7 @@
 #include "tts/kernels/atomic_file.h"
 #include "tts/kernels/parameter_io.h"
 #include "tts/kernels/regular_file.h"
+#include "tts/kernels/safetensors.h"
 
 namespace fs = std::filesystem;
 
@@ -57,6 +58,24 @@ void verify_files(const fs::path& out_dir, const nlohmann::json& files,
   if (!weights_listed) throw std::runtime_error("\"files\" has no checksum of " + weights);
 }
 
+std::string weights_file_name(int64_t step) {
+  return "checkpoint-" + std::to_string(step) + ".safetensors";
+}
+
+// The weights file records the step and seed it was written at (its safetensors metadata; the
+// seed only in checkpoints written since it was added): checkpoint.json must say the same.
+void check_weights_record(const kernels::SafetensorsFile& file, const nlohmann::json& j) {
+  for (const char* key : {"step", "seed"}) {
+    const auto found = file.metadata().find(key);
+    if (found == file.metadata().end()) continue;
+    const std::string recorded = j.at(key).dump();
+    if (found->second != recorded)
+      throw std::runtime_error(std::string("its \"") + key + "\" is " + recorded + " but " +
+                               j.at("weights").get<std::string>() + " was written at " + key + " " +
+                               found->second + ": was it edited?");
+  }
+}
+
 }  // namespace
 
 bool has_checkpoint(const fs::path& out_dir) { return fs::exists(out_dir / "checkpoint.json"); }
@@ -67,7 +86,7 @@ void write_checkpoint_files(const fs::path& out_dir, const std::string& format, 
   fs::create_directories(out_dir);
   kernels::remove_stale_temporaries(out_dir);
   const fs::path json_path = out_dir / "checkpoint.json";
-  const std::string weights_name = "checkpoint-" + std::to_string(step) + ".safetensors";
+  const std::string weights_name = weights_file_name(step);
   std::string previous;
   if (fs::exists(json_path)) {
     try {
@@ -79,6 +98,7 @@ void write_checkpoint_files(const fs::path& out_dir, const std::string& format, 
   kernels::SafetensorsWriter writer;
   writer.set_metadata("format", format);
   writer.set_metadata("step", std::to_string(step));
+  writer.set_metadata("seed", std::to_string(seed));
   for (int i = 0; i < 4; ++i) kernels::add_parameters(writer, *tensors[i], kPrefixes[i]);
   writer.write(out_dir / weights_name);
 
@@ -112,9 +132,15 @@ nlohmann::json read_checkpoint_header(const fs::path& out_dir, const std::string
       throw std::runtime_error("\"format\" is not \"" + format + "\"");
     if (j.at("format_version").get<int>() != kCheckpointVersion)
       throw std::runtime_error("unsupported format_version");
-    j.at("step").get<int64_t>();
+    const auto step = j.at("step").get<int64_t>();
     j.at("seed").get<uint64_t>();
     const auto weights = j.at("weights").get<std::string>();
+    // The weights file is named after its step, so an edited "step" (which would resume the
+    // weights of one step as another, or end a run as already trained) is refused here; the
+    // weights' own record is compared once they are read (read_checkpoint_files).
+    if (weights != weights_file_name(step))
+      throw std::runtime_error("its \"step\" is " + std::to_string(step) + " but its weights are " +
+                               weights + ": was it edited?");
     if (j.contains("files")) {
       verify_files(out_dir, j.at("files"), weights);
     } else if (warnings) {
@@ -154,6 +180,7 @@ nlohmann::json read_checkpoint_files(const fs::path& out_dir, const std::string&
   try {
     if (check) check(j);
     const auto file = kernels::SafetensorsFile::load(out_dir / j.at("weights").get<std::string>());
+    check_weights_record(file, j);
     for (int i = 0; i < 4; ++i) kernels::read_parameters(file, *tensors[i], kPrefixes[i]);
     return j;
   } catch (const std::exception& e) {

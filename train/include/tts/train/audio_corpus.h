@@ -52,25 +52,32 @@ struct Corpus {
 
 // The audio files of `dir`: LJSpeech layout (metadata.csv rows "id|text[|normalised]" with audio in
 // wavs/id.wav) when metadata.csv exists, else every .wav/.flac/.ogg under dir, sorted by path.
-// Returns (path, id, text) triples; malformed rows, rows whose audio is missing and rows that
-// repeat an earlier row's id (the first is kept) become warnings, counted in `skipped` if given.
+// Returns (path, id, text) triples; malformed rows, rows whose audio is missing, rows whose text
+// has nothing to speak (no letter or digit) and rows that repeat an earlier row's id (the first is
+// kept) become warnings, counted in `skipped` if given.
 struct CorpusEntry {
   std::filesystem::path path;
   std::string id, text;
+  int line = 0;  // of metadata.csv (from 1); 0 for a folder without one
 };
 std::vector<CorpusEntry> list_corpus(const std::filesystem::path& dir,
                                      std::vector<std::string>& warnings,
                                      SkipCounts* skipped = nullptr);
+
+// The letters and digits of `text` (UTF-8, in any script): what a transcript speaks, without its
+// spaces and punctuation.
+std::size_t spoken_characters(const std::string& text);
 
 // For an error when nothing usable is left: "N skipped (a reason, b reason, …)" and the first
 // `shown` warnings, one per line, then how many more there were.
 std::string describe_skipped(const SkipCounts& skipped, const std::vector<std::string>& warnings,
                              std::size_t shown = 5);
 
-// Lists, decodes and featurises the corpus. Unreadable, empty, too short or too long files are
-// skipped and named in `warnings`; throws std::runtime_error only when nothing usable is left,
-// saying why (describe_skipped).
-// The validation split is every k-th file by sorted order, so it does not depend on threads.
+// Lists, decodes and featurises the corpus. Unreadable, empty, too short or too long files, and
+// rows whose transcript is far longer or shorter than the recording could hold (fewer than 1 or
+// more than 40 letters per second), are skipped and named in `warnings`; throws std::runtime_error
+// only when nothing usable is left, saying why (describe_skipped). The validation split is every
+// k-th file by sorted order, so it does not depend on threads.
 Corpus load_corpus(const std::filesystem::path& dir, const CorpusOptions& options);
 
 }  // namespace tts::train

@@ -32,7 +32,8 @@ void write_checkpoint_files(const std::filesystem::path& out_dir, const std::str
 // checkpoint.json of OUT for a run about to resume, read before any other work: throws
 // std::runtime_error "OUT: no checkpoint to resume from …" when there is none, and "OUT/
 // checkpoint.json: cannot resume: …" when it is not of `format` and this version, lacks its step
-// or seed, or a file it lists no longer matches its size and CRC-32 (naming that file). A
+// or seed, names as its weights the file of another step (an edited "step"), or a file it lists
+// no longer matches its size and CRC-32 (naming that file). A
 // checkpoint without checksums (an older one) passes with a warning appended to `warnings`.
 // Removes the temporaries of writes killed in OUT, as a write does.
 nlohmann::json read_checkpoint_header(const std::filesystem::path& out_dir,
@@ -47,7 +48,8 @@ void check_resume_seed(const std::filesystem::path& out_dir, uint64_t recorded, 
 std::string already_trained_message(const std::filesystem::path& out_dir, int64_t step,
                                     int64_t steps);
 
-// Reads OUT/checkpoint.json (as read_checkpoint_header, checksums included), lets `check`
+// Reads OUT/checkpoint.json (as read_checkpoint_header, checksums included), checks that its step
+// and seed are those the weights file records in its metadata, lets `check`
 // inspect the JSON (to compare configs), reads the tensors into `tensors`, and returns the JSON.
 // Any failure throws std::runtime_error "OUT/checkpoint.json: cannot resume: …".
 nlohmann::json read_checkpoint_files(const std::filesystem::path& out_dir,
