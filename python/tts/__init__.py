@@ -213,6 +213,10 @@ class Voice:
         name = os.fspath(name_or_path)
         if isinstance(name, str):
             name = name.encode("utf-8")
+        if b"\0" in name:
+            # C would read the name only up to the NUL: "default\0/../x" would load "default".
+            raise TtsError(Status.INVALID_ARGUMENT,
+                           f"voice name or path {name!r} contains a NUL character")
         devices = {"cpu": _capi.TTS_DEVICE_CPU, "cuda": _capi.TTS_DEVICE_CUDA}
         if device not in devices:
             raise TtsError(Status.INVALID_ARGUMENT, f"unknown device {device!r} (cpu or cuda)")

@@ -237,6 +237,13 @@ class VoiceTest(unittest.TestCase):
             tts.Voice.load("no-such-voice-name")
         self.assertEqual(e.exception.status, tts.Status.NOT_FOUND)
 
+        # A NUL would end the name where C reads it: refused, not loaded as the part before it.
+        for name in (VOICE + "\0/../../etc", "default\0x", os.fsencode(VOICE) + b"\0"):
+            with self.assertRaises(tts.TtsError, msg=repr(name)) as e:
+                tts.Voice.load(name)
+            self.assertEqual(e.exception.status, tts.Status.INVALID_ARGUMENT)
+            self.assertIn("NUL", e.exception.message)
+
         for options in ({"rate": 0}, {"rate": 11}, {"pitch_semitones": 30}, {"chunk_samples": 0},
                         {"threads": 0}, {"seed": -1}, {"seed": 2 ** 64}, {"threads": 2 ** 31}):
             with self.assertRaises(tts.TtsError, msg=str(options)) as e:
