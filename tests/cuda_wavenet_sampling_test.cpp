@@ -17,14 +17,14 @@
 #include <string>
 #include <vector>
 
-#include "../kernels/cuda/wavenet_sampling_kernel.h"
+#include "device_query.h"
 #include "skip_without_gpu.h"
-#include "tts/kernels/cuda/kernels.h"
 #include "tts/kernels/cuda/wavenet_sampling_shape.h"
 #include "tts/kernels/device.h"
 #include "tts/vocoder/cuda_sampler.h"
 #include "tts/vocoder/model_files.h"
 #include "tts/vocoder/sampler.h"
+#include "wavenet_sampling_kernel.h"
 
 using tts::kernels::Matrix;
 using tts::vocoder::CudaWaveNetSampler;

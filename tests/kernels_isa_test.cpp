@@ -30,7 +30,7 @@ using tts::kernels::Matrix;
 using tts::kernels::Vector;
 using tts::testing::normalised_error;
 
-// The bound the project holds fp32 kernels to against a reference (tests/cuda_kernels_test.cpp).
+// The bound the project holds fp32 kernels to against a reference (tests/backend_ops_test.cpp).
 constexpr double kFp32Bound = 1e-5;
 
 std::vector<std::string> built_variant_names() {

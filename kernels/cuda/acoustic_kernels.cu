@@ -1,6 +1,6 @@
 // The kernels the acoustic model's training step adds to the WaveNet's (training_kernels.cu):
 // convolution unfolding within packed utterances, layer normalisation, dropout, element-wise
-// products and sums, and the regression losses (semantics in tts/kernels/cuda/acoustic_ops.h; the
+// products and sums, and the regression losses (semantics in kernels/cuda/acoustic_ops.h; the
 // CPU versions are kernels/cpu/conv1d.cpp, normalization.cpp, dropout.cpp, losses.cpp). As there,
 // nothing adds atomically: every sum runs in a fixed order, so every run gives the same bits.
 #include <cstddef>

@@ -1,6 +1,6 @@
 // Internal: host-side launchers of the acoustic model's CUDA kernels (acoustic_kernels.cu), on raw
 // device pointers; matrices are rows × columns at column stride ld. Semantics in
-// tts/kernels/cuda/acoustic_ops.h. Every launcher checks the launch and runs on `stream`.
+// kernels/cuda/acoustic_ops.h. Every launcher checks the launch and runs on `stream`.
 #pragma once
 
 #include <cuda_runtime.h>

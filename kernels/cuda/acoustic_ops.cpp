@@ -1,6 +1,6 @@
-// Host side of the acoustic model's device operations (tts/kernels/cuda/acoustic_ops.h): shape
+// Host side of the acoustic model's device operations (kernels/cuda/acoustic_ops.h): shape
 // checks, then a launch on the default stream (acoustic_kernels.cu).
-#include "tts/kernels/cuda/acoustic_ops.h"
+#include "acoustic_ops.h"
 
 #include <cuda_runtime.h>
 
@@ -10,8 +10,8 @@
 
 #include "acoustic_launchers.h"
 #include "cuda_check.h"
+#include "device_ops.h"
 #include "launchers.h"
-#include "tts/kernels/cuda/device_ops.h"
 
 namespace tts::kernels::cuda {
 

@@ -1,11 +1,11 @@
 // Internal: the cuBLAS handle of the calling host thread, and the one GEMM call that every CUDA
-// path goes through (the host-copying kernels.h API, the device-resident device_ops.h API and the
-// GEMM benchmark).
+// path goes through (the device-resident device_ops.h API and the GEMM benchmark).
 #pragma once
 
 #include <cublas_v2.h>
 
-#include "tts/kernels/cuda/kernels.h"
+#include "tts/kernels/linear_algebra.h"
+#include "tts/kernels/ops/backend.h"
 
 namespace tts::kernels::cuda::detail {
 

@@ -1,5 +1,5 @@
 // The CUDA backend: each op forwards to the device-resident kernel of the same name
-// (tts/kernels/cuda/device_ops.h, acoustic_ops.h). The index objects upload their vectors and, for
+// (kernels/cuda/device_ops.h, acoustic_ops.h). The index objects upload their vectors and, for
 // the adjoints that scatter (embedding, interpolation, repeats), build the ScatterPlan that sums
 // each target's sources in a fixed order, so a pass on this backend repeats bit for bit.
 #include "cuda_backend.h"
@@ -13,10 +13,10 @@
 #include <utility>
 #include <vector>
 
+#include "acoustic_ops.h"
 #include "cuda_check.h"
-#include "tts/kernels/cuda/acoustic_ops.h"
-#include "tts/kernels/cuda/device_ops.h"
-#include "tts/kernels/cuda/kernels.h"
+#include "device_ops.h"
+#include "device_query.h"
 
 namespace tts::kernels::cuda {
 

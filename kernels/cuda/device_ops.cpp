@@ -1,7 +1,7 @@
-// Host side of the device-resident kernels (tts/kernels/cuda/device_ops.h): shape checks, then a
+// Host side of the device-resident kernels (kernels/cuda/device_ops.h): shape checks, then a
 // launch on the default stream. The GEMMs go through cuBLAS (blas.h); the rest are our kernels
 // (training_kernels.cu, elementwise.cu, softmax.cu).
-#include "tts/kernels/cuda/device_ops.h"
+#include "device_ops.h"
 
 #include <cublas_v2.h>
 #include <cuda_runtime.h>

@@ -1,5 +1,8 @@
 #include <cuda_runtime.h>
 
+#include <string>
+
+#include "cuda_check.h"
 #include "device_query.h"
 
 namespace tts::kernels::cuda {
@@ -11,6 +14,16 @@ int visible_device_count() {
     return 0;
   }
   return count;
+}
+
+std::string describe_current_device() {
+  int device = 0;
+  TTS_CUDA_CHECK(cudaGetDevice(&device));
+  cudaDeviceProp prop{};
+  TTS_CUDA_CHECK(cudaGetDeviceProperties(&prop, device));
+  return std::string(prop.name) + " (sm_" + std::to_string(prop.major) +
+         std::to_string(prop.minor) + ", " + std::to_string(prop.multiProcessorCount) + " SMs, " +
+         std::to_string(prop.totalGlobalMem >> 30) + " GiB)";
 }
 
 }  // namespace tts::kernels::cuda

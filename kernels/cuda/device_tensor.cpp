@@ -1,4 +1,4 @@
-#include "tts/kernels/cuda/device_tensor.h"
+#include "device_tensor.h"
 
 #include <cuda_runtime.h>
 

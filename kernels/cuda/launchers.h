@@ -39,7 +39,7 @@ void launch_gate_backward(const float* d_gated, int ld_d_gated, const void* tanh
                           Element element, cudaStream_t stream);
 
 // The element-wise and indexing kernels of the training step (training_kernels.cu); matrices are
-// rows × cols at column stride ld. See tts/kernels/cuda/device_ops.h for the semantics.
+// rows × cols at column stride ld. See kernels/cuda/device_ops.h for the semantics.
 void launch_add_bias(float* x, int rows, int cols, int ld, const float* bias, cudaStream_t stream);
 void launch_relu_forward(const float* x, int ld_x, int rows, int cols, float* y, int ld_y,
                          cudaStream_t stream);
@@ -97,10 +97,5 @@ void launch_relu_backward(const float* dy, int ld_dy, const void* y, int ld_y, i
                           void* dx, int ld_dx, Element element, cudaStream_t stream);
 void launch_scale(void* x, int ld, int rows, int cols, float factor, Element element,
                   cudaStream_t stream);
-
-// Per column t: the class drawn from softmax(logits / temperature) at uniforms[t] (arg-max when
-// temperature <= 0), by the CPU's convention: the first k with uniform·Σp < Σ_{j≤k} p_j.
-void launch_softmax_sample(const float* logits, const float* uniforms, int classes, int columns,
-                           float temperature, std::int32_t* classes_out, cudaStream_t stream);
 
 }  // namespace tts::kernels::cuda::detail

@@ -1,5 +1,5 @@
-// Softmax over the classes of each column, one warp per column: the fused cross-entropy loss and
-// gradient of training, and the categorical sampling of generation with injected uniforms.
+// The fused softmax cross-entropy loss and gradient of training over the classes of each column,
+// one warp per column.
 #include <cmath>
 #include <cstdint>
 
@@ -39,16 +39,6 @@ __global__ void softmax_cross_entropy_kernel(const float* logits, const std::int
   }
 }
 
-__global__ void softmax_sample_kernel(const float* logits, const float* uniforms, int classes,
-                                      int columns, float temperature, std::int32_t* out) {
-  const int column = static_cast<int>((blockIdx.x * std::size_t{blockDim.x} + threadIdx.x) / kWarp);
-  const int lane = threadIdx.x % kWarp;
-  if (column >= columns) return;  // the whole warp leaves together
-  const std::int32_t k = warp_softmax_sample(logits + std::size_t(column) * classes, classes,
-                                             temperature, uniforms[column], lane);
-  if (lane == 0) out[column] = k;
-}
-
 unsigned warp_blocks(int columns) {
   const int warps_per_block = kThreads / kWarp;
   return static_cast<unsigned>((columns + warps_per_block - 1) / warps_per_block);
@@ -65,14 +55,6 @@ void launch_softmax_cross_entropy(const float* logits, const std::int32_t* targe
     softmax_cross_entropy_kernel<T><<<warp_blocks(columns), kThreads, 0, stream>>>(
         logits, targets, classes, columns, loss, static_cast<T*>(d_logits));
   });
-  TTS_CUDA_CHECK_LAUNCH();
-}
-
-void launch_softmax_sample(const float* logits, const float* uniforms, int classes, int columns,
-                           float temperature, std::int32_t* classes_out, cudaStream_t stream) {
-  if (columns == 0 || classes == 0) return;
-  softmax_sample_kernel<<<warp_blocks(columns), kThreads, 0, stream>>>(
-      logits, uniforms, classes, columns, temperature, classes_out);
   TTS_CUDA_CHECK_LAUNCH();
 }
 

@@ -1,6 +1,6 @@
 // The element-wise and indexing kernels of a WaveNet training step on the GPU: bias, ReLU, causal
 // shifts, frame interpolation and embeddings, forward and backward (semantics in
-// tts/kernels/cuda/device_ops.h; the CPU versions are kernels/cpu/*.cpp). Every kernel is a
+// kernels/cuda/device_ops.h; the CPU versions are kernels/cpu/*.cpp). Every kernel is a
 // grid-stride loop over the rows × cols elements of its output, rows fastest, so that neighbouring
 // threads touch neighbouring addresses of a column-major matrix; matrices may be views with a
 // column stride (ld) larger than their rows. The backward passes that scatter (into frames, into

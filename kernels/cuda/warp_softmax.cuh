@@ -1,6 +1,6 @@
 // Device helpers shared by the kernels that work on one column of logits with one warp: butterfly
 // max and sum, and categorical sampling with an injected uniform number by the CPU's convention
-// (tts::kernels::softmax_sample). Used by softmax.cu and wavenet_sampling.cu.
+// (tts::kernels::softmax_sample). Used by softmax.cu (max and sum) and the sampling kernels.
 #pragma once
 
 #include <cfloat>

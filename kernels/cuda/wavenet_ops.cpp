@@ -1,10 +1,10 @@
-// Host side of the fused WaveNet passes (tts/kernels/cuda/device_ops.h, kernels in
+// Host side of the fused WaveNet passes (kernels/cuda/device_ops.h, kernels in
 // wavenet_fused.cu): shape and format checks, then one launch on the default stream.
 #include <stdexcept>
 #include <string>
 
+#include "device_ops.h"
 #include "launchers.h"
-#include "tts/kernels/cuda/device_ops.h"
 
 namespace tts::kernels::cuda {
 

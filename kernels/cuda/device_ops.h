@@ -3,9 +3,8 @@
 // activations.h, sequence.h, softmax.h) with the same shapes and semantics, so that the CUDA
 // backend (kernels/cuda/cuda_backend.cpp) forwards each op of the device-op interface
 // (tts/kernels/ops/backend.h) to the kernel of the same name and a pass written once runs on
-// either device. Unlike tts/kernels/cuda/kernels.h nothing is copied to or from the host: the
-// calls queue work on the default stream and return; only softmax_cross_entropy waits, for its
-// loss.
+// either device. Nothing is copied to or from the host: the calls queue work on the default stream
+// and return; only softmax_cross_entropy waits, for its loss.
 //
 // Inputs are DeviceViews too (a view does not carry constness). Index vectors (ids, frame
 // positions, targets) are device arrays, already checked by the caller (the model checks its batch
@@ -16,8 +15,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "tts/kernels/cuda/device_tensor.h"
-#include "tts/kernels/cuda/kernels.h"
+#include "device_tensor.h"
 #include "tts/kernels/linear_algebra.h"
 #include "tts/kernels/ops/backend.h"
 

@@ -11,7 +11,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "tts/kernels/cuda/device_tensor.h"
+#include "device_tensor.h"
 
 namespace tts::kernels::cuda {
 

@@ -1,6 +1,6 @@
 // Device-resident tensors for work that stays on the GPU between kernels (the training step): an
 // owning array of floats or int32s in device memory, and a view of a column-major float matrix in
-// it. A view is what the device operations (tts/kernels/cuda/device_ops.h) take, as Eigen's
+// it. A view is what the device operations (kernels/cuda/device_ops.h) take, as Eigen's
 // MatrixRef is what the CPU kernels take: rows × cols with a column stride (ld) of at least rows,
 // so that middle_rows() of a taller matrix, or one tensor of a flat parameter buffer, is a view
 // without a copy.
