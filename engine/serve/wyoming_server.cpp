@@ -13,7 +13,6 @@
 #include <condition_variable>
 #include <cstring>
 #include <list>
-#include <nlohmann/json.hpp>
 #include <stdexcept>
 
 #include "tts/audio/stream_encoder.h"
@@ -21,10 +20,11 @@
 #include "tts/frontend/utf8.h"
 #include "tts/serve/wyoming_protocol.h"
 #include "wyoming_info.h"
+#include "wyoming_request.h"
 
 namespace tts::serve {
 
-using nlohmann::json;
+using wyoming::BadEvent;
 using wyoming::Event;
 
 namespace {
@@ -39,23 +39,6 @@ constexpr auto kLingerTime = std::chrono::seconds(1);
 // The peer has gone (a send failed or timed out), or the server is stopping: the connection ends.
 // Not a std::exception, so that no handler of synthesis errors can mistake it for one.
 struct ConnectionLost {};
-
-// A request event we refuse before it reaches SpeechService::start (which records its own
-// refusals): a field of the wrong type, a chunk outside a stream. Counted in the metrics here.
-class BadEvent : public RequestError {
- public:
-  using RequestError::RequestError;
-};
-
-// A string field of an event's data: absent or null gives `fallback`; another type is refused.
-std::string string_field(const json& object, const char* name, const std::string& event,
-                         const std::string& fallback = "") {
-  auto it = object.find(name);
-  if (it == object.end() || it->is_null()) return fallback;
-  if (!it->is_string())
-    throw BadEvent(event + ": \"" + name + "\" is not a string (" + it->type_name() + ")");
-  return it->get<std::string>();
-}
 
 // Closes a connection so that what we sent last still arrives (see kLingerTime).
 void linger_close(int fd) {
@@ -130,11 +113,11 @@ class Session {
   enum class Stream { kIdle, kOpen, kFailed };
 
   void handle(const Event& event);
-  void synthesize(const json& data);
-  void stream_start(const json& data);
-  void stream_chunk(const json& data);
+  void synthesize(const Event& event);
+  void stream_start(const Event& event);
+  void stream_chunk(const Event& event);
   void stream_stop();
-  SpeechRequest request_from(const json& data, const std::string& event);
+  SpeechRequest request_from(const Event& event);
   void speak(const SpeechRequest& request);
   void send(const Event& event);
   void send_bytes(const std::string& bytes);
@@ -219,16 +202,16 @@ void Session::handle(const Event& event) {
     } else if (type == "ping") {
       Event pong;
       pong.type = "pong";
-      pong.data = {{"text", string_field(event.data, "text", type)}};
+      pong.data = {{"text", wyoming::string_field(event.data, "text", type)}};
       send(pong);
     } else if (type == "synthesize") {
       // Inside a stream, `synthesize` is the copy of the whole text that a streaming client sends
       // for servers that do not stream: we are already speaking it from the chunks.
-      if (stream_ == Stream::kIdle) synthesize(event.data);
+      if (stream_ == Stream::kIdle) synthesize(event);
     } else if (type == "synthesize-start") {
-      stream_start(event.data);
+      stream_start(event);
     } else if (type == "synthesize-chunk") {
-      stream_chunk(event.data);
+      stream_chunk(event);
     } else if (type == "synthesize-stop") {
       stream_stop();
     }
@@ -274,68 +257,31 @@ void Session::handle(const Event& event) {
   }
 }
 
-SpeechRequest Session::request_from(const json& data, const std::string& event) {
-  SpeechRequest request;
-  auto voice = data.find("voice");
-  if (voice != data.end() && !voice->is_null()) {
-    if (!voice->is_object())
-      throw BadEvent(event + ": \"voice\" is not an object (" + voice->type_name() + ")");
-    request.voice = string_field(*voice, "name", event + " voice");
-    std::string language = string_field(*voice, "language", event + " voice");
-    string_field(*voice, "speaker", event + " voice");  // checked; our voices have one speaker
-    if (request.voice.empty() && !language.empty()) {
-      // A language without a name picks the first voice of that language (or of its primary
-      // subtag: "en" or "en-GB" for an "en-us" voice), else the default voice, as piper does.
-      std::string want = language_key(language);
-      std::string primary = want.substr(0, want.find('-'));
-      const ServedVoice* match = nullptr;
-      for (const auto& v : service_.voices()) {
-        std::string have = language_key(v.voice->info().language);
-        if (have == want) {
-          match = &v;
-          break;
-        }
-        if (!match && have.substr(0, have.find('-')) == primary) match = &v;
-      }
-      if (match) request.voice = match->name;
-    }
-    if (!request.voice.empty()) {
-      try {
-        service_.voice(request.voice);  // refuse an unknown voice before any text is spoken
-      } catch (const RequestError& e) {
-        throw BadEvent(event + ": " + e.what());
-      }
-    }
-  }
-  // "text" (the default) or "ssml"; other formats are read as plain text, as the protocol allows
-  // servers to do with formats they do not know.
-  request.ssml = string_field(data, "text_format", event) == "ssml";
-  return request;
+// The request an event asks for, its voice chosen by the service's rule.
+SpeechRequest Session::request_from(const Event& event) {
+  return wyoming::speech_request(event,
+                                 [this](const std::string& name, const std::string& language) {
+                                   return service_.voice(name, language).name;
+                                 });
 }
 
-void Session::synthesize(const json& data) {
-  auto text = data.find("text");
-  if (text == data.end() || text->is_null()) throw BadEvent("synthesize: \"text\" is missing");
-  SpeechRequest request = request_from(data, "synthesize");
-  request.text = string_field(data, "text", "synthesize");
-  speak(request);
-}
+void Session::synthesize(const Event& event) { speak(request_from(event)); }
 
-void Session::stream_start(const json& data) {
+void Session::stream_start(const Event& event) {
   // A new stream replaces one that was never stopped (as wyoming-piper does).
   stream_ = Stream::kFailed;  // until the voice has been checked
-  stream_request_ = request_from(data, "synthesize-start");
+  stream_request_ = request_from(event);
   splitter_ = frontend::SentenceSplitter();
   stream_ssml_.clear();
   stream_groups_ = 0;
   stream_ = Stream::kOpen;
 }
 
-void Session::stream_chunk(const json& data) {
+void Session::stream_chunk(const Event& event) {
   if (stream_ == Stream::kIdle)
     throw BadEvent("synthesize-chunk outside a stream (send synthesize-start first)");
   if (stream_ == Stream::kFailed) return;  // its error has been sent
-  std::string text = string_field(data, "text", "synthesize-chunk");
+  std::string text = request_from(event).text;
   if (stream_request_.ssml) {
     stream_ssml_ += text;
     if (count_code_points(stream_ssml_) > service_.options().max_text_chars)
