@@ -119,6 +119,8 @@ void HttpServer::routes() {
     bool started = false;  // start() counts its own request and errors
     try {
       speech = parse_openai_speech(req.body);
+      // By name alone: OpenAI's speech body has no language. A body with one would choose through
+      // service_.voice(name, language), as Wyoming does, and pass the chosen voice's name on.
       const ServedVoice& voice = service_.voice(speech.request.voice);
       try {
         stream->encoder = audio::make_stream_encoder(speech.format, voice.voice->sample_rate());

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <array>
+#include <cctype>
 
 namespace tts::serve {
 
@@ -11,6 +12,13 @@ namespace {
 constexpr std::array<const char*, 13> kOpenAiVoices = {
     "alloy", "ash",  "ballad",  "coral", "echo",  "fable", "nova",
     "onyx",  "sage", "shimmer", "verse", "marin", "cedar"};
+
+// A language tag as voice choice compares it: lower case, '-' for '_' ("en_US" → "en-us").
+std::string language_key(std::string tag) {
+  std::replace(tag.begin(), tag.end(), '_', '-');
+  for (char& c : tag) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return tag;
+}
 
 double seconds_between(std::chrono::steady_clock::time_point a,
                        std::chrono::steady_clock::time_point b) {
@@ -50,6 +58,20 @@ const ServedVoice& SpeechService::voice(const std::string& name) const {
   std::string known;
   for (const auto& v : voices_) known += (known.empty() ? "" : ", ") + v.name;
   throw RequestError("voice \"" + name + "\" is not served here (voices: " + known + ")");
+}
+
+const ServedVoice& SpeechService::voice(const std::string& name,
+                                        const std::string& language) const {
+  if (!name.empty() || language.empty()) return voice(name);
+  std::string want = language_key(language);
+  std::string primary = want.substr(0, want.find('-'));
+  const ServedVoice* match = nullptr;
+  for (const auto& v : voices_) {
+    std::string have = language_key(v.voice->info().language);
+    if (have == want) return v;
+    if (!match && have.substr(0, have.find('-')) == primary) match = &v;
+  }
+  return match ? *match : voices_.front();
 }
 
 std::unique_ptr<SpeechJob> SpeechService::start(const SpeechRequest& request,

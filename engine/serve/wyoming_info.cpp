@@ -1,6 +1,5 @@
 #include "wyoming_info.h"
 
-#include <algorithm>
 #include <cctype>
 #include <nlohmann/json.hpp>
 
@@ -38,13 +37,6 @@ std::string bcp47(const std::string& language) {
 }
 
 }  // namespace
-
-// A language tag compared as Home Assistant and piper write them ("en_US", "en-US") against ours
-// (espeak-ng's "en-us"): lower case, '-' for '_'.
-std::string language_key(std::string tag) {
-  std::replace(tag.begin(), tag.end(), '_', '-');
-  return lower(tag);
-}
 
 // `info`, answered to `describe`: one text-to-speech program whose voices are the served ones.
 // Every field rhasspy/wyoming's Info.from_event needs is present.

@@ -1,690 +1,85 @@
 #include "tts/serve/wyoming_server.h"
 
-#include <fcntl.h>
-#include <netdb.h>
-#include <netinet/in.h>
-#include <netinet/tcp.h>
-#include <poll.h>
 #include <sys/socket.h>
-#include <unistd.h>
 
-#include <algorithm>
-#include <cerrno>
-#include <condition_variable>
-#include <cstring>
-#include <list>
-#include <nlohmann/json.hpp>
 #include <stdexcept>
 
-#include "tts/audio/stream_encoder.h"
-#include "tts/frontend/sentence_splitter.h"
-#include "tts/frontend/utf8.h"
+#include "tcp_listener.h"
 #include "tts/serve/wyoming_protocol.h"
 #include "wyoming_info.h"
+#include "wyoming_session.h"
 
 namespace tts::serve {
 
-using nlohmann::json;
-using wyoming::Event;
-
 namespace {
 
-constexpr const char* kProtocol = "wyoming";
-constexpr std::size_t kReadBytes = 64 * 1024;
-// How long a connection we are closing after an error may take to read our last event: we read
-// and drop what it still sends meanwhile, because closing with unread bytes makes the kernel send
-// a reset, which can destroy the error event before the client has read it.
-constexpr auto kLingerTime = std::chrono::seconds(1);
-
-// The peer has gone (a send failed or timed out), or the server is stopping: the connection ends.
-// Not a std::exception, so that no handler of synthesis errors can mistake it for one.
-struct ConnectionLost {};
-
-// A request event we refuse before it reaches SpeechService::start (which records its own
-// refusals): a field of the wrong type, a chunk outside a stream. Counted in the metrics here.
-class BadEvent : public RequestError {
- public:
-  using RequestError::RequestError;
-};
-
-// A string field of an event's data: absent or null gives `fallback`; another type is refused.
-std::string string_field(const json& object, const char* name, const std::string& event,
-                         const std::string& fallback = "") {
-  auto it = object.find(name);
-  if (it == object.end() || it->is_null()) return fallback;
-  if (!it->is_string())
-    throw BadEvent(event + ": \"" + name + "\" is not a string (" + it->type_name() + ")");
-  return it->get<std::string>();
+WyomingOptions checked(WyomingOptions o) {
+  if (o.max_connections < 1) throw std::invalid_argument("max connections must be at least 1");
+  if (o.max_header_bytes < 64) throw std::invalid_argument("max header bytes must be at least 64");
+  if (o.idle_timeout.count() < 1) throw std::invalid_argument("idle timeout must be positive");
+  return o;
 }
 
-// Closes a connection so that what we sent last still arrives (see kLingerTime).
-void linger_close(int fd) {
-  ::shutdown(fd, SHUT_WR);
-  auto deadline = std::chrono::steady_clock::now() + kLingerTime;
-  char sink[4096];
-  std::size_t drained = 0;
-  while (drained < (1u << 20)) {
-    auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
-        deadline - std::chrono::steady_clock::now());
-    if (left.count() <= 0) break;
-    pollfd p{fd, POLLIN, 0};
-    int ready = ::poll(&p, 1, static_cast<int>(left.count()));
-    if (ready < 0 && errno == EINTR) continue;
-    if (ready <= 0) break;
-    ssize_t n = ::recv(fd, sink, sizeof sink, MSG_DONTWAIT);
-    if (n < 0 && (errno == EINTR || errno == EAGAIN)) continue;
-    if (n <= 0) break;
-    drained += static_cast<std::size_t>(n);
-  }
-  ::close(fd);
+TcpListenerOptions listener_options(const WyomingOptions& o) {
+  TcpListenerOptions listener;
+  listener.host = o.host;
+  listener.port = o.port;
+  listener.max_connections = o.max_connections;
+  listener.send_timeout = o.idle_timeout;
+  return listener;
 }
-
-// One accepted connection: its socket, its thread, and the synthesis it runs (for stop()).
-struct Connection {
-  int fd = -1;          // -1 once the thread has closed it (under Impl::mutex)
-  bool reject = false;  // over max_connections: gets an `error` and is closed
-  std::thread thread;
-  std::atomic<bool> done{false};
-  std::mutex job_mutex;
-  SpeechJob* job = nullptr;  // under job_mutex
-};
 
 }  // namespace
 
 struct WyomingServer::Impl {
-  Impl(SpeechService& s, WyomingOptions o) : service(s), options(std::move(o)) {}
-  void serve(Connection& connection);
-  void release(Connection& connection, bool linger);
-  void shut_connections();  // under mutex
-  void join_connections();
+  Impl(SpeechService& s, WyomingOptions o)
+      : service(s),
+        options(checked(std::move(o))),
+        info_bytes(wyoming::to_bytes(info_event(service))),
+        listener(
+            listener_options(options), [this](TcpConnection& c) { return serve(c); },
+            [this] { service.metrics().error(kWyomingProtocol, "connections"); }) {}
+  bool serve(TcpConnection& connection);
 
   SpeechService& service;
   WyomingOptions options;
   std::string info_bytes;  // the `info` event, built once: the voices do not change
-  int listen_fd = -1;
-  int wake[2] = {-1, -1};  // stop() writes to wake[1] to end run()'s poll
-  std::mutex mutex;
-  std::condition_variable run_ended;
-  bool stopping = false, running = false;
-  std::list<std::unique_ptr<Connection>> connections;
+  TcpListener listener;    // last: its connections' threads use the members above
 };
 
-namespace {
-
-// The events of one connection, in order. A synthesis runs on the connection's own thread: events
-// that arrive meanwhile wait in the socket (Wyoming clients send one request at a time anyway).
-class Session {
- public:
-  Session(SpeechService& service, const WyomingOptions& options, Connection& connection,
-          const std::string& info_bytes)
-      : service_(service),
-        options_(options),
-        connection_(connection),
-        info_bytes_(info_bytes),
-        parser_({options.max_header_bytes, options.max_data_bytes, options.max_payload_bytes}) {}
-
-  // Returns whether the connection should linger before closing (our last event was an error).
-  bool run();
-
- private:
-  enum class Stream { kIdle, kOpen, kFailed };
-
-  void handle(const Event& event);
-  void synthesize(const json& data);
-  void stream_start(const json& data);
-  void stream_chunk(const json& data);
-  void stream_stop();
-  SpeechRequest request_from(const json& data, const std::string& event);
-  void speak(const SpeechRequest& request);
-  void send(const Event& event);
-  void send_bytes(const std::string& bytes);
-  void send_error(const std::string& text, const std::string& code);  // best effort
-  void send_audio(const float* samples, std::size_t count, int rate, std::uint64_t& offset);
-
-  SpeechService& service_;
-  const WyomingOptions& options_;
-  Connection& connection_;
-  const std::string& info_bytes_;
-  wyoming::EventParser parser_;
-
-  // The streaming form (synthesize-start … synthesize-stop). Plain text is split into sentences
-  // as the chunks arrive and each complete sentence is spoken at once, as its own audio-start …
-  // audio-stop (as wyoming-piper does), so the first audio leaves while the client is still
-  // sending text; what remains is spoken at synthesize-stop. SSML cannot be cut at sentences
-  // before it is parsed, so it is spoken whole at synthesize-stop.
-  Stream stream_ = Stream::kIdle;
-  SpeechRequest stream_request_;
-  frontend::SentenceSplitter splitter_;
-  std::string stream_ssml_;
-  int stream_groups_ = 0;  // audio-start … audio-stop groups sent in this stream
-};
-
-bool Session::run() {
-  std::vector<char> buffer(kReadBytes);
-  std::vector<Event> events;
-  auto last_event = std::chrono::steady_clock::now();
+bool WyomingServer::Impl::serve(TcpConnection& connection) {
   try {
-    for (;;) {
-      auto idle = std::chrono::steady_clock::now() - last_event;
-      auto left =
-          std::chrono::duration_cast<std::chrono::milliseconds>(options_.idle_timeout - idle);
-      if (left.count() <= 0) {
-        service_.metrics().error(kProtocol, "idle_timeout");
-        send_error("no event for " + std::to_string(options_.idle_timeout.count()) +
-                       " s: closing the connection",
-                   "timeout");
-        return true;
-      }
-      pollfd p{connection_.fd, POLLIN, 0};
-      int ready = ::poll(&p, 1, static_cast<int>(std::min<long long>(left.count(), 1 << 30)));
-      if (ready < 0 && errno != EINTR) return false;
-      if (ready <= 0) continue;
-      ssize_t n = ::recv(connection_.fd, buffer.data(), buffer.size(), 0);
-      if (n < 0) {
-        if (errno == EINTR || errno == EAGAIN) continue;
-        return false;
-      }
-      if (n == 0) {  // the peer has closed its side (or stop() shut the socket down)
-        if (!parser_.at_boundary()) {
-          service_.metrics().error(kProtocol, "bad_frame");
-          send_error("the connection ended inside an event (truncated header, data or payload)",
-                     "bad_frame");
-        }
-        return false;
-      }
-      events.clear();
-      bool ok = parser_.feed(buffer.data(), static_cast<std::size_t>(n), events);
-      for (const Event& event : events) {
-        handle(event);
-        last_event = std::chrono::steady_clock::now();
-      }
-      if (!ok) {
-        // Nothing marks where the next event would start: the rest of the stream is unreadable.
-        service_.metrics().error(kProtocol, "bad_frame");
-        send_error("malformed event: " + parser_.error(), "bad_frame");
-        return true;
-      }
-    }
-  } catch (const ConnectionLost&) {
-    return false;
-  }
-}
-
-void Session::handle(const Event& event) {
-  const std::string& type = event.type;
-  const bool in_stream = stream_ != Stream::kIdle;
-  try {
-    if (type == "describe") {
-      send_bytes(info_bytes_);
-    } else if (type == "ping") {
-      Event pong;
-      pong.type = "pong";
-      pong.data = {{"text", string_field(event.data, "text", type)}};
-      send(pong);
-    } else if (type == "synthesize") {
-      // Inside a stream, `synthesize` is the copy of the whole text that a streaming client sends
-      // for servers that do not stream: we are already speaking it from the chunks.
-      if (stream_ == Stream::kIdle) synthesize(event.data);
-    } else if (type == "synthesize-start") {
-      stream_start(event.data);
-    } else if (type == "synthesize-chunk") {
-      stream_chunk(event.data);
-    } else if (type == "synthesize-stop") {
-      stream_stop();
-    }
-    // Anything else (audio from a client, events of other services) is not for a speech server;
-    // rhasspy/wyoming servers ignore what they do not handle, and so do we.
-    return;
-  } catch (const ConnectionLost&) {
-    throw;
-  } catch (const engine::SynthesisCancelled&) {
-    // Only a stopping server cancels a synthesis it has not lost the client of: say so, and end.
-    try {
-      send_error("the synthesis was cancelled: the server is stopping", "cancelled");
-    } catch (const ConnectionLost&) {
-    }
-    throw ConnectionLost{};
-  } catch (const BadEvent& e) {
-    service_.metrics().request(kProtocol);
-    service_.metrics().error(kProtocol, "bad_request");
-    send_error(e.what(), "bad_request");
-  } catch (const RequestError& e) {  // recorded by SpeechService (start, or next's time limit)
-    send_error(e.what(), "bad_request");
-  } catch (const BusyError& e) {
-    send_error(e.what(), "busy");
-  } catch (const engine::SynthesisInputError& e) {  // recorded by SpeechJob::next
-    send_error(std::string("text: ") + e.what(), "bad_input");
-  } catch (const frontend::InvalidUtf8Error& e) {  // the splitter's; JSON text is UTF-8 already
-    service_.metrics().error(kProtocol, "bad_input");
-    send_error(std::string("text: ") + e.what(), "bad_input");
-  } catch (const std::exception& e) {
-    service_.metrics().error(kProtocol, "internal");
-    send_error(e.what(), "internal");
-  }
-  // The event failed. A stream it belonged to says no more (its remaining chunks are ignored); a
-  // failed synthesize-stop still ends its stream, so that a client waiting for it is answered.
-  if (type == "synthesize-stop" && in_stream) {
-    stream_ = Stream::kIdle;
-    Event stopped;
-    stopped.type = "synthesize-stopped";
-    send(stopped);
-  } else if (stream_ == Stream::kOpen &&
-             (type == "synthesize-start" || type == "synthesize-chunk")) {
-    stream_ = Stream::kFailed;
-  }
-}
-
-SpeechRequest Session::request_from(const json& data, const std::string& event) {
-  SpeechRequest request;
-  auto voice = data.find("voice");
-  if (voice != data.end() && !voice->is_null()) {
-    if (!voice->is_object())
-      throw BadEvent(event + ": \"voice\" is not an object (" + voice->type_name() + ")");
-    request.voice = string_field(*voice, "name", event + " voice");
-    std::string language = string_field(*voice, "language", event + " voice");
-    string_field(*voice, "speaker", event + " voice");  // checked; our voices have one speaker
-    if (request.voice.empty() && !language.empty()) {
-      // A language without a name picks the first voice of that language (or of its primary
-      // subtag: "en" or "en-GB" for an "en-us" voice), else the default voice, as piper does.
-      std::string want = language_key(language);
-      std::string primary = want.substr(0, want.find('-'));
-      const ServedVoice* match = nullptr;
-      for (const auto& v : service_.voices()) {
-        std::string have = language_key(v.voice->info().language);
-        if (have == want) {
-          match = &v;
-          break;
-        }
-        if (!match && have.substr(0, have.find('-')) == primary) match = &v;
-      }
-      if (match) request.voice = match->name;
-    }
-    if (!request.voice.empty()) {
-      try {
-        service_.voice(request.voice);  // refuse an unknown voice before any text is spoken
-      } catch (const RequestError& e) {
-        throw BadEvent(event + ": " + e.what());
-      }
-    }
-  }
-  // "text" (the default) or "ssml"; other formats are read as plain text, as the protocol allows
-  // servers to do with formats they do not know.
-  request.ssml = string_field(data, "text_format", event) == "ssml";
-  return request;
-}
-
-void Session::synthesize(const json& data) {
-  auto text = data.find("text");
-  if (text == data.end() || text->is_null()) throw BadEvent("synthesize: \"text\" is missing");
-  SpeechRequest request = request_from(data, "synthesize");
-  request.text = string_field(data, "text", "synthesize");
-  speak(request);
-}
-
-void Session::stream_start(const json& data) {
-  // A new stream replaces one that was never stopped (as wyoming-piper does).
-  stream_ = Stream::kFailed;  // until the voice has been checked
-  stream_request_ = request_from(data, "synthesize-start");
-  splitter_ = frontend::SentenceSplitter();
-  stream_ssml_.clear();
-  stream_groups_ = 0;
-  stream_ = Stream::kOpen;
-}
-
-void Session::stream_chunk(const json& data) {
-  if (stream_ == Stream::kIdle)
-    throw BadEvent("synthesize-chunk outside a stream (send synthesize-start first)");
-  if (stream_ == Stream::kFailed) return;  // its error has been sent
-  std::string text = string_field(data, "text", "synthesize-chunk");
-  if (stream_request_.ssml) {
-    stream_ssml_ += text;
-    if (count_code_points(stream_ssml_) > service_.options().max_text_chars)
-      throw BadEvent("synthesize-chunk: the streamed SSML is longer than the limit of " +
-                     std::to_string(service_.options().max_text_chars) + " characters");
-    return;
-  }
-  std::vector<std::string> sentences;
-  splitter_.feed(text, [&](std::string s) { sentences.push_back(std::move(s)); });
-  for (auto& sentence : sentences) {
-    SpeechRequest request = stream_request_;
-    request.text = std::move(sentence);
-    speak(request);
-  }
-}
-
-void Session::stream_stop() {
-  if (stream_ == Stream::kIdle)
-    throw BadEvent("synthesize-stop outside a stream (send synthesize-start first)");
-  if (stream_ == Stream::kOpen) {
-    std::vector<std::string> texts;
-    if (stream_request_.ssml) {
-      if (!stream_ssml_.empty()) texts.push_back(std::move(stream_ssml_));
-    } else {
-      splitter_.finish([&](std::string s) { texts.push_back(std::move(s)); });
-    }
-    for (auto& text : texts) {
-      SpeechRequest request = stream_request_;
-      request.text = std::move(text);
-      speak(request);
-    }
-  }
-  stream_ = Stream::kIdle;
-  Event stopped;
-  stopped.type = "synthesize-stopped";
-  send(stopped);
-}
-
-// Runs one synthesis and sends it as audio-start, audio-chunk…, audio-stop.
-void Session::speak(const SpeechRequest& request) {
-  std::unique_ptr<SpeechJob> job = service_.start(request, kProtocol);
-  {
-    std::lock_guard<std::mutex> lock(connection_.job_mutex);
-    connection_.job = job.get();
-  }
-  struct Unregister {  // before the job is destroyed, so that stop() never cancels a dead one
-    Connection& c;
-    ~Unregister() {
-      std::lock_guard<std::mutex> lock(c.job_mutex);
-      c.job = nullptr;
-    }
-  } unregister{connection_};
-
-  bool started = false;
-  try {
-    engine::AudioChunk chunk;
-    // The first chunk before audio-start: text the engine cannot say gets only an `error`.
-    bool more = job->next(chunk);
-    const int rate = job->sample_rate();
-    Event start;
-    start.type = "audio-start";
-    start.data = {{"rate", rate}, {"width", 2}, {"channels", 1}, {"timestamp", 0}};
-    send(start);
-    started = true;
-    std::uint64_t offset = 0;  // samples sent in this audio stream
-    if (stream_ != Stream::kIdle && stream_groups_ > 0) {
-      // The silence the engine puts between the sentences of one text, between streamed ones.
-      std::vector<float> gap(static_cast<std::size_t>(engine::SynthesisOptions{}.sentence_silence *
-                                                      static_cast<float>(rate)));
-      send_audio(gap.data(), gap.size(), rate, offset);
-    }
-    while (more) {
-      send_audio(chunk.samples.data(), chunk.samples.size(), rate, offset);
-      more = job->next(chunk);
-    }
-    Event stop;
-    stop.type = "audio-stop";
-    stop.data = {{"timestamp", offset * 1000 / static_cast<std::uint64_t>(rate)}};
-    send(stop);
-    ++stream_groups_;
-  } catch (const ConnectionLost&) {
-    job->cancel();  // the client has gone: stop making audio for it now
-    throw;
-  } catch (...) {
-    job->cancel();
-    if (started) {  // close the audio stream the client has begun before the error follows
-      try {
-        Event stop;
-        stop.type = "audio-stop";
-        send(stop);
-      } catch (const ConnectionLost&) {
-        throw;
-      }
-    }
-    throw;
-  }
-}
-
-// s16le audio-chunks of at most one second each.
-void Session::send_audio(const float* samples, std::size_t count, int rate, std::uint64_t& offset) {
-  const auto per_chunk = static_cast<std::size_t>(rate);
-  for (std::size_t at = 0; at < count; at += per_chunk) {
-    std::size_t n = std::min(per_chunk, count - at);
-    Event chunk;
-    chunk.type = "audio-chunk";
-    chunk.data = {{"rate", rate},
-                  {"width", 2},
-                  {"channels", 1},
-                  {"timestamp", offset * 1000 / static_cast<std::uint64_t>(rate)}};
-    audio::append_s16le(chunk.payload, samples + at, n);
-    send(chunk);
-    offset += n;
-  }
-}
-
-void Session::send(const Event& event) { send_bytes(wyoming::to_bytes(event)); }
-
-void Session::send_bytes(const std::string& bytes) {
-  const char* p = bytes.data();
-  std::size_t left = bytes.size();
-  while (left > 0) {
-    // MSG_NOSIGNAL: a client that has gone is an error return here, never a SIGPIPE. A client
-    // that stops reading makes this time out (SO_SNDTIMEO), which ends the connection too.
-    ssize_t n = ::send(connection_.fd, p, left, MSG_NOSIGNAL);
-    if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) throw ConnectionLost{};
-    p += n;
-    left -= static_cast<std::size_t>(n);
-  }
-}
-
-void Session::send_error(const std::string& text, const std::string& code) {
-  send(wyoming::error_event(text, code));
-}
-
-}  // namespace
-
-void WyomingServer::Impl::serve(Connection& connection) {
-  bool linger = false;
-  try {
-    if (connection.reject) {
+    if (connection.over_limit()) {
       std::string bytes = wyoming::to_bytes(
           wyoming::error_event("the server has " + std::to_string(options.max_connections) +
                                    " connections open, its limit: try again later",
                                "busy"));
-      ::send(connection.fd, bytes.data(), bytes.size(), MSG_NOSIGNAL);
-      linger = true;
-    } else {
-      linger = Session(service, options, connection, info_bytes).run();
+      ::send(connection.fd(), bytes.data(), bytes.size(), MSG_NOSIGNAL);
+      return true;
     }
+    return serve_wyoming(service, options, connection, info_bytes);
   } catch (const std::exception&) {
-    service.metrics().error(kProtocol, "internal");  // never seen; a connection must not crash us
+    service.metrics().error(kWyomingProtocol, "internal");  // never seen; must not crash us
   }
-  release(connection, linger);
-}
-
-void WyomingServer::Impl::release(Connection& connection, bool linger) {
-  int fd;
-  {
-    std::lock_guard<std::mutex> lock(mutex);  // stop() shuts fds down under it: no reuse races
-    fd = connection.fd;
-    connection.fd = -1;
-  }
-  if (fd >= 0) {
-    if (linger)
-      linger_close(fd);
-    else
-      ::close(fd);
-  }
-  connection.done = true;
-}
-
-void WyomingServer::Impl::shut_connections() {
-  // Shutting a socket down wakes its thread wherever it waits on it (poll, recv, send); the
-  // cancel wakes one that waits for its synthesis' next chunk.
-  for (auto& c : connections) {
-    if (c->fd >= 0) ::shutdown(c->fd, SHUT_RDWR);
-    std::lock_guard<std::mutex> job_lock(c->job_mutex);
-    if (c->job) c->job->cancel();
-  }
-}
-
-void WyomingServer::Impl::join_connections() {
-  std::list<std::unique_ptr<Connection>> ending;
-  {
-    std::lock_guard<std::mutex> lock(mutex);
-    ending.swap(connections);
-  }
-  for (auto& c : ending)
-    if (c->thread.joinable()) c->thread.join();
+  return false;
 }
 
 WyomingServer::WyomingServer(SpeechService& service, WyomingOptions options)
-    : impl_(std::make_unique<Impl>(service, std::move(options))) {
-  const auto& o = impl_->options;
-  if (o.max_connections < 1) throw std::invalid_argument("max connections must be at least 1");
-  if (o.max_header_bytes < 64) throw std::invalid_argument("max header bytes must be at least 64");
-  if (o.idle_timeout.count() < 1) throw std::invalid_argument("idle timeout must be positive");
-  impl_->info_bytes = wyoming::to_bytes(info_event(service));
-  if (::pipe2(impl_->wake, O_CLOEXEC | O_NONBLOCK) != 0)
-    throw std::runtime_error(std::string("cannot create a pipe: ") + std::strerror(errno));
-}
+    : impl_(std::make_unique<Impl>(service, std::move(options))) {}
 
-WyomingServer::~WyomingServer() {
-  stop();
-  if (impl_->listen_fd >= 0) ::close(impl_->listen_fd);
-  ::close(impl_->wake[0]);
-  ::close(impl_->wake[1]);
-}
+WyomingServer::~WyomingServer() { stop(); }
 
 void WyomingServer::bind() {
-  const auto& o = impl_->options;
-  std::string where = o.host + ":" + std::to_string(o.port);
-  if (o.port < 0 || o.port > 65535)
-    throw std::runtime_error("cannot listen on " + where + ": bad port");
-  if (impl_->listen_fd >= 0) throw std::runtime_error("already listening on " + where);
-  addrinfo hints{};
-  hints.ai_family = AF_UNSPEC;
-  hints.ai_socktype = SOCK_STREAM;
-  hints.ai_flags = AI_PASSIVE | AI_NUMERICSERV;
-  addrinfo* found = nullptr;
-  std::string port = std::to_string(o.port);
-  int rc = ::getaddrinfo(o.host.empty() ? nullptr : o.host.c_str(), port.c_str(), &hints, &found);
-  if (rc != 0) throw std::runtime_error("cannot listen on " + where + ": " + ::gai_strerror(rc));
-  std::string problem = "no address";
-  int fd = -1;
-  for (addrinfo* a = found; a && fd < 0; a = a->ai_next) {
-    fd = ::socket(a->ai_family, a->ai_socktype | SOCK_CLOEXEC | SOCK_NONBLOCK, a->ai_protocol);
-    if (fd < 0) {
-      problem = std::strerror(errno);
-      continue;
-    }
-    int one = 1;
-    ::setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof one);  // restart without waiting
-    if (::bind(fd, a->ai_addr, a->ai_addrlen) != 0 || ::listen(fd, 64) != 0) {
-      problem = std::strerror(errno);
-      ::close(fd);
-      fd = -1;
-    }
-  }
-  ::freeaddrinfo(found);
-  if (fd < 0) throw std::runtime_error("cannot listen on " + where + ": " + problem);
-  sockaddr_storage bound{};
-  socklen_t length = sizeof bound;
-  ::getsockname(fd, reinterpret_cast<sockaddr*>(&bound), &length);
-  if (bound.ss_family == AF_INET6)
-    port_ = ntohs(reinterpret_cast<sockaddr_in6*>(&bound)->sin6_port);
-  else
-    port_ = ntohs(reinterpret_cast<sockaddr_in*>(&bound)->sin_port);
-  impl_->listen_fd = fd;
+  impl_->listener.bind();
+  port_ = impl_->listener.port();
 }
 
 void WyomingServer::run() {
-  Impl& s = *impl_;
-  {
-    std::lock_guard<std::mutex> lock(s.mutex);
-    if (s.listen_fd < 0) throw std::logic_error("WyomingServer::run before bind");
-    if (s.stopping || s.running) return;
-    s.running = true;
-  }
-  for (;;) {
-    pollfd fds[2] = {{s.listen_fd, POLLIN, 0}, {s.wake[0], POLLIN, 0}};
-    int ready = ::poll(fds, 2, -1);
-    if (ready < 0 && errno != EINTR) break;
-    if (fds[1].revents) break;                         // stop()
-    if (fds[0].revents & (POLLERR | POLLNVAL)) break;  // the listening socket is broken
-    // Connections that have ended: join their threads now, not at shutdown.
-    {
-      std::lock_guard<std::mutex> lock(s.mutex);
-      for (auto it = s.connections.begin(); it != s.connections.end();) {
-        if ((*it)->done) {
-          (*it)->thread.join();
-          it = s.connections.erase(it);
-        } else {
-          ++it;
-        }
-      }
-    }
-    if (ready <= 0 || !(fds[0].revents & POLLIN)) continue;
-    int fd = ::accept4(s.listen_fd, nullptr, nullptr, SOCK_CLOEXEC);
-    if (fd < 0) {
-      // Out of descriptors: the connection stays pending and poll() would return at once, so
-      // wait a little for some to be freed instead of spinning. Otherwise it has gone already.
-      if (errno == EMFILE || errno == ENFILE || errno == ENOBUFS || errno == ENOMEM)
-        std::this_thread::sleep_for(std::chrono::milliseconds(100));
-      continue;
-    }
-    int one = 1;
-    ::setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);  // events are small: no delay
-    timeval send_timeout{static_cast<time_t>(s.options.idle_timeout.count()), 0};
-    ::setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &send_timeout, sizeof send_timeout);
-
-    std::lock_guard<std::mutex> lock(s.mutex);
-    if (s.stopping) {
-      ::close(fd);
-      break;
-    }
-    int serving = 0, rejecting = 0;
-    for (const auto& c : s.connections) (c->reject ? rejecting : serving) += !c->done;
-    auto connection = std::make_unique<Connection>();
-    connection->fd = fd;
-    connection->reject = serving >= s.options.max_connections;
-    if (connection->reject) {
-      s.service.metrics().error(kProtocol, "connections");
-      if (rejecting >= s.options.max_connections) {  // a flood: not even a thread to say so
-        ::close(fd);
-        continue;
-      }
-    }
-    Connection* c = connection.get();
-    try {
-      connection->thread = std::thread([&s, c] { s.serve(*c); });
-    } catch (const std::system_error&) {  // no thread to be had: refuse this one
-      ::close(fd);
-      continue;
-    }
-    s.connections.push_back(std::move(connection));
-  }
-  {
-    std::lock_guard<std::mutex> lock(s.mutex);
-    s.stopping = true;
-    s.shut_connections();
-  }
-  s.join_connections();
-  std::lock_guard<std::mutex> lock(s.mutex);
-  ::close(s.listen_fd);
-  s.listen_fd = -1;
-  s.running = false;
-  s.run_ended.notify_all();
+  // Checked here as well, so that the message names the class the caller holds.
+  if (!impl_->listener.bound()) throw std::logic_error("WyomingServer::run before bind");
+  impl_->listener.run();
 }
 
-void WyomingServer::stop() {
-  Impl& s = *impl_;
-  {
-    std::lock_guard<std::mutex> lock(s.mutex);
-    if (!s.stopping) {
-      s.stopping = true;
-      char byte = 1;
-      (void)!::write(s.wake[1], &byte, 1);
-    }
-    s.shut_connections();
-  }
-  s.join_connections();
-  std::unique_lock<std::mutex> lock(s.mutex);
-  s.run_ended.wait(lock, [&] { return !s.running; });
-  if (s.listen_fd >= 0) {  // run() never ran
-    ::close(s.listen_fd);
-    s.listen_fd = -1;
-  }
-}
+void WyomingServer::stop() { impl_->listener.stop(); }
 
 }  // namespace tts::serve

@@ -1,0 +1,357 @@
+#include "wyoming_session.h"
+
+#include <poll.h>
+#include <sys/socket.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <chrono>
+#include <exception>
+#include <memory>
+#include <vector>
+
+#include "tts/audio/stream_encoder.h"
+#include "tts/frontend/sentence_splitter.h"
+#include "tts/frontend/utf8.h"
+#include "tts/serve/wyoming_protocol.h"
+#include "wyoming_request.h"
+
+namespace tts::serve {
+
+using wyoming::BadEvent;
+using wyoming::Event;
+
+namespace {
+
+constexpr std::size_t kReadBytes = 64 * 1024;
+
+// The peer has gone (a send failed or timed out), or the server is stopping: the connection ends.
+// Not a std::exception, so that no handler of synthesis errors can mistake it for one.
+struct ConnectionLost {};
+
+// The events of one connection, in order. A synthesis runs on the connection's own thread: events
+// that arrive meanwhile wait in the socket (Wyoming clients send one request at a time anyway).
+class Session {
+ public:
+  Session(SpeechService& service, const WyomingOptions& options, TcpConnection& connection,
+          const std::string& info_bytes)
+      : service_(service),
+        options_(options),
+        connection_(connection),
+        info_bytes_(info_bytes),
+        parser_({options.max_header_bytes, options.max_data_bytes, options.max_payload_bytes}) {}
+
+  // Returns whether the connection should linger before closing (our last event was an error).
+  bool run();
+
+ private:
+  enum class Stream { kIdle, kOpen, kFailed };
+
+  void handle(const Event& event);
+  void synthesize(const Event& event);
+  void stream_start(const Event& event);
+  void stream_chunk(const Event& event);
+  void stream_stop();
+  SpeechRequest request_from(const Event& event);
+  void speak(const SpeechRequest& request);
+  void send(const Event& event);
+  void send_bytes(const std::string& bytes);
+  void send_error(const std::string& text, const std::string& code);  // best effort
+  void send_audio(const float* samples, std::size_t count, int rate, std::uint64_t& offset);
+
+  SpeechService& service_;
+  const WyomingOptions& options_;
+  TcpConnection& connection_;
+  const std::string& info_bytes_;
+  wyoming::EventParser parser_;
+
+  // The streaming form (synthesize-start … synthesize-stop). Plain text is split into sentences
+  // as the chunks arrive and each complete sentence is spoken at once, as its own audio-start …
+  // audio-stop (as wyoming-piper does), so the first audio leaves while the client is still
+  // sending text; what remains is spoken at synthesize-stop. SSML cannot be cut at sentences
+  // before it is parsed, so it is spoken whole at synthesize-stop.
+  Stream stream_ = Stream::kIdle;
+  SpeechRequest stream_request_;
+  frontend::SentenceSplitter splitter_;
+  std::string stream_ssml_;
+  int stream_groups_ = 0;  // audio-start … audio-stop groups sent in this stream
+};
+
+bool Session::run() {
+  std::vector<char> buffer(kReadBytes);
+  std::vector<Event> events;
+  auto last_event = std::chrono::steady_clock::now();
+  try {
+    for (;;) {
+      auto idle = std::chrono::steady_clock::now() - last_event;
+      auto left =
+          std::chrono::duration_cast<std::chrono::milliseconds>(options_.idle_timeout - idle);
+      if (left.count() <= 0) {
+        service_.metrics().error(kWyomingProtocol, "idle_timeout");
+        send_error("no event for " + std::to_string(options_.idle_timeout.count()) +
+                       " s: closing the connection",
+                   "timeout");
+        return true;
+      }
+      pollfd p{connection_.fd(), POLLIN, 0};
+      int ready = ::poll(&p, 1, static_cast<int>(std::min<long long>(left.count(), 1 << 30)));
+      if (ready < 0 && errno != EINTR) return false;
+      if (ready <= 0) continue;
+      ssize_t n = ::recv(connection_.fd(), buffer.data(), buffer.size(), 0);
+      if (n < 0) {
+        if (errno == EINTR || errno == EAGAIN) continue;
+        return false;
+      }
+      if (n == 0) {  // the peer has closed its side (or stop() shut the socket down)
+        if (!parser_.at_boundary()) {
+          service_.metrics().error(kWyomingProtocol, "bad_frame");
+          send_error("the connection ended inside an event (truncated header, data or payload)",
+                     "bad_frame");
+        }
+        return false;
+      }
+      events.clear();
+      bool ok = parser_.feed(buffer.data(), static_cast<std::size_t>(n), events);
+      for (const Event& event : events) {
+        handle(event);
+        last_event = std::chrono::steady_clock::now();
+      }
+      if (!ok) {
+        // Nothing marks where the next event would start: the rest of the stream is unreadable.
+        service_.metrics().error(kWyomingProtocol, "bad_frame");
+        send_error("malformed event: " + parser_.error(), "bad_frame");
+        return true;
+      }
+    }
+  } catch (const ConnectionLost&) {
+    return false;
+  }
+}
+
+void Session::handle(const Event& event) {
+  const std::string& type = event.type;
+  const bool in_stream = stream_ != Stream::kIdle;
+  try {
+    if (type == "describe") {
+      send_bytes(info_bytes_);
+    } else if (type == "ping") {
+      Event pong;
+      pong.type = "pong";
+      pong.data = {{"text", wyoming::string_field(event.data, "text", type)}};
+      send(pong);
+    } else if (type == "synthesize") {
+      // Inside a stream, `synthesize` is the copy of the whole text that a streaming client sends
+      // for servers that do not stream: we are already speaking it from the chunks.
+      if (stream_ == Stream::kIdle) synthesize(event);
+    } else if (type == "synthesize-start") {
+      stream_start(event);
+    } else if (type == "synthesize-chunk") {
+      stream_chunk(event);
+    } else if (type == "synthesize-stop") {
+      stream_stop();
+    }
+    // Anything else (audio from a client, events of other services) is not for a speech server;
+    // rhasspy/wyoming servers ignore what they do not handle, and so do we.
+    return;
+  } catch (const ConnectionLost&) {
+    throw;
+  } catch (const engine::SynthesisCancelled&) {
+    // Only a stopping server cancels a synthesis it has not lost the client of: say so, and end.
+    try {
+      send_error("the synthesis was cancelled: the server is stopping", "cancelled");
+    } catch (const ConnectionLost&) {
+    }
+    throw ConnectionLost{};
+  } catch (const BadEvent& e) {
+    service_.metrics().request(kWyomingProtocol);
+    service_.metrics().error(kWyomingProtocol, "bad_request");
+    send_error(e.what(), "bad_request");
+  } catch (const RequestError& e) {  // recorded by SpeechService (start, or next's time limit)
+    send_error(e.what(), "bad_request");
+  } catch (const BusyError& e) {
+    send_error(e.what(), "busy");
+  } catch (const engine::SynthesisInputError& e) {  // recorded by SpeechJob::next
+    send_error(std::string("text: ") + e.what(), "bad_input");
+  } catch (const frontend::InvalidUtf8Error& e) {  // the splitter's; JSON text is UTF-8 already
+    service_.metrics().error(kWyomingProtocol, "bad_input");
+    send_error(std::string("text: ") + e.what(), "bad_input");
+  } catch (const std::exception& e) {
+    service_.metrics().error(kWyomingProtocol, "internal");
+    send_error(e.what(), "internal");
+  }
+  // The event failed. A stream it belonged to says no more (its remaining chunks are ignored); a
+  // failed synthesize-stop still ends its stream, so that a client waiting for it is answered.
+  if (type == "synthesize-stop" && in_stream) {
+    stream_ = Stream::kIdle;
+    Event stopped;
+    stopped.type = "synthesize-stopped";
+    send(stopped);
+  } else if (stream_ == Stream::kOpen &&
+             (type == "synthesize-start" || type == "synthesize-chunk")) {
+    stream_ = Stream::kFailed;
+  }
+}
+
+// The request an event asks for, its voice chosen by the service's rule.
+SpeechRequest Session::request_from(const Event& event) {
+  return wyoming::speech_request(event,
+                                 [this](const std::string& name, const std::string& language) {
+                                   return service_.voice(name, language).name;
+                                 });
+}
+
+void Session::synthesize(const Event& event) { speak(request_from(event)); }
+
+void Session::stream_start(const Event& event) {
+  // A new stream replaces one that was never stopped (as wyoming-piper does).
+  stream_ = Stream::kFailed;  // until the voice has been checked
+  stream_request_ = request_from(event);
+  splitter_ = frontend::SentenceSplitter();
+  stream_ssml_.clear();
+  stream_groups_ = 0;
+  stream_ = Stream::kOpen;
+}
+
+void Session::stream_chunk(const Event& event) {
+  if (stream_ == Stream::kIdle)
+    throw BadEvent("synthesize-chunk outside a stream (send synthesize-start first)");
+  if (stream_ == Stream::kFailed) return;  // its error has been sent
+  std::string text = request_from(event).text;
+  if (stream_request_.ssml) {
+    stream_ssml_ += text;
+    if (count_code_points(stream_ssml_) > service_.options().max_text_chars)
+      throw BadEvent("synthesize-chunk: the streamed SSML is longer than the limit of " +
+                     std::to_string(service_.options().max_text_chars) + " characters");
+    return;
+  }
+  std::vector<std::string> sentences;
+  splitter_.feed(text, [&](std::string s) { sentences.push_back(std::move(s)); });
+  for (auto& sentence : sentences) {
+    SpeechRequest request = stream_request_;
+    request.text = std::move(sentence);
+    speak(request);
+  }
+}
+
+void Session::stream_stop() {
+  if (stream_ == Stream::kIdle)
+    throw BadEvent("synthesize-stop outside a stream (send synthesize-start first)");
+  if (stream_ == Stream::kOpen) {
+    std::vector<std::string> texts;
+    if (stream_request_.ssml) {
+      if (!stream_ssml_.empty()) texts.push_back(std::move(stream_ssml_));
+    } else {
+      splitter_.finish([&](std::string s) { texts.push_back(std::move(s)); });
+    }
+    for (auto& text : texts) {
+      SpeechRequest request = stream_request_;
+      request.text = std::move(text);
+      speak(request);
+    }
+  }
+  stream_ = Stream::kIdle;
+  Event stopped;
+  stopped.type = "synthesize-stopped";
+  send(stopped);
+}
+
+// Runs one synthesis and sends it as audio-start, audio-chunk…, audio-stop.
+void Session::speak(const SpeechRequest& request) {
+  std::unique_ptr<SpeechJob> job = service_.start(request, kWyomingProtocol);
+  SpeechJob* running = job.get();
+  connection_.set_interrupt([running] { running->cancel(); });  // stop() wakes next() with it
+  struct Unregister {  // before the job is destroyed, so that stop() never cancels a dead one
+    TcpConnection& c;
+    ~Unregister() { c.set_interrupt(nullptr); }
+  } unregister{connection_};
+
+  bool started = false;
+  try {
+    engine::AudioChunk chunk;
+    // The first chunk before audio-start: text the engine cannot say gets only an `error`.
+    bool more = job->next(chunk);
+    const int rate = job->sample_rate();
+    Event start;
+    start.type = "audio-start";
+    start.data = {{"rate", rate}, {"width", 2}, {"channels", 1}, {"timestamp", 0}};
+    send(start);
+    started = true;
+    std::uint64_t offset = 0;  // samples sent in this audio stream
+    if (stream_ != Stream::kIdle && stream_groups_ > 0) {
+      // The silence the engine puts between the sentences of one text, between streamed ones.
+      std::vector<float> gap(static_cast<std::size_t>(engine::SynthesisOptions{}.sentence_silence *
+                                                      static_cast<float>(rate)));
+      send_audio(gap.data(), gap.size(), rate, offset);
+    }
+    while (more) {
+      send_audio(chunk.samples.data(), chunk.samples.size(), rate, offset);
+      more = job->next(chunk);
+    }
+    Event stop;
+    stop.type = "audio-stop";
+    stop.data = {{"timestamp", offset * 1000 / static_cast<std::uint64_t>(rate)}};
+    send(stop);
+    ++stream_groups_;
+  } catch (const ConnectionLost&) {
+    job->cancel();  // the client has gone: stop making audio for it now
+    throw;
+  } catch (...) {
+    job->cancel();
+    if (started) {  // close the audio stream the client has begun before the error follows
+      try {
+        Event stop;
+        stop.type = "audio-stop";
+        send(stop);
+      } catch (const ConnectionLost&) {
+        throw;
+      }
+    }
+    throw;
+  }
+}
+
+// s16le audio-chunks of at most one second each.
+void Session::send_audio(const float* samples, std::size_t count, int rate, std::uint64_t& offset) {
+  const auto per_chunk = static_cast<std::size_t>(rate);
+  for (std::size_t at = 0; at < count; at += per_chunk) {
+    std::size_t n = std::min(per_chunk, count - at);
+    Event chunk;
+    chunk.type = "audio-chunk";
+    chunk.data = {{"rate", rate},
+                  {"width", 2},
+                  {"channels", 1},
+                  {"timestamp", offset * 1000 / static_cast<std::uint64_t>(rate)}};
+    audio::append_s16le(chunk.payload, samples + at, n);
+    send(chunk);
+    offset += n;
+  }
+}
+
+void Session::send(const Event& event) { send_bytes(wyoming::to_bytes(event)); }
+
+void Session::send_bytes(const std::string& bytes) {
+  const char* p = bytes.data();
+  std::size_t left = bytes.size();
+  while (left > 0) {
+    // MSG_NOSIGNAL: a client that has gone is an error return here, never a SIGPIPE. A client
+    // that stops reading makes this time out (SO_SNDTIMEO), which ends the connection too.
+    ssize_t n = ::send(connection_.fd(), p, left, MSG_NOSIGNAL);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) throw ConnectionLost{};
+    p += n;
+    left -= static_cast<std::size_t>(n);
+  }
+}
+
+void Session::send_error(const std::string& text, const std::string& code) {
+  send(wyoming::error_event(text, code));
+}
+
+}  // namespace
+
+bool serve_wyoming(SpeechService& service, const WyomingOptions& options, TcpConnection& connection,
+                   const std::string& info_bytes) {
+  return Session(service, options, connection, info_bytes).run();
+}
+
+}  // namespace tts::serve

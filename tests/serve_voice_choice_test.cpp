@@ -1,0 +1,81 @@
+// SpeechService::voice(name, language), the rule by which a request that names no voice but gives
+// a language is served (Wyoming's voice: {language}): an exact match first, then the primary
+// subtag, then the default, with tags written as Home Assistant and piper write them. Three tiny
+// random voices stand in for a real en-GB, en-US and French voice.
+#include <gtest/gtest.h>
+#include <stdlib.h>
+
+#include <filesystem>
+#include <memory>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "tts/engine/voice_random.h"
+#include "tts/serve/speech_service.h"
+
+namespace fs = std::filesystem;
+using namespace tts;
+using namespace tts::serve;
+
+namespace {
+
+class ServeVoiceChoice : public testing::Test {
+ protected:
+  static void SetUpTestSuite() {
+    std::string pattern = (fs::temp_directory_path() / "tts-voice-choice-XXXXXX").string();
+    root_ = ::mkdtemp(pattern.data());
+    std::vector<ServedVoice> voices;
+    // The en-GB voice first: it is the default, and an earlier match by primary subtag.
+    for (const auto& [name, language] :
+         {std::pair<std::string, std::string>{"gb", "en-gb"}, {"us", "en-us"}, {"fr", "fr-fr"}}) {
+      engine::RandomVoiceOptions options;
+      options.name = name;
+      options.language = language;
+      engine::create_random_voice(root_ / name, options);
+      voices.push_back({name, engine::Voice::load(root_ / name)});
+    }
+    service_ = std::make_unique<SpeechService>(std::move(voices), ServiceOptions{});
+  }
+  static void TearDownTestSuite() {
+    service_.reset();
+    std::error_code ec;
+    fs::remove_all(root_, ec);
+  }
+  static std::string chosen(const std::string& name, const std::string& language) {
+    return service_->voice(name, language).name;
+  }
+  static fs::path root_;
+  static std::unique_ptr<SpeechService> service_;
+};
+fs::path ServeVoiceChoice::root_;
+std::unique_ptr<SpeechService> ServeVoiceChoice::service_;
+
+TEST_F(ServeVoiceChoice, ALanguageChoosesItsFirstVoiceExactMatchFirst) {
+  EXPECT_EQ(chosen("", "en_US"), "us");  // exact, though "gb" comes first by primary subtag
+  EXPECT_EQ(chosen("", "en-US"), "us");
+  EXPECT_EQ(chosen("", "EN-gb"), "gb");
+  EXPECT_EQ(chosen("", "fr_FR"), "fr");
+}
+
+TEST_F(ServeVoiceChoice, ThenItsPrimarySubtagThenTheDefault) {
+  EXPECT_EQ(chosen("", "en"), "gb");
+  EXPECT_EQ(chosen("", "en-AU"), "gb");
+  EXPECT_EQ(chosen("", "fr-CA"), "fr");
+  EXPECT_EQ(chosen("", "de-DE"), "gb");  // no German voice: the default
+  EXPECT_EQ(chosen("", ""), "gb");
+}
+
+TEST_F(ServeVoiceChoice, ANameWinsOverALanguage) {
+  EXPECT_EQ(chosen("fr", "en-US"), "fr");
+  EXPECT_EQ(chosen("us", ""), "us");
+  EXPECT_EQ(chosen("alloy", "fr"), "gb");  // OpenAI's voice names mean the default
+  try {
+    chosen("nobody", "en-US");
+    FAIL() << "an unknown voice was served";
+  } catch (const RequestError& e) {
+    EXPECT_STREQ(e.what(), "voice \"nobody\" is not served here (voices: gb, us, fr)");
+  }
+}
+
+}  // namespace
