@@ -19,6 +19,7 @@
 #include <thread>
 #include <vector>
 
+#include "temp_folder.h"
 #include "tts/engine/voice.h"
 #include "tts/engine/voice_random.h"
 #include "tts/frontend/symbol_table.h"
@@ -167,15 +168,12 @@ TEST(CApiStatic, InitialisersWriteOnlyTheCallersStruct) {
 // load never opens it for reading in a way that waits for a writer. If the load does wait, the test
 // opens the FIFO's other end itself, so that it ends (and fails) instead of hanging.
 TEST(CApiStatic, VoiceJsonThatIsAFifoIsRefusedAtOnce) {
-  const fs::path folder =
-      fs::temp_directory_path() / ("tts-fifo-voice-" + std::to_string(getpid()));
-  fs::remove_all(folder);
-  fs::create_directories(folder);
+  const tts::testing_support::TempFolder folder;
   const fs::path fifo = folder / "voice.json";
   ASSERT_EQ(mkfifo(fifo.c_str(), 0600), 0) << std::strerror(errno);
   auto load = std::async(std::launch::async, [&] {
     tts_voice* voice = nullptr;
-    const int status = tts_voice_load(folder.c_str(), nullptr, &voice);
+    const int status = tts_voice_load(folder.path().c_str(), nullptr, &voice);
     tts_voice_free(voice);
     return std::make_pair(status, std::string(tts_last_error()));
   });
@@ -188,7 +186,6 @@ TEST(CApiStatic, VoiceJsonThatIsAFifoIsRefusedAtOnce) {
   EXPECT_EQ(status, TTS_ERR_BAD_VOICE) << message;
   EXPECT_NE(message.find("FIFO"), std::string::npos) << message;
   EXPECT_NE(message.find("voice.json"), std::string::npos) << message;
-  fs::remove_all(folder);
 }
 
 TEST(CApiStatic, MissingVoiceIsNotFoundAndNamed) {

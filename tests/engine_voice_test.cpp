@@ -7,6 +7,7 @@
 #include <fstream>
 #include <nlohmann/json.hpp>
 
+#include "temp_folder.h"
 #include "tts/engine/voice.h"
 #include "tts/engine/voice_random.h"
 #include "tts/engine/voice_search.h"
@@ -285,10 +286,10 @@ TEST_F(VoiceFiles, InfoIsReadWithoutWeights) {
 }
 
 TEST(VoiceChecksum, MatchesZlibCrc32) {
-  const fs::path p = fs::temp_directory_path() / "tts-crc-test.txt";
+  const tts::testing_support::TempFolder folder;
+  const fs::path p = folder / "crc-test.txt";
   std::ofstream(p) << "123456789";
   EXPECT_EQ(file_crc32(p), 0xCBF43926u);  // the standard CRC-32 check value
-  fs::remove(p);
 }
 
 }  // namespace
