@@ -3,12 +3,12 @@
 // a model in other mel statistics; mixing the average with the model the runs started from.
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
-#include <unistd.h>
 
 #include <cstdlib>
 #include <filesystem>
 #include <map>
 
+#include "temp_folder.h"
 #include "tiny_acoustic.h"
 #include "tts/acoustic/acoustic_model.h"
 #include "tts/acoustic/mel_statistics.h"
@@ -23,13 +23,10 @@ namespace {
 class AcousticModelAverage : public ::testing::Test {
  protected:
   void SetUp() override {
-    root_ = fs::temp_directory_path() / ("tts-acoustic-average-" + std::to_string(::getpid()));
-    fs::remove_all(root_);
     config_ = tts::testing::tiny_acoustic_config();
     config_.symbols = static_cast<int>(frontend::SymbolTable::default_table().size());
     features_.n_mels = config_.n_mels;
   }
-  void TearDown() override { fs::remove_all(root_); }
 
   // A model with `config` and weights initialised from `seed`, saved under root_/name.
   fs::path save(const std::string& name, uint64_t seed, const acoustic::AcousticConfig& config) {
@@ -56,7 +53,7 @@ class AcousticModelAverage : public ::testing::Test {
     return "(averaged)";
   }
 
-  fs::path root_;
+  testing_support::TempFolder root_;
   acoustic::AcousticConfig config_;
   kernels::MelConfig features_;
 };

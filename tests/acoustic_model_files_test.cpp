@@ -2,12 +2,12 @@
 // gives an error naming the file and the problem.
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
-#include <unistd.h>
 
 #include <cmath>
 #include <filesystem>
 #include <fstream>
 
+#include "temp_folder.h"
 #include "tiny_acoustic.h"
 #include "tts/acoustic/acoustic_model.h"
 #include "tts/acoustic/model_files.h"
@@ -21,21 +21,17 @@ namespace {
 class AcousticModelFiles : public ::testing::Test {
  protected:
   void SetUp() override {
-    dir_ = fs::temp_directory_path() / ("tts-acoustic-files-" + std::to_string(::getpid()));
-    fs::remove_all(dir_);
     config_ = tts::testing::tiny_acoustic_config();
     config_.symbols = static_cast<int>(frontend::SymbolTable::default_table().size());
     features_.n_mels = config_.n_mels;
     weights_ = std::make_unique<acoustic::AcousticWeights>(config_);
     weights_->initialise(3);
-    acoustic::save_acoustic_model(dir_, *weights_, features_,
+    acoustic::save_acoustic_model(dir_.path(), *weights_, features_,
                                   frontend::SymbolTable::default_table());
   }
-  void TearDown() override { fs::remove_all(dir_); }
-
   std::string load_error() {
     try {
-      acoustic::load_acoustic_model(dir_);
+      acoustic::load_acoustic_model(dir_.path());
     } catch (const std::exception& e) {
       return e.what();
     }
@@ -47,7 +43,7 @@ class AcousticModelFiles : public ::testing::Test {
     std::ofstream(dir_ / "acoustic.json") << j.dump();
   }
 
-  fs::path dir_;
+  testing_support::TempFolder dir_;  // the model's folder
   acoustic::AcousticConfig config_;
   kernels::MelConfig features_;
   std::unique_ptr<acoustic::AcousticWeights> weights_;
@@ -56,10 +52,10 @@ class AcousticModelFiles : public ::testing::Test {
 }  // namespace
 
 TEST_F(AcousticModelFiles, RoundTripGivesTheSameFrames) {
-  const auto files = acoustic::load_acoustic_files(dir_);
+  const auto files = acoustic::load_acoustic_files(dir_.path());
   EXPECT_EQ(files.symbols->size(), frontend::SymbolTable::default_table().size());
   EXPECT_EQ(nlohmann::json(files.weights->config()), nlohmann::json(config_));
-  const auto model = acoustic::load_acoustic_model(dir_);
+  const auto model = acoustic::load_acoustic_model(dir_.path());
   const std::vector<int32_t> ids = {1, 20, 30, 3, 40, 2};
   const auto out = model->synthesize(ids, {});
   acoustic::AcousticLossSettings timings;  // as the loaded model: from its symbol table
@@ -112,7 +108,8 @@ TEST_F(AcousticModelFiles, VersionFormatAndConsistencyAreChecked) {
 
 TEST_F(AcousticModelFiles, NonFiniteWeightsAreRejected) {
   weights_->parameters().data()[3] = std::numeric_limits<float>::quiet_NaN();
-  acoustic::save_acoustic_model(dir_, *weights_, features_, frontend::SymbolTable::default_table());
+  acoustic::save_acoustic_model(dir_.path(), *weights_, features_,
+                                frontend::SymbolTable::default_table());
   EXPECT_THAT(load_error(), HasSubstr("NaN"));
 }
 
@@ -120,15 +117,16 @@ TEST_F(AcousticModelFiles, AlignmentStatesRoundTripAndOldFilesHaveOne) {
   // A file from before the field existed means one state per token: the tiny 1-state model
   // still loads without it.
   edit_json([](nlohmann::json& j) { j["acoustic"].erase("alignment_states"); });
-  EXPECT_EQ(acoustic::load_acoustic_files(dir_).weights->config().alignment_states, 1);
+  EXPECT_EQ(acoustic::load_acoustic_files(dir_.path()).weights->config().alignment_states, 1);
   // A 3-state model (today's default) is written and read back with its field...
   acoustic::AcousticConfig three = config_;
   three.alignment_states = acoustic::AcousticConfig{}.alignment_states;
   ASSERT_EQ(three.alignment_states, 3);
   acoustic::AcousticWeights weights(three);
   weights.initialise(4);
-  acoustic::save_acoustic_model(dir_, weights, features_, frontend::SymbolTable::default_table());
-  EXPECT_EQ(acoustic::load_acoustic_files(dir_).weights->config().alignment_states, 3);
+  acoustic::save_acoustic_model(dir_.path(), weights, features_,
+                                frontend::SymbolTable::default_table());
+  EXPECT_EQ(acoustic::load_acoustic_files(dir_.path()).weights->config().alignment_states, 3);
   // ...and without it, its 3-state prior no longer matches and the tensor is named.
   edit_json([](nlohmann::json& j) { j["acoustic"].erase("alignment_states"); });
   EXPECT_THAT(load_error(), HasSubstr("prior.weight"));
@@ -142,18 +140,19 @@ TEST_F(AcousticModelFiles, ModelsWithoutPitchAreVersion2AndStillRead) {
   EXPECT_EQ(j["format_version"], acoustic::kAcousticFormatVersion);
   EXPECT_EQ(j["acoustic"]["pitch_energy"], true);
   EXPECT_FLOAT_EQ(j["acoustic"]["pitch_std"].get<float>(), config_.pitch_std);
-  EXPECT_TRUE(acoustic::load_acoustic_model(dir_)->predicts_pitch());
+  EXPECT_TRUE(acoustic::load_acoustic_model(dir_.path())->predicts_pitch());
   // A model without it is written as version 2, as tts wrote models before the adaptor, and reads
   // back as one that cannot shift its pitch.
   acoustic::AcousticConfig plain = config_;
   plain.pitch_energy = false;
   acoustic::AcousticWeights weights(plain);
   weights.initialise(4);
-  acoustic::save_acoustic_model(dir_, weights, features_, frontend::SymbolTable::default_table());
+  acoustic::save_acoustic_model(dir_.path(), weights, features_,
+                                frontend::SymbolTable::default_table());
   j = nlohmann::json::parse(std::ifstream(dir_ / "acoustic.json"));
   EXPECT_EQ(j["format_version"], acoustic::kAcousticFormatVersionWithoutPitch);
   EXPECT_FALSE(j["acoustic"].contains("pitch_energy"));
-  const auto model = acoustic::load_acoustic_model(dir_);
+  const auto model = acoustic::load_acoustic_model(dir_.path());
   EXPECT_FALSE(model->predicts_pitch());
   const std::vector<int32_t> ids = {1, 12, 20, 2};
   EXPECT_NO_THROW(model->synthesize(ids, {}));
@@ -170,7 +169,7 @@ TEST_F(AcousticModelFiles, ModelsWithoutPitchAreVersion2AndStillRead) {
 }
 
 TEST_F(AcousticModelFiles, PitchShiftMovesEveryPhonesF0) {
-  const auto model = acoustic::load_acoustic_model(dir_);
+  const auto model = acoustic::load_acoustic_model(dir_.path());
   const std::vector<int32_t> ids = {1, 12, 20, 31, 2};
   const auto plain = model->synthesize(ids, {});
   const auto raised = model->synthesize(ids, {1.0f, 5.0f});

@@ -10,6 +10,7 @@
 #include <random>
 
 #include "alsa_acoustic_corpus.h"
+#include "temp_folder.h"
 #include "tiny_acoustic.h"
 #include "tts/acoustic/model_files.h"
 #include "tts/acoustic/network.h"
@@ -213,8 +214,8 @@ TEST(AcousticSpeakers, BalancedBatchesGiveEverySpeakerItsShareAndRepeat) {
 }
 
 TEST(AcousticSpeakers, ModelFilesOfSeveralSpeakersAreVersion4AndRoundTrip) {
-  const fs::path dir = fs::temp_directory_path() / ("tts-speakers-" + std::to_string(::getpid()));
-  fs::remove_all(dir);
+  const testing_support::TempFolder folder;
+  const fs::path dir = folder / "model";
   const frontend::SymbolTable& symbols = frontend::SymbolTable::default_table();
   acoustic::AcousticConfig c = speakers_config(3);
   c.symbols = static_cast<int>(symbols.size());
@@ -254,7 +255,6 @@ TEST(AcousticSpeakers, ModelFilesOfSeveralSpeakersAreVersion4AndRoundTrip) {
   } catch (const std::runtime_error& e) {
     EXPECT_THAT(e.what(), ::testing::HasSubstr("predates \"speakers\""));
   }
-  fs::remove_all(dir);
 }
 
 using AcousticSpeakersTraining = testing_support::AlsaAcousticCorpusTest;

@@ -13,6 +13,8 @@
 #include <thread>
 #include <vector>
 
+#include "temp_folder.h"
+
 namespace fs = std::filesystem;
 using testing::HasSubstr;
 using tts::kernels::write_file_atomically;
@@ -26,18 +28,10 @@ std::string read_all(const fs::path& path) {
 
 class AtomicFileTest : public testing::Test {
  protected:
-  void SetUp() override {
-    dir_ =
-        fs::temp_directory_path() / ("atomic_file_test_" + std::to_string(::getpid()) + "_" +
-                                     testing::UnitTest::GetInstance()->current_test_info()->name());
-    fs::create_directories(dir_);
-  }
-  void TearDown() override { fs::remove_all(dir_); }
-
   // Names of everything in the test folder, to prove no temporaries are left behind.
   std::vector<std::string> listing() const {
     std::vector<std::string> names;
-    for (const auto& entry : fs::directory_iterator(dir_)) {
+    for (const auto& entry : fs::directory_iterator(dir_.path())) {
       names.push_back(entry.path().filename().string());
     }
     std::sort(names.begin(), names.end());
@@ -53,7 +47,7 @@ class AtomicFileTest : public testing::Test {
     return "(no error)";
   }
 
-  fs::path dir_;
+  tts::testing_support::TempFolder dir_;
 };
 
 }  // namespace
@@ -167,7 +161,7 @@ TEST_F(AtomicFileTest, StaleTemporariesOfDeadWritersAreRemovedAndNothingElse) {
 
   for (const auto& name : stale) EXPECT_TRUE(tts::kernels::is_atomic_temporary_name(name)) << name;
   EXPECT_FALSE(tts::kernels::is_atomic_temporary_name("a.json.tmp-x-1"));
-  const auto removed = tts::kernels::remove_stale_temporaries(dir_);
+  const auto removed = tts::kernels::remove_stale_temporaries(dir_.path());
   EXPECT_EQ(removed.size(), stale.size());
   std::vector<std::string> expected = kept;
   expected.push_back("folder.tmp-" + dead + "-2");

@@ -18,9 +18,12 @@
 #include <string>
 #include <vector>
 
+#include "temp_folder.h"
+
 namespace fs = std::filesystem;
 using tts::audio::Audio;
 using tts::audio::AudioError;
+using tts::testing_support::TempFolder;
 
 namespace {
 
@@ -33,28 +36,12 @@ std::string need(const char* path) {
   return path;
 }
 
-// A fresh directory per test, removed afterwards.
-class TempDir {
- public:
-  TempDir() {
-    std::string pattern = (fs::temp_directory_path() / "tts-audio-test-XXXXXX").string();
-    path_ = ::mkdtemp(pattern.data());
-  }
-  ~TempDir() {
-    std::error_code ec;
-    fs::remove_all(path_, ec);
-  }
-  fs::path operator/(const std::string& name) const { return path_ / name; }
-  const fs::path& path() const { return path_; }
-  std::vector<std::string> entries() const {
-    std::vector<std::string> names;
-    for (const auto& e : fs::directory_iterator(path_)) names.push_back(e.path().filename());
-    return names;
-  }
-
- private:
-  fs::path path_;
-};
+// The names of what is in `folder`, to check that no temporaries are left behind.
+std::vector<std::string> entries_of(const fs::path& folder) {
+  std::vector<std::string> names;
+  for (const auto& e : fs::directory_iterator(folder)) names.push_back(e.path().filename());
+  return names;
+}
 
 std::vector<char> file_bytes(const fs::path& path) {
   std::ifstream in(path, std::ios::binary);
@@ -144,7 +131,7 @@ TEST(AudioFile, ReadsRecordedSpeechWavExactly) {
 }
 
 TEST(AudioFile, WavAndFlacRoundTripWithin16BitQuantisation) {
-  TempDir dir;
+  const TempFolder dir;
   Audio speech = tts::audio::read_audio(need(kSpeech16k));
   for (const char* name : {"speech.wav", "speech.flac"}) {
     fs::path out = dir / name;
@@ -157,13 +144,13 @@ TEST(AudioFile, WavAndFlacRoundTripWithin16BitQuantisation) {
     for (std::size_t i = 0; i < speech.samples.size(); ++i)
       ASSERT_NEAR(back.samples[i], speech.samples[i], 1.5 / 32768) << name << " sample " << i;
   }
-  EXPECT_EQ(dir.entries().size(), 2u);  // no temporaries left behind
+  EXPECT_EQ(entries_of(dir.path()).size(), 2u);  // no temporaries left behind
 }
 
 TEST(AudioFile, AShortOggVorbisFileIsNotTakenForATruncatedOne) {
   // One audio page after the headers: libsndfile's log then says the file "ended unexpectedly"
   // although its last page carries the end-of-stream flag.
-  TempDir dir;
+  const TempFolder dir;
   std::vector<float> tone(16000);
   for (std::size_t i = 0; i < tone.size(); ++i) tone[i] = 0.5f * std::sin(0.08f * i);
   fs::path out = dir / "short.ogg";
@@ -175,7 +162,7 @@ TEST(AudioFile, AShortOggVorbisFileIsNotTakenForATruncatedOne) {
 }
 
 TEST(AudioFile, OggVorbisRoundTripKeepsTheWaveform) {
-  TempDir dir;
+  const TempFolder dir;
   Audio speech = tts::audio::read_audio(need(kSpeech48k));
   fs::path out = dir / "speech.ogg";
   tts::audio::write_audio(out, speech.samples.data(), speech.samples.size(), speech.sample_rate);
@@ -198,7 +185,7 @@ TEST(AudioFile, OggVorbisRoundTripKeepsTheWaveform) {
 }
 
 TEST(AudioFile, StereoIsMixedDownToTheMeanOfTheChannels) {
-  TempDir dir;
+  const TempFolder dir;
   Audio left = tts::audio::read_audio(need(kSpeech16k));
   Audio right = tts::audio::read_audio(need(kSpeech16kB));
   std::size_t n = std::min(left.samples.size(), right.samples.size());
@@ -257,7 +244,7 @@ TEST(AudioFile, ReadResamplesRecordedSpeechToTheRequestedRate) {
 }
 
 TEST(AudioFile, WriteToUnwritableFolderThrowsNamingPathAndLeavesNoTemporary) {
-  TempDir dir;
+  const TempFolder dir;
   std::ofstream(dir / "not-a-folder") << "x";
   // A path through a regular file fails even for root, unlike a read-only mode bit.
   fs::path target = dir / "not-a-folder" / "out.wav";
@@ -265,7 +252,7 @@ TEST(AudioFile, WriteToUnwritableFolderThrowsNamingPathAndLeavesNoTemporary) {
   expect_throws_naming(
       [&] { tts::audio::write_audio(target, speech.data(), speech.size(), 16000); },
       target.string());
-  EXPECT_EQ(dir.entries(), std::vector<std::string>{"not-a-folder"});
+  EXPECT_EQ(entries_of(dir.path()), std::vector<std::string>{"not-a-folder"});
 
   if (::geteuid() != 0) {  // root ignores permission bits
     fs::create_directory(dir / "read-only");
@@ -280,7 +267,7 @@ TEST(AudioFile, WriteToUnwritableFolderThrowsNamingPathAndLeavesNoTemporary) {
 }
 
 TEST(AudioFile, FailedWriteMidwayLeavesOldFileAndNoTemporary) {
-  TempDir dir;
+  const TempFolder dir;
   fs::path target = dir / "speech.wav";
   std::vector<float> speech = tts::audio::read_audio(need(kSpeech16k)).samples;
   tts::audio::write_audio(target, speech.data(), 1000, 16000);
@@ -303,11 +290,11 @@ TEST(AudioFile, FailedWriteMidwayLeavesOldFileAndNoTemporary) {
   ::setrlimit(RLIMIT_FSIZE, &saved);
   EXPECT_TRUE(threw);
   EXPECT_EQ(file_bytes(target), before);
-  EXPECT_EQ(dir.entries(), std::vector<std::string>{"speech.wav"});
+  EXPECT_EQ(entries_of(dir.path()), std::vector<std::string>{"speech.wav"});
 }
 
 TEST(AudioFile, WritingOverAnExistingFileReplacesItAtomically) {
-  TempDir dir;
+  const TempFolder dir;
   fs::path target = dir / "speech.wav";
   Audio a = tts::audio::read_audio(need(kSpeech16k));
   Audio b = tts::audio::read_audio(need(kSpeech16kB));
@@ -325,11 +312,11 @@ TEST(AudioFile, WritingOverAnExistingFileReplacesItAtomically) {
   ASSERT_EQ(back.samples.size(), b.samples.size());
   for (std::size_t i = 0; i < b.samples.size(); ++i)
     ASSERT_NEAR(back.samples[i], b.samples[i], 1.5 / 32768) << i;
-  EXPECT_EQ(dir.entries(), std::vector<std::string>{"speech.wav"});
+  EXPECT_EQ(entries_of(dir.path()), std::vector<std::string>{"speech.wav"});
 }
 
 TEST(AudioFile, TruncatedOrGarbageFilesThrowNamingTheFile) {
-  TempDir dir;
+  const TempFolder dir;
   Audio speech = tts::audio::read_audio(need(kSpeech16k));
   for (const char* ext : {".wav", ".flac", ".ogg"}) {
     fs::path whole = dir / (std::string("whole") + ext);
@@ -349,7 +336,7 @@ TEST(AudioFile, TruncatedOrGarbageFilesThrowNamingTheFile) {
 // Found by fuzz/audio_fuzz (seed fuzz/corpus/audio/float_nan_inf.wav): a floating-point file's NaN
 // or infinite samples came back as audio, poisoning every mel frame and training loss made from it.
 TEST(AudioFile, NonFiniteFloatSamplesAreRefusedNamingTheFileAndSample) {
-  TempDir dir;
+  const TempFolder dir;
   for (float bad : {std::nanf(""), INFINITY, -INFINITY}) {
     const fs::path path = dir / "float.wav";
     ASSERT_NO_FATAL_FAILURE(write_float_wav(path, {0.5f, 0.25f, bad, -0.5f}, 16000));
@@ -367,7 +354,7 @@ TEST(AudioFile, NonFiniteFloatSamplesAreRefusedNamingTheFileAndSample) {
 // Found by fuzz/audio_fuzz (seed fuzz/corpus/audio/float_near_max.wav): finite samples near the
 // float limit read at their own rate, but resampled to 16 kHz they summed to infinity and NaN.
 TEST(AudioFile, FloatSamplesFarBeyondFullScaleAreRefusedAndLoudOnesResampleFinite) {
-  TempDir dir;
+  const TempFolder dir;
   for (float bad : {1.7e38f, -4.1e11f, 2e6f}) {
     const fs::path path = dir / "corrupt.wav";
     ASSERT_NO_FATAL_FAILURE(write_float_wav(path, {0.5f, 0.0f, bad, -0.25f}, 128));
@@ -397,14 +384,14 @@ TEST(AudioFile, FloatSamplesFarBeyondFullScaleAreRefusedAndLoudOnesResampleFinit
 }
 
 TEST(AudioFile, UnknownExtensionIsRejectedBeforeTouchingTheDisk) {
-  TempDir dir;
+  const TempFolder dir;
   float x[4] = {};
   expect_throws_naming([&] { tts::audio::write_audio(dir / "out.mp3", x, 4, 16000); }, "out.mp3");
-  EXPECT_TRUE(dir.entries().empty());
+  EXPECT_TRUE(entries_of(dir.path()).empty());
 }
 
 TEST(AudioFileWriter, ChunkedWritesGiveTheFileOfOneWriteAndNothingShowsUntilFinish) {
-  TempDir dir;
+  const TempFolder dir;
   const std::vector<float> speech = tts::audio::read_audio(need(kSpeech16k)).samples;
   for (const char* ext : {".wav", ".flac", ".ogg"}) {
     const fs::path whole = dir / (std::string("whole") + ext);
@@ -431,13 +418,13 @@ TEST(AudioFileWriter, ChunkedWritesGiveTheFileOfOneWriteAndNothingShowsUntilFini
   }
   std::vector<std::string> expected = {"streamed.flac", "streamed.ogg", "streamed.wav",
                                        "whole.flac",    "whole.ogg",    "whole.wav"};
-  std::vector<std::string> entries = dir.entries();
+  std::vector<std::string> entries = entries_of(dir.path());
   std::sort(entries.begin(), entries.end());
   EXPECT_EQ(entries, expected);  // and no temporaries
 }
 
 TEST(AudioFileWriter, AbandonedOrFailedWritersLeaveTheOldFileAndNoTemporary) {
-  TempDir dir;
+  const TempFolder dir;
   const fs::path target = dir / "speech.wav";
   const std::vector<float> speech = tts::audio::read_audio(need(kSpeech16k)).samples;
   tts::audio::write_audio(target, speech.data(), 1000, 16000);
@@ -448,7 +435,7 @@ TEST(AudioFileWriter, AbandonedOrFailedWritersLeaveTheOldFileAndNoTemporary) {
     writer.write(speech.data(), speech.size() / 2);
   }
   EXPECT_EQ(file_bytes(target), before);
-  EXPECT_EQ(dir.entries(), std::vector<std::string>{"speech.wav"});
+  EXPECT_EQ(entries_of(dir.path()), std::vector<std::string>{"speech.wav"});
   // A bad path fails when the writer is made, before any audio exists, naming the path.
   std::ofstream(dir / "not-a-folder") << "x";
   const fs::path through_file = dir / "not-a-folder" / "out.wav";
@@ -456,7 +443,7 @@ TEST(AudioFileWriter, AbandonedOrFailedWritersLeaveTheOldFileAndNoTemporary) {
                        through_file.string());
   expect_throws_naming([&] { tts::audio::AudioFileWriter writer(dir / "out.mp3", 16000); },
                        "out.mp3");
-  std::vector<std::string> entries = dir.entries();
+  std::vector<std::string> entries = entries_of(dir.path());
   std::sort(entries.begin(), entries.end());
   EXPECT_EQ(entries, (std::vector<std::string>{"not-a-folder", "speech.wav"}));
   // Writing after finish() is refused rather than lost.

@@ -1,12 +1,12 @@
 // Streaming encoders: what they write, fed a few samples at a time, is a file that libsndfile
 // reads back with the same audio (exactly for wav, pcm and flac; by length for the lossy ones).
 #include <gtest/gtest.h>
-#include <stdlib.h>
 
 #include <cmath>
 #include <filesystem>
 #include <fstream>
 
+#include "temp_folder.h"
 #include "tts/audio/audio_file.h"
 #include "tts/audio/stream_encoder.h"
 
@@ -38,14 +38,11 @@ std::string encode_in_pieces(StreamEncoder& e, const std::vector<float>& s) {
 }
 
 Audio decode(const std::string& bytes, const std::string& ext) {
-  std::string pattern = (fs::temp_directory_path() / "tts-enc-XXXXXX").string();
-  fs::path dir = ::mkdtemp(pattern.data());
+  const tts::testing_support::TempFolder dir;
   fs::path file = dir / ("a." + ext);
   std::ofstream(file, std::ios::binary)
       .write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
-  Audio a = read_audio(file);
-  fs::remove_all(dir);
-  return a;
+  return read_audio(file);
 }
 
 std::vector<float> quantised(const std::vector<float>& s) {

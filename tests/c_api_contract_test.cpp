@@ -2,7 +2,6 @@
 // open stream, many threads on one voice, and the C99 compile of the header (c_api_header.c).
 #include <fcntl.h>
 #include <gtest/gtest.h>
-#include <stdlib.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -19,6 +18,8 @@
 #include <thread>
 #include <vector>
 
+#include "random_voice_suite.h"
+#include "temp_folder.h"
 #include "tts/engine/voice.h"
 #include "tts/engine/voice_random.h"
 #include "tts/frontend/symbol_table.h"
@@ -37,20 +38,10 @@ namespace {
 
 const char kText[] = "Hello there. Yes.";
 
-class CApi : public testing::Test {
+class CApi : public tts::testing_support::RandomVoiceSuite<CApi> {
  protected:
-  static void SetUpTestSuite() {
-    std::string pattern = (fs::temp_directory_path() / "tts-capi-test-XXXXXX").string();
-    root_ = ::mkdtemp(pattern.data());
-    tts::engine::create_random_voice(root_ / "voice", {});
-    path_ = (root_ / "voice").string();
-  }
-  static void TearDownTestSuite() {
-    std::error_code ec;
-    fs::remove_all(root_, ec);
-  }
   void SetUp() override {
-    ASSERT_EQ(tts_voice_load(path_.c_str(), nullptr, &voice_), TTS_OK) << tts_last_error();
+    ASSERT_EQ(tts_voice_load(voice_path().c_str(), nullptr, &voice_), TTS_OK) << tts_last_error();
     ASSERT_EQ(tts_stream_create(voice_, &stream_), TTS_OK) << tts_last_error();
   }
   void TearDown() override {
@@ -73,13 +64,9 @@ class CApi : public testing::Test {
     EXPECT_EQ(rc, TTS_DONE) << tts_stream_last_error(stream);
     return audio;
   }
-  static fs::path root_;
-  static std::string path_;
   tts_voice* voice_ = nullptr;
   tts_stream* stream_ = nullptr;
 };
-fs::path CApi::root_;
-std::string CApi::path_;
 
 TEST(CApiStatic, VersionAndStrerror) {
   EXPECT_STREQ(tts_version(), "0.1.0");
@@ -167,15 +154,12 @@ TEST(CApiStatic, InitialisersWriteOnlyTheCallersStruct) {
 // load never opens it for reading in a way that waits for a writer. If the load does wait, the test
 // opens the FIFO's other end itself, so that it ends (and fails) instead of hanging.
 TEST(CApiStatic, VoiceJsonThatIsAFifoIsRefusedAtOnce) {
-  const fs::path folder =
-      fs::temp_directory_path() / ("tts-fifo-voice-" + std::to_string(getpid()));
-  fs::remove_all(folder);
-  fs::create_directories(folder);
+  const tts::testing_support::TempFolder folder;
   const fs::path fifo = folder / "voice.json";
   ASSERT_EQ(mkfifo(fifo.c_str(), 0600), 0) << std::strerror(errno);
   auto load = std::async(std::launch::async, [&] {
     tts_voice* voice = nullptr;
-    const int status = tts_voice_load(folder.c_str(), nullptr, &voice);
+    const int status = tts_voice_load(folder.path().c_str(), nullptr, &voice);
     tts_voice_free(voice);
     return std::make_pair(status, std::string(tts_last_error()));
   });
@@ -188,7 +172,6 @@ TEST(CApiStatic, VoiceJsonThatIsAFifoIsRefusedAtOnce) {
   EXPECT_EQ(status, TTS_ERR_BAD_VOICE) << message;
   EXPECT_NE(message.find("FIFO"), std::string::npos) << message;
   EXPECT_NE(message.find("voice.json"), std::string::npos) << message;
-  fs::remove_all(folder);
 }
 
 TEST(CApiStatic, MissingVoiceIsNotFoundAndNamed) {
@@ -200,9 +183,9 @@ TEST(CApiStatic, MissingVoiceIsNotFoundAndNamed) {
 }
 
 TEST_F(CApi, DamagedVoiceIsBadVoice) {
-  const fs::path broken = root_ / "broken";
+  const fs::path broken = folder() / "broken";
   fs::remove_all(broken);
-  fs::copy(root_ / "voice", broken, fs::copy_options::recursive);
+  fs::copy(voice_path(), broken, fs::copy_options::recursive);
   fs::resize_file(broken / "vocoder" / "vocoder.safetensors", 100);
   tts_voice* voice = nullptr;
   EXPECT_EQ(tts_voice_load(broken.c_str(), nullptr, &voice), TTS_ERR_BAD_VOICE);
@@ -232,7 +215,7 @@ TEST_F(CApi, CudaDeviceSynthesisesOnAGpuAndIsRefusedClearlyWithoutOne) {
   vo.device = TTS_DEVICE_CUDA;
   tts_voice* v = nullptr;
   if (!tts::kernels::cuda_backend_built() || tts::kernels::cuda_device_count() == 0) {
-    EXPECT_EQ(tts_voice_load(path_.c_str(), &vo, &v), TTS_ERR_UNSUPPORTED);
+    EXPECT_EQ(tts_voice_load(voice_path().c_str(), &vo, &v), TTS_ERR_UNSUPPORTED);
     EXPECT_EQ(v, nullptr);
     EXPECT_NE(std::string(tts_last_error()).find("CUDA"), std::string::npos) << tts_last_error();
     if (tts::kernels::cuda_backend_built()) {
@@ -240,7 +223,7 @@ TEST_F(CApi, CudaDeviceSynthesisesOnAGpuAndIsRefusedClearlyWithoutOne) {
     }
     GTEST_SKIP() << "no CUDA device: checked the refusal only";
   }
-  ASSERT_EQ(tts_voice_load(path_.c_str(), &vo, &v), TTS_OK) << tts_last_error();
+  ASSERT_EQ(tts_voice_load(voice_path().c_str(), &vo, &v), TTS_OK) << tts_last_error();
   tts_stream* gpu = nullptr;
   ASSERT_EQ(tts_stream_create(v, &gpu), TTS_OK) << tts_last_error();
   const std::vector<float> on_gpu = pull(gpu, "A short sentence.", 3);
@@ -258,7 +241,7 @@ TEST_F(CApi, CudaDeviceSynthesisesOnAGpuAndIsRefusedClearlyWithoutOne) {
 // the limit, on every machine (the shape is checked before CUDA is touched); never accepted only to
 // fail at its first synthesis. The CPU takes it.
 TEST_F(CApi, CudaDeviceRefusesAVocoderTheGpuCannotSampleWhenLoading) {
-  const fs::path wide = root_ / "wide";
+  const fs::path wide = folder() / "wide";
   fs::remove_all(wide);
   tts::engine::create_random_voice(wide, {});
   tts::vocoder::WaveNetConfig c;  // the features of the random voice (tts::kernels::MelConfig)
@@ -319,7 +302,7 @@ TEST_F(CApi, ALargerOptionsStructIsReadWhileItsNewFieldsAreUnset) {
   tts_default_voice_options(&vo);
   vo.struct_size = 2;
   tts_voice* v = nullptr;
-  EXPECT_EQ(tts_voice_load(path_.c_str(), &vo, &v), TTS_ERR_INVALID_ARGUMENT);
+  EXPECT_EQ(tts_voice_load(voice_path().c_str(), &vo, &v), TTS_ERR_INVALID_ARGUMENT);
 }
 
 // Misuse the header forbids gets an error, not an abort or a hang: a callback that calls back into
@@ -554,7 +537,7 @@ TEST_F(CApi, ChunksCarryTheMarksAtTheSampleTheAlignmentGivesTheirWord) {
   ASSERT_EQ(tts_synthesize(stream_, kMarked, &o, on_chunk, &both), TTS_OK);
   EXPECT_EQ(called.text, pulled.text);
   std::vector<char> text(4096);
-  EXPECT_EQ(c_marks(path_.c_str(), kMarked, text.data(), text.size()), 7);
+  EXPECT_EQ(c_marks(voice_path().c_str(), kMarked, text.data(), text.size()), 7);
   EXPECT_EQ(std::string(text.data()), pulled.text);
 
   // A caller built before the mark fields is not written past its struct.
@@ -596,17 +579,17 @@ TEST_F(CApi, VoiceInfo) {
   EXPECT_STREQ(info.language, "en-us");
   EXPECT_EQ(info.sample_rate, 16000);
   EXPECT_STREQ(info.licence, "CC0-1.0");
-  EXPECT_EQ(std::string(info.path), path_);
+  EXPECT_EQ(std::string(info.path), voice_path().string());
   EXPECT_GT(info.size_bytes, 0u);
 }
 
 TEST_F(CApi, PullAndCallbackAndTheCHeaderAgree) {
   const std::vector<float> pulled = pull(stream_, kText, 7);
-  EXPECT_EQ(c_pull_samples(path_.c_str(), kText, 7), static_cast<long>(pulled.size()));
+  EXPECT_EQ(c_pull_samples(voice_path().c_str(), kText, 7), static_cast<long>(pulled.size()));
   int chunks = 0;
-  EXPECT_EQ(c_callback(path_.c_str(), kText, 0, &chunks), TTS_OK);
+  EXPECT_EQ(c_callback(voice_path().c_str(), kText, 0, &chunks), TTS_OK);
   EXPECT_GT(chunks, 1);
-  EXPECT_EQ(c_callback(path_.c_str(), kText, 1, &chunks), TTS_ERR_CANCELLED);
+  EXPECT_EQ(c_callback(voice_path().c_str(), kText, 1, &chunks), TTS_ERR_CANCELLED);
   EXPECT_EQ(chunks, 1);
   EXPECT_EQ(pull(stream_, kText, 7), pulled);
 }

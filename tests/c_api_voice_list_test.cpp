@@ -12,7 +12,7 @@
 #include <string>
 #include <vector>
 
-#include "tts/engine/voice_random.h"
+#include "random_voice_suite.h"
 #include "tts/tts.h"
 
 extern "C" long c_list_voices(char* out, size_t size);
@@ -22,20 +22,7 @@ namespace fs = std::filesystem;
 namespace {
 
 // One random voice in a temporary folder, copied into the search-path folders the tests make.
-class CApiVoiceList : public testing::Test {
- protected:
-  static void SetUpTestSuite() {
-    std::string pattern = (fs::temp_directory_path() / "tts-capi-list-test-XXXXXX").string();
-    root_ = ::mkdtemp(pattern.data());
-    tts::engine::create_random_voice(root_ / "voice", {});
-  }
-  static void TearDownTestSuite() {
-    std::error_code ec;
-    fs::remove_all(root_, ec);
-  }
-  static fs::path root_;
-};
-fs::path CApiVoiceList::root_;
+class CApiVoiceList : public tts::testing_support::RandomVoiceSuite<CApiVoiceList> {};
 
 // Sets an environment variable for one scope, restoring what was there.
 class ScopedEnv {
@@ -68,20 +55,20 @@ std::vector<std::string> search_path_of(const tts_voice_list* list) {
 }
 
 TEST_F(CApiVoiceList, GivesTheSearchPathAndTheVoicesInIt) {
-  const fs::path first = root_ / "list-first", second = root_ / "list-second";
+  const fs::path first = folder() / "list-first", second = folder() / "list-second";
   fs::remove_all(first);
   fs::remove_all(second);
   fs::create_directories(first);
   fs::create_directories(second);
-  fs::copy(root_ / "voice", first / "babble", fs::copy_options::recursive);
-  fs::copy(root_ / "voice", second / "babble", fs::copy_options::recursive);  // hidden by first's
-  fs::copy(root_ / "voice", second / "another", fs::copy_options::recursive);
+  fs::copy(voice_path(), first / "babble", fs::copy_options::recursive);
+  fs::copy(voice_path(), second / "babble", fs::copy_options::recursive);  // hidden by first's
+  fs::copy(voice_path(), second / "another", fs::copy_options::recursive);
   fs::create_directories(second / "broken");
   { std::ofstream(second / "broken" / "voice.json") << "{\"format\": \"nonsense\"}"; }
   fs::create_directories(second / "not-a-voice");
   const std::string path = first.string() + "::" + second.string();
-  const ScopedEnv voice_path("TTS_VOICE_PATH", path.c_str());
-  const ScopedEnv xdg("XDG_DATA_HOME", (root_ / "xdg").c_str());
+  const ScopedEnv voice_path_env("TTS_VOICE_PATH", path.c_str());
+  const ScopedEnv xdg("XDG_DATA_HOME", (folder() / "xdg").c_str());
 
   tts_voice_list* list = reinterpret_cast<tts_voice_list*>(0x1);
   ASSERT_EQ(tts_voice_list_create(&list), TTS_OK) << tts_last_error();
@@ -90,7 +77,7 @@ TEST_F(CApiVoiceList, GivesTheSearchPathAndTheVoicesInIt) {
   ASSERT_EQ(folders.size(), 4u);
   EXPECT_EQ(folders[0], first.string());
   EXPECT_EQ(folders[1], second.string());
-  EXPECT_EQ(folders[2], (root_ / "xdg" / "tts" / "voices").string());
+  EXPECT_EQ(folders[2], (folder() / "xdg" / "tts" / "voices").string());
   EXPECT_EQ(fs::path(folders[3]), fs::path(TTS_SOURCE_DIR) / "voices");
 
   // babble (from first), then second's another and broken; then the source tree's voices.

@@ -3,18 +3,16 @@
 // a CPU synthesis of a CUDA build never maps a CUDA library into the process.
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
-#include <stdlib.h>
 
-#include <filesystem>
 #include <fstream>
 #include <string>
 
+#include "temp_folder.h"
 #include "tts/engine/pipeline.h"
 #include "tts/engine/voice_random.h"
 #include "tts/kernels/cuda_library.h"
 #include "tts/kernels/device.h"
 
-namespace fs = std::filesystem;
 using testing::HasSubstr;
 using tts::kernels::Device;
 using tts::kernels::GemmPrecision;
@@ -66,10 +64,9 @@ TEST(DeviceChoice, TheCpuComputesInFp32Only) {
 // synthesis, which must not load CUDA; then the first ask for the GPU, which loads the library
 // (in a CUDA build) and either finds a device or refuses saying why.
 TEST(DeviceChoice, CudaIsLoadedOnlyWhenAskedFor) {
-  std::string pattern = (fs::temp_directory_path() / "tts-device-test-XXXXXX").string();
-  const fs::path root = ::mkdtemp(pattern.data());
-  tts::engine::create_random_voice(root / "voice", {});
   {
+    const tts::testing_support::TempFolder root;
+    tts::engine::create_random_voice(root / "voice", {});
     auto voice = tts::engine::Voice::load(root / "voice");
     tts::engine::SynthesisStream stream(voice);
     tts::engine::SynthesisOptions options;
@@ -80,7 +77,6 @@ TEST(DeviceChoice, CudaIsLoadedOnlyWhenAskedFor) {
     while (stream.next(chunk)) samples += chunk.samples.size();
     EXPECT_GT(samples, 0u);
   }
-  fs::remove_all(root);
   EXPECT_FALSE(tts::kernels::cuda_library_loaded());
   for (const char* library : {"libtts_cuda", "libcublas", "libcudnn", "libcudart"})
     EXPECT_FALSE(mapped(library)) << library << " was mapped by a CPU synthesis";

@@ -4,15 +4,14 @@
 // reference written out below (acoustic model, then the WaveNet over the whole sentence), for
 // sentences from two chunks (the first is 256 samples) to several seconds long.
 #include <gtest/gtest.h>
-#include <stdlib.h>
 
 #include <chrono>
 #include <filesystem>
 #include <vector>
 
+#include "random_voice_suite.h"
 #include "sanitizer_build.h"
 #include "tts/engine/pipeline.h"
-#include "tts/engine/voice_random.h"
 #include "tts/kernels/seed.h"
 #include "tts/vocoder/sample_codec.h"
 #include "tts/vocoder/sampler.h"
@@ -23,24 +22,7 @@ using namespace tts::engine;
 
 namespace {
 
-class FirstAudio : public testing::Test {
- protected:
-  static void SetUpTestSuite() {
-    std::string pattern = (fs::temp_directory_path() / "tts-first-audio-test-XXXXXX").string();
-    root_ = ::mkdtemp(pattern.data());
-    create_random_voice(root_ / "voice", {});
-    voice_ = Voice::load(root_ / "voice");
-  }
-  static void TearDownTestSuite() {
-    voice_.reset();
-    std::error_code ec;
-    fs::remove_all(root_, ec);
-  }
-  static fs::path root_;
-  static std::shared_ptr<const Voice> voice_;
-};
-fs::path FirstAudio::root_;
-std::shared_ptr<const Voice> FirstAudio::voice_;
+class FirstAudio : public tts::testing_support::RandomVoiceSuite<FirstAudio> {};
 
 // The audio of plain `text` as the pipeline has always made it, without the pipeline: each
 // sentence's frames from the acoustic model (padded to two frames), sampled at once by the WaveNet
@@ -134,7 +116,7 @@ TEST_F(FirstAudio, ChunksAreTheReferenceAudioForEverySentenceLength) {
                           : std::vector<std::size_t>{2048, 300, std::size_t{1} << 20};
   for (float rate : rates)
     for (const char* text : kTexts)
-      for (std::size_t chunk : chunks) expect_reference_audio(voice_, text, rate, chunk);
+      for (std::size_t chunk : chunks) expect_reference_audio(voice(), text, rate, chunk);
 }
 
 TEST(FirstAudioBundledVoice, ChunksAreTheReferenceAudioFromTheShortestSentenceUp) {
@@ -161,7 +143,7 @@ TEST_F(FirstAudio, TheFirstChunkDoesNotWaitForTheRestOfTheSentence) {
       "The quick brown fox jumps over the lazy dog, and then it runs far away into the woods, "
       "where nobody will ever find it again.";
   using Clock = std::chrono::steady_clock;
-  SynthesisStream stream(voice_);
+  SynthesisStream stream(voice());
   const auto start = Clock::now();
   stream.start(text, o);
   AudioChunk first, second;

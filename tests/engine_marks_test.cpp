@@ -1,15 +1,12 @@
 // SSML <mark>s through the streaming pipeline on a tiny random voice: every mark once, in order, in
 // the chunk holding the sample where the alignment says its word starts.
 #include <gtest/gtest.h>
-#include <stdlib.h>
 
-#include <filesystem>
 #include <map>
 
+#include "random_voice_suite.h"
 #include "tts/engine/pipeline.h"
-#include "tts/engine/voice_random.h"
 
-namespace fs = std::filesystem;
 using namespace tts::engine;
 
 namespace {
@@ -38,32 +35,17 @@ SynthesisOptions ssml(std::size_t chunk_samples) {
   return o;
 }
 
-class Marks : public testing::Test {
+class Marks : public tts::testing_support::RandomVoiceSuite<Marks> {
  protected:
-  static void SetUpTestSuite() {
-    std::string pattern = (fs::temp_directory_path() / "tts-marks-test-XXXXXX").string();
-    root_ = ::mkdtemp(pattern.data());
-    create_random_voice(root_ / "voice", {});
-    voice_ = Voice::load(root_ / "voice");
-  }
-  static void TearDownTestSuite() {
-    voice_.reset();
-    std::error_code ec;
-    fs::remove_all(root_, ec);
-  }
   static std::vector<AudioChunk> all_chunks(const std::string& text, const SynthesisOptions& o) {
-    SynthesisStream stream(voice_);
+    SynthesisStream stream(voice());
     stream.start(text, o);
     std::vector<AudioChunk> chunks;
     AudioChunk c;
     while (stream.next(c)) chunks.push_back(c);
     return chunks;
   }
-  static fs::path root_;
-  static std::shared_ptr<const Voice> voice_;
 };
-fs::path Marks::root_;
-std::shared_ptr<const Voice> Marks::voice_;
 
 struct Fired {
   std::string name;

@@ -1,16 +1,13 @@
 // The streaming pipeline on a tiny random voice: chunks, ordering, determinism, pauses, errors and
 // cancellation.
 #include <gtest/gtest.h>
-#include <stdlib.h>
 
 #include <chrono>
-#include <filesystem>
 #include <thread>
 
+#include "random_voice_suite.h"
 #include "tts/engine/pipeline.h"
-#include "tts/engine/voice_random.h"
 
-namespace fs = std::filesystem;
 using namespace tts::engine;
 
 namespace {
@@ -25,32 +22,17 @@ SynthesisOptions fast() {
   return o;
 }
 
-class Pipeline : public testing::Test {
+class Pipeline : public tts::testing_support::RandomVoiceSuite<Pipeline> {
  protected:
-  static void SetUpTestSuite() {
-    std::string pattern = (fs::temp_directory_path() / "tts-pipeline-test-XXXXXX").string();
-    root_ = ::mkdtemp(pattern.data());
-    create_random_voice(root_ / "voice", {});
-    voice_ = Voice::load(root_ / "voice");
-  }
-  static void TearDownTestSuite() {
-    voice_.reset();
-    std::error_code ec;
-    fs::remove_all(root_, ec);
-  }
   static std::vector<AudioChunk> all_chunks(const std::string& text, const SynthesisOptions& o) {
-    SynthesisStream stream(voice_);
+    SynthesisStream stream(voice());
     stream.start(text, o);
     std::vector<AudioChunk> chunks;
     AudioChunk c;
     while (stream.next(c)) chunks.push_back(c);
     return chunks;
   }
-  static fs::path root_;
-  static std::shared_ptr<const Voice> voice_;
 };
-fs::path Pipeline::root_;
-std::shared_ptr<const Voice> Pipeline::voice_;
 
 std::vector<float> concat(const std::vector<AudioChunk>& chunks) {
   std::vector<float> out;
@@ -84,7 +66,7 @@ TEST_F(Pipeline, ChunksCarrySentencesInOrderAndOneIsLast) {
 TEST_F(Pipeline, StreamedChunksEqualTheWholeCallWhateverTheChunkSize) {
   SynthesisOptions o = fast();
   o.seed = 42;
-  const std::vector<float> whole = synthesize_all(voice_, kText, o);
+  const std::vector<float> whole = synthesize_all(voice(), kText, o);
   ASSERT_GT(whole.size(), 1000u);
   SynthesisOptions small = o;
   small.chunk_samples = 37;
@@ -98,7 +80,7 @@ TEST_F(Pipeline, StreamedChunksEqualTheWholeCallWhateverTheChunkSize) {
   // thread team is too slow to test here on a loaded 2-core CI machine.)
   SynthesisOptions other_seed = o;
   other_seed.seed = 43;
-  EXPECT_NE(synthesize_all(voice_, kText, other_seed), whole);
+  EXPECT_NE(synthesize_all(voice(), kText, other_seed), whole);
 }
 
 TEST_F(Pipeline, SentenceSilenceAndVolume) {
@@ -106,19 +88,19 @@ TEST_F(Pipeline, SentenceSilenceAndVolume) {
   none.sentence_silence = 0.0f;
   SynthesisOptions half = none;
   half.sentence_silence = 0.5f;
-  const auto a = synthesize_all(voice_, kText, none);
-  const auto b = synthesize_all(voice_, kText, half);
+  const auto a = synthesize_all(voice(), kText, none);
+  const auto b = synthesize_all(voice(), kText, half);
   EXPECT_EQ(b.size(), a.size() + 2 * 8000);  // two gaps between three sentences
   SynthesisOptions quiet = none;
   quiet.volume = 0.5f;
-  const auto q = synthesize_all(voice_, kText, quiet);
+  const auto q = synthesize_all(voice(), kText, quiet);
   ASSERT_EQ(q.size(), a.size());
   for (std::size_t i = 0; i < a.size(); i += 97) ASSERT_FLOAT_EQ(q[i], 0.5f * a[i]);
 }
 
 TEST_F(Pipeline, NothingToSayEndsAtOnce) {
   for (const char* text : {"", "   ", "... !!", "\n\n"}) {
-    SynthesisStream stream(voice_);
+    SynthesisStream stream(voice());
     stream.start(text, {});
     AudioChunk c;
     EXPECT_FALSE(stream.next(c)) << "\"" << text << "\"";
@@ -127,7 +109,7 @@ TEST_F(Pipeline, NothingToSayEndsAtOnce) {
 }
 
 TEST_F(Pipeline, InvalidUtf8ComesAfterTheAudioBeforeIt) {
-  SynthesisStream stream(voice_);
+  SynthesisStream stream(voice());
   stream.start("First is fine. Then \xff broken.", fast());
   AudioChunk c;
   std::size_t samples = 0;
@@ -153,14 +135,14 @@ TEST_F(Pipeline, SsmlBreakIsAPauseOfItsLength) {
     }
   EXPECT_EQ(pause, 4000u);
   EXPECT_EQ(chunks.back().sentence->index, 1);
-  SynthesisStream stream(voice_);
+  SynthesisStream stream(voice());
   stream.start("<speak>unclosed <s>", o);
   AudioChunk c;
   EXPECT_THROW(while (stream.next(c)){}, SynthesisInputError);
 }
 
 TEST_F(Pipeline, CancelFromAnotherThreadStopsAWaitingNext) {
-  SynthesisStream stream(voice_);
+  SynthesisStream stream(voice());
   SynthesisOptions o = fast();
   o.chunk_samples = 64;
   o.queue_chunks = 1;
@@ -195,19 +177,19 @@ TEST_F(Pipeline, DestroyingAStreamMidwayDoesNotHang) {
   SynthesisOptions o = fast();
   o.queue_chunks = 1;
   {
-    SynthesisStream stream(voice_);
+    SynthesisStream stream(voice());
     stream.start(text, o);
     AudioChunk c;
     ASSERT_TRUE(stream.next(c));
   }
   {
-    SynthesisStream never_read(voice_);
+    SynthesisStream never_read(voice());
     never_read.start(text, o);
   }
 }
 
 TEST_F(Pipeline, BadOptionsAndOrder) {
-  SynthesisStream stream(voice_);
+  SynthesisStream stream(voice());
   AudioChunk c;
   EXPECT_THROW(stream.next(c), std::logic_error);
   SynthesisOptions o;
@@ -222,9 +204,9 @@ TEST_F(Pipeline, BadOptionsAndOrder) {
 TEST_F(Pipeline, RateChangesTheLength) {
   SynthesisOptions o = fast();
   o.sentence_silence = 0.0f;
-  const auto normal = synthesize_all(voice_, "Hi.", o);
+  const auto normal = synthesize_all(voice(), "Hi.", o);
   o.rate = 3.0f;
-  const auto slow = synthesize_all(voice_, "Hi.", o);
+  const auto slow = synthesize_all(voice(), "Hi.", o);
   EXPECT_GT(slow.size(), normal.size() * 3 / 2);
 }
 

@@ -14,6 +14,7 @@
 #include <string>
 #include <vector>
 
+#include "random_voice_suite.h"
 #include "tts/audio/audio_file.h"
 #include "tts/engine/voice.h"
 #include "tts/engine/voice_random.h"
@@ -43,25 +44,24 @@ std::vector<std::int16_t> s16(const std::string& bytes) {
   return s;
 }
 
-class SayCli : public testing::Test {
+// The random voice is babble on the command's voice path (folder() / "voices"), beside a folder
+// that is not a voice.
+class SayCli : public tts::testing_support::RandomVoiceSuite<SayCli> {
+ public:
+  static fs::path voice_subfolder() { return fs::path("voices") / "babble"; }
+
  protected:
   static void SetUpTestSuite() {
-    std::string pattern = (fs::temp_directory_path() / "tts-say-test-XXXXXX").string();
-    root_ = ::mkdtemp(pattern.data());
-    fs::create_directories(root_ / "voices" / "empty");
-    tts::engine::create_random_voice(root_ / "voices" / "babble", {});
-  }
-  static void TearDownTestSuite() {
-    std::error_code ec;
-    fs::remove_all(root_, ec);
+    RandomVoiceSuite::SetUpTestSuite();
+    fs::create_directories(folder() / "voices" / "empty");
   }
   // Runs `tts ARGS` through the shell with the test's voice path and data folder.
   static Result tts(const std::string& args, const std::string& env = "") {
-    const fs::path out = root_ / "stdout", err = root_ / "stderr";
+    const fs::path out = folder() / "stdout", err = folder() / "stderr";
     const std::string command =
-        "cd " + root_.string() +
-        " && unset ALSA_CONFIG_PATH; TTS_VOICE_PATH=" + (root_ / "voices").string() +
-        " XDG_DATA_HOME=" + (root_ / "data").string() + " " + env + " " + TTS_BINARY_DIR +
+        "cd " + folder().string() +
+        " && unset ALSA_CONFIG_PATH; TTS_VOICE_PATH=" + (folder() / "voices").string() +
+        " XDG_DATA_HOME=" + (folder() / "data").string() + " " + env + " " + TTS_BINARY_DIR +
         "/tools/tts " + args +
         (args.rfind("say", 0) == 0 && args.find("--help") == std::string::npos ? " --rate 6" : "") +
         " >" + out.string() + " 2>" + err.string();
@@ -72,9 +72,7 @@ class SayCli : public testing::Test {
     r.err = slurp(err);
     return r;
   }
-  static fs::path root_;
 };
-fs::path SayCli::root_;
 
 TEST_F(SayCli, WithoutAVoiceSaysNoVoiceIsInstalledYet) {
   if (tts::engine::find_voice("default")) GTEST_SKIP() << "a default voice is installed";
@@ -88,7 +86,7 @@ TEST_F(SayCli, TheBundledDefaultVoiceSpeaks) {
   if (!tts::engine::find_voice("default")) GTEST_SKIP() << "no default voice is installed";
   Result r = tts("say -o default.wav --seed 3 \"Hello, world.\"");
   ASSERT_EQ(r.exit_code, 0) << r.err;
-  const auto audio = tts::audio::read_audio(root_ / "default.wav");
+  const auto audio = tts::audio::read_audio(folder() / "default.wav");
   EXPECT_EQ(audio.sample_rate, 16000);
   // Two words at --rate 6 (added by tts() for speed): well under a second, but not nothing.
   const double seconds = static_cast<double>(audio.samples.size()) / audio.sample_rate;
@@ -100,13 +98,13 @@ TEST_F(SayCli, TheBundledDefaultVoiceSpeaks) {
   // The same seed gives the same audio.
   r = tts("say -o again.wav --seed 3 \"Hello, world.\"");
   ASSERT_EQ(r.exit_code, 0) << r.err;
-  EXPECT_EQ(tts::audio::read_audio(root_ / "again.wav").samples, audio.samples);
+  EXPECT_EQ(tts::audio::read_audio(folder() / "again.wav").samples, audio.samples);
 }
 
 TEST_F(SayCli, WritesAFileThatMatchesTheRawStream) {
   Result r = tts("say --voice babble --seed 5 -o out.wav \"Hello there. Second sentence.\"");
   ASSERT_EQ(r.exit_code, 0) << r.err;
-  const auto audio = tts::audio::read_audio(root_ / "out.wav");
+  const auto audio = tts::audio::read_audio(folder() / "out.wav");
   EXPECT_EQ(audio.sample_rate, 16000);
   ASSERT_GT(audio.samples.size(), 1000u);
   r = tts("say --voice babble --seed 5 --raw \"Hello there. Second sentence.\"");
@@ -117,14 +115,14 @@ TEST_F(SayCli, WritesAFileThatMatchesTheRawStream) {
     ASSERT_NEAR(raw[i] / 32768.0, audio.samples[i], 2.0 / 32768) << i;
   // Other formats by extension.
   EXPECT_EQ(tts("say --voice babble -o out.flac Hi.").exit_code, 0);
-  EXPECT_EQ(tts::audio::read_audio(root_ / "out.flac").samples.size() > 0, true);
+  EXPECT_EQ(tts::audio::read_audio(folder() / "out.flac").samples.size() > 0, true);
 }
 
 TEST_F(SayCli, StdinIsSpokenLineByLine) {
   const auto one = s16(tts("say --voice babble --raw One.").out);
   const auto two = s16(tts("say --voice babble --raw Two.").out);
   ASSERT_FALSE(one.empty());
-  std::ofstream(root_ / "lines.txt") << "One.\n\nTwo.\n";
+  std::ofstream(folder() / "lines.txt") << "One.\n\nTwo.\n";
   const Result lines = tts("say --voice babble --raw --sentence-silence 0.25 < lines.txt");
   ASSERT_EQ(lines.exit_code, 0) << lines.err;
   EXPECT_EQ(s16(lines.out).size(), one.size() + 4000 + two.size());
@@ -137,7 +135,7 @@ TEST_F(SayCli, StdinIsSpokenLineByLine) {
 TEST_F(SayCli, DocumentedExitCodes) {
   Result r = tts("say --voice babble --raw -o x.wav Hi.");
   EXPECT_EQ(r.exit_code, 2) << r.err;
-  r = tts("say --voice " + (root_ / "voices" / "empty").string() + " -o x.wav Hi.");
+  r = tts("say --voice " + (folder() / "voices" / "empty").string() + " -o x.wav Hi.");
   EXPECT_EQ(r.exit_code, 3) << r.err;
   EXPECT_NE(r.err.find("voice.json"), std::string::npos) << r.err;
   r = tts("say --voice nobody -o x.wav Hi.");
@@ -145,8 +143,8 @@ TEST_F(SayCli, DocumentedExitCodes) {
   EXPECT_NE(r.err.find("no voice named \"nobody\""), std::string::npos) << r.err;
   r = tts("say --voice babble --ssml -o x.wav \"<speak><s>unclosed\"");
   EXPECT_EQ(r.exit_code, 3);
-  EXPECT_FALSE(fs::exists(root_ / "x.wav"));  // no half file, and no temporary beside it
-  for (const auto& entry : fs::directory_iterator(root_))
+  EXPECT_FALSE(fs::exists(folder() / "x.wav"));  // no half file, and no temporary beside it
+  for (const auto& entry : fs::directory_iterator(folder()))
     EXPECT_EQ(entry.path().filename().string().find("x.wav.tmp"), std::string::npos);
   // An output that cannot be written fails before synthesis, naming it.
   r = tts("say --voice babble -o no-such-folder/x.wav Hi.");
@@ -158,7 +156,7 @@ TEST_F(SayCli, DocumentedExitCodes) {
   EXPECT_NE(r.err.find("use .wav, .flac or .ogg"), std::string::npos) << r.err;
   r = tts("say --voice nobody -o x.mp3 Hi.");
   EXPECT_EQ(r.exit_code, 2) << r.err;
-  EXPECT_FALSE(fs::exists(root_ / "x.mp3"));
+  EXPECT_FALSE(fs::exists(folder() / "x.mp3"));
   r = tts("say --voice babble --device cuda -o x.wav Hi.");
   EXPECT_EQ(r.exit_code, 1);
   EXPECT_NE(r.err.find("CUDA"), std::string::npos) << r.err;
@@ -170,7 +168,7 @@ TEST_F(SayCli, DocumentedExitCodes) {
 }
 
 TEST_F(SayCli, InvalidUtf8OnAStdinLineNamesTheLineAndTheOffsetWithinIt) {
-  std::ofstream(root_ / "bad-lines.txt", std::ios::binary) << "One.\n\nTwo \xff three.\n";
+  std::ofstream(folder() / "bad-lines.txt", std::ios::binary) << "One.\n\nTwo \xff three.\n";
   const Result r = tts("say --voice babble --raw < bad-lines.txt");
   EXPECT_EQ(r.exit_code, 3) << r.err;
   EXPECT_NE(r.err.find("line 3"), std::string::npos) << r.err;
@@ -181,8 +179,7 @@ TEST_F(SayCli, InvalidUtf8OnAStdinLineNamesTheLineAndTheOffsetWithinIt) {
 // One range for the speaking rate, (0, 10], in the C API (SynthesisOptions::validate) and the CLI.
 TEST_F(SayCli, RateRangeIsTheSameInTheCliAndTheCApi) {
   tts_voice* voice = nullptr;
-  ASSERT_EQ(tts_voice_load((root_ / "voices" / "babble").c_str(), nullptr, &voice), TTS_OK)
-      << tts_last_error();
+  ASSERT_EQ(tts_voice_load(voice_path().c_str(), nullptr, &voice), TTS_OK) << tts_last_error();
   tts_stream* stream = nullptr;
   ASSERT_EQ(tts_stream_create(voice, &stream), TTS_OK);
   for (const char* rate : {"0", "-1", "10.01", "nan", "0.05", "0.1", "10"}) {
@@ -212,7 +209,7 @@ TEST_F(SayCli, RateRangeIsTheSameInTheCliAndTheCApi) {
 
 // ALSA reads $XDG_CONFIG_HOME/alsa/asoundrc; the speakers are a file or a missing card.
 TEST_F(SayCli, SpeakersThroughAlsaFilePluginAndNoDevice) {
-  const fs::path config = root_ / "config";
+  const fs::path config = folder() / "config";
   fs::create_directories(config / "alsa");
   const std::string env = "XDG_CONFIG_HOME=" + config.string() + " ASAN_OPTIONS=detect_leaks=0";
   std::ofstream(config / "alsa" / "asoundrc") << "pcm.!default { type hw card 63 }\n"
@@ -222,7 +219,7 @@ TEST_F(SayCli, SpeakersThroughAlsaFilePluginAndNoDevice) {
   EXPECT_NE(r.err.find("-o file.wav"), std::string::npos) << r.err;
   EXPECT_EQ(r.err.find('\n'), r.err.size() - 1) << "one line: " << r.err;
 
-  const fs::path tap = root_ / "played.raw";
+  const fs::path tap = folder() / "played.raw";
   std::ofstream(config / "alsa" / "asoundrc")
       << "pcm.!default {\n  type plug\n  slave { pcm \"tts_tap\" format S16_LE channels 1 rate "
          "16000 }\n}\npcm.tts_tap {\n  type file\n  slave.pcm \"null\"\n  file \""
@@ -242,23 +239,23 @@ TEST_F(SayCli, SpeakersThroughAlsaFilePluginAndNoDevice) {
 }  // namespace
 
 TEST_F(SayCli, PackedVoiceSynthMelAndVocodeOfTheFrames) {
-  std::ofstream(root_ / "card.md") << "# a model card\n";
-  const std::string babble = (root_ / "voices" / "babble").string();
+  std::ofstream(folder() / "card.md") << "# a model card\n";
+  const std::string babble = voice_path().string();
   Result r =
       tts("voices pack voices/packed --acoustic " + babble + "/acoustic --vocoder " + babble +
           "/vocoder --name packed --licence CC0-1.0 --source \"a test\" --extra "
           "card.md=MODEL_CARD.md");
   ASSERT_EQ(r.exit_code, 0) << r.err;
-  const auto voice = tts::engine::Voice::load(root_ / "voices" / "packed");
+  const auto voice = tts::engine::Voice::load(folder() / "voices" / "packed");
   EXPECT_EQ(voice->info().name, "packed");
   EXPECT_EQ(voice->info().licence, "CC0-1.0");
-  EXPECT_EQ(slurp(root_ / "voices" / "packed" / "MODEL_CARD.md"), "# a model card\n");
+  EXPECT_EQ(slurp(folder() / "voices" / "packed" / "MODEL_CARD.md"), "# a model card\n");
   EXPECT_NE(tts("voices").out.find("packed"), std::string::npos);
 
   // The frames are exactly what the acoustic model predicts for the sentence's ids.
   r = tts("synth-mel \"Hello there.\" --voice packed -o frames.npy");
   ASSERT_EQ(r.exit_code, 0) << r.err;
-  const tts::kernels::NpyArray frames = tts::kernels::read_npy(root_ / "frames.npy");
+  const tts::kernels::NpyArray frames = tts::kernels::read_npy(folder() / "frames.npy");
   const auto sentence = voice->text().process_sentence("Hello there.");
   const auto expected = voice->acoustic().synthesize(
       std::vector<int32_t>(sentence.ids.begin(), sentence.ids.end()), {});
@@ -272,24 +269,24 @@ TEST_F(SayCli, PackedVoiceSynthMelAndVocodeOfTheFrames) {
   // The acoustic model's own folder works too, and gives the same frames.
   r = tts("synth-mel \"Hello there.\" --acoustic voices/packed/acoustic -o same.npy");
   ASSERT_EQ(r.exit_code, 0) << r.err;
-  EXPECT_EQ(tts::kernels::read_npy(root_ / "same.npy").data, frames.data);
+  EXPECT_EQ(tts::kernels::read_npy(folder() / "same.npy").data, frames.data);
 
   // `tts vocode` speaks the frames: centred frames 0..F-1 span (F - 1) hops of samples.
   r = tts("vocode frames.npy -o frames.wav --model voices/packed/vocoder");
   ASSERT_EQ(r.exit_code, 0) << r.err;
-  EXPECT_EQ(tts::audio::read_audio(root_ / "frames.wav").samples.size(),
+  EXPECT_EQ(tts::audio::read_audio(folder() / "frames.wav").samples.size(),
             (frames.shape[0] - 1) * static_cast<std::size_t>(voice->features().hop_length));
 }
 
 TEST_F(SayCli, SynthMelTimingsAreTheModelsDurationsTilingTheFrames) {
-  const std::string babble = (root_ / "voices" / "babble").string();
+  const std::string babble = voice_path().string();
   Result r = tts("synth-mel \"Hello there. Good bye.\" --voice " + babble +
                  " -o two.npy --timings two.tsv");
   ASSERT_EQ(r.exit_code, 0) << r.err;
   const auto voice = tts::engine::Voice::load(babble);
   const double seconds_per_frame = static_cast<double>(voice->features().hop_length) /
                                    static_cast<double>(voice->features().sample_rate);
-  std::ifstream tsv(root_ / "two.tsv");
+  std::ifstream tsv(folder() / "two.tsv");
   std::string line;
   ASSERT_TRUE(std::getline(tsv, line));
   EXPECT_EQ(line, "sentence\tindex\tsymbol\tframes\tstart_s\tend_s\tf0_hz");
@@ -335,14 +332,14 @@ TEST_F(SayCli, SynthMelTimingsAreTheModelsDurationsTilingTheFrames) {
   EXPECT_FALSE(std::getline(tsv, line)) << "extra row: " << line;
   EXPECT_GT(pitched, 5);
   EXPECT_EQ(static_cast<std::size_t>(total_frames),
-            tts::kernels::read_npy(root_ / "two.npy").shape[0]);
+            tts::kernels::read_npy(folder() / "two.npy").shape[0]);
   EXPECT_NEAR(previous_end, total_frames * seconds_per_frame, 1e-4);
 
   // --pitch raises every phone's F0 by that many semitones.
   r = tts("synth-mel \"Hello there. Good bye.\" --voice " + babble +
           " -o up.npy --timings up.tsv --pitch 4");
   ASSERT_EQ(r.exit_code, 0) << r.err;
-  std::ifstream plain_tsv(root_ / "two.tsv"), up_tsv(root_ / "up.tsv");
+  std::ifstream plain_tsv(folder() / "two.tsv"), up_tsv(folder() / "up.tsv");
   std::string plain_line, up_line;
   std::getline(plain_tsv, plain_line);
   std::getline(up_tsv, up_line);
@@ -360,15 +357,15 @@ TEST_F(SayCli, SynthMelTimingsAreTheModelsDurationsTilingTheFrames) {
 }
 
 TEST_F(SayCli, SayTimingsPlaceEverySymbolInTheOutputAudio) {
-  const std::string babble = (root_ / "voices" / "babble").string();
+  const std::string babble = voice_path().string();
   Result r = tts("say \"Hello there. Good bye.\" --voice " + babble +
                  " --sentence-silence 0.5 -o timed.wav --timings timed.tsv");
   ASSERT_EQ(r.exit_code, 0) << r.err;
-  const auto audio = tts::audio::read_audio(root_ / "timed.wav");
+  const auto audio = tts::audio::read_audio(folder() / "timed.wav");
   const double duration =
       static_cast<double>(audio.samples.size()) / static_cast<double>(audio.sample_rate);
   const auto voice = tts::engine::Voice::load(babble);
-  std::ifstream tsv(root_ / "timed.tsv");
+  std::ifstream tsv(folder() / "timed.tsv");
   std::string line;
   ASSERT_TRUE(std::getline(tsv, line));
   EXPECT_EQ(line, "sentence\tindex\tsymbol\tstart_s\tend_s");
@@ -402,18 +399,18 @@ TEST_F(SayCli, SayTimingsPlaceEverySymbolInTheOutputAudio) {
 }
 
 TEST_F(SayCli, SayTimingsListSsmlMarksWhereTheirWordsStart) {
-  const std::string babble = (root_ / "voices" / "babble").string();
-  std::ofstream(root_ / "marks.ssml")
+  const std::string babble = voice_path().string();
+  std::ofstream(folder() / "marks.ssml")
       << "<speak><mark name=\"a\"/>Hello <mark name=\"b\"/>there."
          "<mark name=\"c\"/><break time=\"100ms\"/><mark name=\"d\"/>Bye.<mark name=\"e\"/>"
          "</speak>";
   Result r =
       tts("say --ssml -f marks.ssml --voice " + babble + " -o marked.wav --timings marked.tsv");
   ASSERT_EQ(r.exit_code, 0) << r.err;
-  const auto audio = tts::audio::read_audio(root_ / "marked.wav");
+  const auto audio = tts::audio::read_audio(folder() / "marked.wav");
   const double duration =
       static_cast<double>(audio.samples.size()) / static_cast<double>(audio.sample_rate);
-  std::ifstream tsv(root_ / "marked.tsv");
+  std::ifstream tsv(folder() / "marked.tsv");
   std::string line, previous_symbol;
   std::getline(tsv, line);
   std::vector<std::string> marks;
@@ -451,16 +448,16 @@ TEST_F(SayCli, SayTimingsListSsmlMarksWhereTheirWordsStart) {
 }
 
 TEST_F(SayCli, PackAndSynthMelErrorsNameTheProblem) {
-  const std::string babble = (root_ / "voices" / "babble").string();
+  const std::string babble = voice_path().string();
   const std::string common = " --name x --licence CC0-1.0 --source test";
   // The vocoder folder holds no vocoder.json.
   Result r = tts("voices pack bad --acoustic " + babble + "/acoustic --vocoder " + babble +
                  "/acoustic" + common);
   EXPECT_EQ(r.exit_code, 1);
   EXPECT_NE(r.err.find("vocoder.json"), std::string::npos) << r.err;
-  EXPECT_FALSE(fs::exists(root_ / "bad" / "voice.json"));
+  EXPECT_FALSE(fs::exists(folder() / "bad" / "voice.json"));
   // Extra files stay inside the voice and never replace the models.
-  std::ofstream(root_ / "note.txt") << "x";
+  std::ofstream(folder() / "note.txt") << "x";
   r = tts("voices pack bad --acoustic " + babble + "/acoustic --vocoder " + babble +
           "/vocoder --extra note.txt=../escape.txt" + common);
   EXPECT_EQ(r.exit_code, 1);
@@ -475,7 +472,7 @@ TEST_F(SayCli, PackAndSynthMelErrorsNameTheProblem) {
   EXPECT_EQ(r.exit_code, 3);
   EXPECT_NE(r.err.find("nothing to pronounce"), std::string::npos) << r.err;
   const std::vector<float> narrow(3 * 7, 0.0f);
-  tts::kernels::write_npy(root_ / "narrow.npy", narrow.data(), {3, 7});
+  tts::kernels::write_npy(folder() / "narrow.npy", narrow.data(), {3, 7});
   r = tts("vocode narrow.npy -o x.wav --model " + babble + "/vocoder");
   EXPECT_EQ(r.exit_code, 3);
   EXPECT_NE(r.err.find("(frames, 80)"), std::string::npos) << r.err;

@@ -5,7 +5,6 @@
 // audio streams (its first chunk comes long before the sentence is vocoded); and a voice that can
 // do neither refuses a shift instead of ignoring it.
 #include <gtest/gtest.h>
-#include <unistd.h>
 
 #include <algorithm>
 #include <chrono>
@@ -17,6 +16,7 @@
 #include <string>
 #include <vector>
 
+#include "temp_folder.h"
 #include "tts/acoustic/model_files.h"
 #include "tts/engine/pipeline.h"
 #include "tts/engine/voice.h"
@@ -76,7 +76,8 @@ TEST(VoicePitch, ShiftMovesTheMeasuredF0OfTheBundledVoice) {
   if (!path) GTEST_SKIP() << "no default voice is installed";
   if (!tts::engine::Voice::load(*path)->acoustic().predicts_pitch())
     GTEST_SKIP() << "the bundled voice's acoustic model does not predict pitch";
-  const fs::path dir = fs::temp_directory_path() / ("tts-pitch-" + std::to_string(::getpid()));
+  const tts::testing_support::TempFolder folder;
+  const fs::path dir = folder / "voice";
   for (const char* method : {"audio", "model"}) {
     SCOPED_TRACE(method);
     const std::shared_ptr<const tts::engine::Voice> voice =
@@ -117,7 +118,6 @@ TEST(VoicePitch, ShiftMovesTheMeasuredF0OfTheBundledVoice) {
       EXPECT_LT(up, 5.0);
     }
   }
-  fs::remove_all(dir);
 }
 
 // A shift on the audio streams like any other audio: the chunk size changes no sample, and SSML's
@@ -226,8 +226,8 @@ TEST(VoicePitch, CApiPitchSemitonesIsHonoured) {
 // <prosody pitch> (a hint), and refuses an explicit pitch shift with a message saying why.
 TEST(VoicePitch, VoiceWithoutPitchRefusesAShift) {
   namespace fs = std::filesystem;
-  const fs::path dir = fs::temp_directory_path() / ("tts-pitchless-" + std::to_string(::getpid()));
-  fs::remove_all(dir);
+  const tts::testing_support::TempFolder folder;
+  const fs::path dir = folder / "voice";
   tts::engine::create_random_voice(dir, {});
   {
     const auto files = tts::acoustic::load_acoustic_files(dir / "acoustic");
@@ -271,5 +271,4 @@ TEST(VoicePitch, VoiceWithoutPitchRefusesAShift) {
   EXPECT_GT(samples, 0u);
   tts_stream_free(stream);
   tts_voice_free(voice);
-  fs::remove_all(dir);
 }

@@ -7,6 +7,8 @@
 #include <fstream>
 #include <nlohmann/json.hpp>
 
+#include "random_voice_suite.h"
+#include "temp_folder.h"
 #include "tts/engine/voice.h"
 #include "tts/engine/voice_random.h"
 #include "tts/engine/voice_search.h"
@@ -17,22 +19,16 @@ using namespace tts::engine;
 
 namespace {
 
-class VoiceFiles : public testing::Test {
+class VoiceFiles : public tts::testing_support::RandomVoiceSuite<VoiceFiles> {
+ public:
+  static fs::path voice_subfolder() { return "pristine"; }
+
  protected:
-  static void SetUpTestSuite() {
-    std::string pattern = (fs::temp_directory_path() / "tts-voice-test-XXXXXX").string();
-    root_ = ::mkdtemp(pattern.data());
-    create_random_voice(root_ / "pristine", {});
-  }
-  static void TearDownTestSuite() {
-    std::error_code ec;
-    fs::remove_all(root_, ec);
-  }
   // A fresh copy of the pristine voice to damage.
   fs::path copy(const std::string& name) {
-    const fs::path to = root_ / name;
+    const fs::path to = folder() / name;
     fs::remove_all(to);
-    fs::copy(root_ / "pristine", to, fs::copy_options::recursive);
+    fs::copy(voice_path(), to, fs::copy_options::recursive);
     return to;
   }
   static std::string load_error(const fs::path& folder) {
@@ -50,16 +46,14 @@ class VoiceFiles : public testing::Test {
   static void write_json(const fs::path& p, const nlohmann::json& j) {
     std::ofstream(p) << j.dump(2);
   }
-  static fs::path root_;
 };
-fs::path VoiceFiles::root_;
 
 void expect_contains(const std::string& text, const std::string& part) {
   EXPECT_NE(text.find(part), std::string::npos) << "\"" << part << "\" not in: " << text;
 }
 
 TEST_F(VoiceFiles, RandomVoiceLoadsWithItsInfo) {
-  auto voice = Voice::load(root_ / "pristine");
+  auto voice = Voice::load(voice_path());
   EXPECT_EQ(voice->info().name, "random");
   EXPECT_EQ(voice->info().language, "en-us");
   EXPECT_EQ(voice->sample_rate(), 16000);
@@ -117,7 +111,7 @@ TEST_F(VoiceFiles, FieldsOfTheWrongTypeAreNamed) {
 // "pitch_shift" says how the voice realises a pitch shift: absent it is the acoustic model (voices
 // packed before the field existed), "audio" is read back, and anything else is named.
 TEST_F(VoiceFiles, PitchShiftMethodIsReadAndABadOneIsNamed) {
-  EXPECT_EQ(read_voice_info(root_ / "pristine").pitch_shift, PitchShiftMethod::kModel);
+  EXPECT_EQ(read_voice_info(voice_path()).pitch_shift, PitchShiftMethod::kModel);
   const fs::path v = copy("pitch-shift");
   auto j = read_json(v / "voice.json");
   j.erase("pitch_shift");
@@ -212,7 +206,7 @@ TEST_F(VoiceFiles, WrongTensorShapeIsNamed) {
   other.skip_channels = 16;
   tts::vocoder::WaveNetWeights weights(other);
   weights.initialise(3);
-  const fs::path scratch = root_ / "scratch-vocoder";
+  const fs::path scratch = folder() / "scratch-vocoder";
   tts::vocoder::save_vocoder(scratch, weights, tts::kernels::MelConfig{});
   fs::copy_file(scratch / "vocoder.safetensors", v / "vocoder" / "vocoder.safetensors",
                 fs::copy_options::overwrite_existing);
@@ -255,10 +249,10 @@ TEST_F(VoiceFiles, MismatchedSymbolTableIsRejected) {
 }
 
 TEST_F(VoiceFiles, NameIsFoundOnTheSearchPathAndNothingFallsBack) {
-  const fs::path path = root_ / "path";
+  const fs::path path = folder() / "path";
   fs::create_directories(path);
-  fs::copy(root_ / "pristine", path / "good", fs::copy_options::recursive);
-  fs::copy(root_ / "pristine", path / "broken", fs::copy_options::recursive);
+  fs::copy(voice_path(), path / "good", fs::copy_options::recursive);
+  fs::copy(voice_path(), path / "broken", fs::copy_options::recursive);
   fs::remove(path / "broken" / "vocoder" / "vocoder.json");
   ::setenv("TTS_VOICE_PATH", path.c_str(), 1);
   EXPECT_EQ(resolve_voice("good"), path / "good");
@@ -272,7 +266,7 @@ TEST_F(VoiceFiles, NameIsFoundOnTheSearchPathAndNothingFallsBack) {
     expect_contains(e.what(), "no voice named \"absent\"");
     expect_contains(e.what(), path.string());
   }
-  EXPECT_THROW(resolve_voice(root_.string() + "/nowhere"), VoiceNotFoundError);
+  EXPECT_THROW(resolve_voice(folder().string() + "/nowhere"), VoiceNotFoundError);
   ::unsetenv("TTS_VOICE_PATH");
 }
 
@@ -285,10 +279,10 @@ TEST_F(VoiceFiles, InfoIsReadWithoutWeights) {
 }
 
 TEST(VoiceChecksum, MatchesZlibCrc32) {
-  const fs::path p = fs::temp_directory_path() / "tts-crc-test.txt";
+  const tts::testing_support::TempFolder folder;
+  const fs::path p = folder / "crc-test.txt";
   std::ofstream(p) << "123456789";
   EXPECT_EQ(file_crc32(p), 0xCBF43926u);  // the standard CRC-32 check value
-  fs::remove(p);
 }
 
 }  // namespace

@@ -21,6 +21,7 @@
 #include <vector>
 
 #include "praat.h"
+#include "temp_folder.h"
 #include "tts/audio/audio_file.h"
 #include "tts/kernels/mel.h"
 #include "tts/kernels/pitch.h"
@@ -197,9 +198,7 @@ TEST(Psola, KeepsTheFormantsThatAPlainResamplingMoves) {
   if (praat.empty()) GTEST_SKIP() << "praat is not installed (scripts/install-deps)";
   const auto clips = speech_clips();
   if (clips.empty()) GTEST_SKIP() << "no speech clips (pocketsphinx-testdata, alsa-utils)";
-  std::string pattern = (fs::temp_directory_path() / "tts-shifter-test-XXXXXX").string();
-  ASSERT_NE(::mkdtemp(pattern.data()), nullptr);
-  const fs::path dir = pattern;
+  const tts::testing_support::TempFolder dir;
   std::ofstream(dir / "formants.praat") << kFormantScript;
   for (std::size_t c = 0; c < clips.size(); ++c) {
     std::vector<std::vector<double>> measured;
@@ -223,8 +222,6 @@ TEST(Psola, KeepsTheFormantsThatAPlainResamplingMoves) {
       }
     }
   }
-  std::error_code ec;
-  fs::remove_all(dir, ec);
 }
 
 TEST(Psola, OutputIsAlignedWithTheInput) {

@@ -5,7 +5,6 @@
 
 #include <gtest/gtest.h>
 #include <sys/wait.h>
-#include <unistd.h>
 
 #include <cmath>
 #include <complex>
@@ -15,6 +14,7 @@
 #include <random>
 #include <thread>
 
+#include "temp_folder.h"
 #include "tts/audio/audio_file.h"
 #include "tts/kernels/npy.h"
 
@@ -359,19 +359,13 @@ class MelCommand : public ::testing::Test {
     tts_ = std::filesystem::path(TTS_BINARY_DIR) / "tools" / "tts";
     ASSERT_TRUE(std::filesystem::exists(tts_))
         << "the tts target is a dependency of this test: " << tts_;
-    // One folder per process and test: CTest runs this suite's tests in parallel processes, which
-    // shared one folder (and each other's in.wav) when it was named by the random seed alone.
-    dir_ = std::filesystem::temp_directory_path() /
-           ("tts_mel_cmd_" + std::to_string(::getpid()) + "_" +
-            ::testing::UnitTest::GetInstance()->current_test_info()->name());
-    std::filesystem::create_directories(dir_);
   }
-  void TearDown() override { std::filesystem::remove_all(dir_); }
   int run(const std::string& args) {
     const int status = std::system((tts_.string() + " mel " + args + " 2>/dev/null").c_str());
     return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
   }
-  std::filesystem::path tts_, dir_;
+  std::filesystem::path tts_;
+  tts::testing_support::TempFolder dir_;
 };
 
 TEST_F(MelCommand, WritesFramesByMelsNpy) {

@@ -3,12 +3,13 @@
 #include "tts/kernels/npy.h"
 
 #include <gtest/gtest.h>
-#include <unistd.h>
 
 #include <cstring>
 #include <fstream>
 #include <iterator>
 #include <numeric>
+
+#include "temp_folder.h"
 
 namespace {
 
@@ -19,14 +20,6 @@ using tts::kernels::write_npy;
 
 class Npy : public ::testing::Test {
  protected:
-  void SetUp() override {
-    dir_ = fs::temp_directory_path() /
-           ("tts_npy_test_" + std::to_string(::getpid()) + "_" +
-            ::testing::UnitTest::GetInstance()->current_test_info()->name());
-    fs::remove_all(dir_);
-    fs::create_directories(dir_);
-  }
-  void TearDown() override { fs::remove_all(dir_); }
   std::string bytes(const fs::path& p) {
     std::ifstream in(p, std::ios::binary);
     return std::string(std::istreambuf_iterator<char>(in), {});
@@ -42,7 +35,7 @@ class Npy : public ::testing::Test {
     h += char(len >> 8);
     return h + dict + std::string(len - dict.size() - 1, ' ') + "\n";
   }
-  fs::path dir_;
+  tts::testing_support::TempFolder dir_;
 };
 
 TEST_F(Npy, HeaderBytesMatchNumpy) {
@@ -68,7 +61,7 @@ TEST_F(Npy, FileIsHeaderThenLittleEndianFloats) {
   EXPECT_EQ(file.substr(128 + 8, 4), std::string("\x00\x00\x00\xc0", 4));
   EXPECT_EQ(file.substr(128 + 12, 4), std::string("\x00\x00\x00\x3f", 4));
   // Nothing but the file itself is left in the folder (the temporary was renamed).
-  EXPECT_EQ(std::distance(fs::directory_iterator(dir_), fs::directory_iterator()), 1);
+  EXPECT_EQ(std::distance(fs::directory_iterator(dir_.path()), fs::directory_iterator()), 1);
 }
 
 TEST_F(Npy, RoundTripsShapesAndValues) {
@@ -153,7 +146,7 @@ TEST_F(Npy, RejectsBadFilesNamingThem) {
 TEST_F(Npy, UnwritableTargetThrowsAndLeavesNothing) {
   const float x = 1.0f;
   EXPECT_THROW(write_npy(dir_ / "no_such_dir" / "x.npy", &x, {1}), NpyError);
-  EXPECT_EQ(std::distance(fs::directory_iterator(dir_), fs::directory_iterator()), 0);
+  EXPECT_EQ(std::distance(fs::directory_iterator(dir_.path()), fs::directory_iterator()), 0);
 }
 
 }  // namespace

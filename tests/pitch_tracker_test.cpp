@@ -22,6 +22,7 @@
 #include <vector>
 
 #include "praat.h"
+#include "temp_folder.h"
 #include "tts/audio/audio_file.h"
 #include "tts/kernels/mel.h"
 #include "tts/kernels/pitch.h"
@@ -346,24 +347,8 @@ CommandResult run_tts(const std::string& arguments) {
   return r;
 }
 
-class TempDir {
- public:
-  TempDir() {
-    std::string pattern = (fs::temp_directory_path() / "tts-pitch-cli-XXXXXX").string();
-    if (::mkdtemp(pattern.data()) != nullptr) path_ = pattern;
-  }
-  ~TempDir() {
-    std::error_code ec;
-    if (!path_.empty()) fs::remove_all(path_, ec);
-  }
-  fs::path operator/(const std::string& name) const { return path_ / name; }
-
- private:
-  fs::path path_;
-};
-
 TEST(PitchCommand, WritesOneRowPerLogMelFrame) {
-  TempDir dir;
+  const tts::testing_support::TempFolder dir;
   // 8 kHz in, to check the command reads at the features' 16 kHz as `tts mel` does.
   const auto tone = harmonic_tone([](double t) { return 100.0 + 50.0 * t; }, 2 * kRate);
   std::vector<float> at_8k(tone.size() / 2);
@@ -407,7 +392,7 @@ TEST(PitchCommand, WritesOneRowPerLogMelFrame) {
 }
 
 TEST(PitchCommand, BadInputAndOptionsGiveTheSharedExitCodes) {
-  TempDir dir;
+  const tts::testing_support::TempFolder dir;
   EXPECT_EQ(run_tts("pitch '" + (dir / "missing.wav").string() + "' 2>/dev/null").exit_code, 3);
   std::ofstream(dir / "junk.wav") << "not audio at all";
   EXPECT_EQ(run_tts("pitch '" + (dir / "junk.wav").string() + "' 2>/dev/null").exit_code, 3);
@@ -482,9 +467,6 @@ class PraatAgreement : public ::testing::Test {
     const fs::path data = "/usr/share/pocketsphinx/test/data";
     if (!fs::is_directory(data))
       GTEST_SKIP() << data << " is missing: install pocketsphinx-testdata (scripts/install-deps)";
-    std::string pattern = (fs::temp_directory_path() / "tts-pitch-test-XXXXXX").string();
-    ASSERT_NE(::mkdtemp(pattern.data()), nullptr);
-    dir_ = pattern;
     std::ofstream(dir_ / "pitch.praat") << kPraatScript;
 
     // Several speakers: pocketsphinx-testdata's men (the cards and digits reader, a LibriVox
@@ -503,11 +485,6 @@ class PraatAgreement : public ::testing::Test {
                fs::path("/usr/share/sounds/alsa") / (std::string(name) + ".wav"));
     if (clips_.size() < 4) GTEST_SKIP() << "fewer than 4 of the speech clips are installed";
   }
-  void TearDown() override {
-    std::error_code ec;
-    if (!dir_.empty()) fs::remove_all(dir_, ec);
-  }
-
   // Every clip goes through one 16 kHz 16-bit wav, so Praat and track_pitch see the same samples.
   void add(const std::string& name, const std::vector<float>& samples) {
     Clip clip{name, dir_ / (name + ".wav"), {}};
@@ -582,7 +559,7 @@ class PraatAgreement : public ::testing::Test {
   }
 
   std::string praat_;
-  fs::path dir_;
+  tts::testing_support::TempFolder dir_;
   std::vector<Clip> clips_;
 };
 

@@ -20,6 +20,8 @@
 #include <thread>
 #include <vector>
 
+#include "temp_folder.h"
+
 // ALSA's plugins (pulse, jack, ...) are dlopen'd during PortAudio's device scan and keep
 // allocations from their library constructors that LeakSanitizer reports at exit. They are not
 // ours to fix; any stack through libasound is one of them. (Only read in sanitizer builds.)
@@ -45,17 +47,11 @@ const char kSpeech[] = "/usr/share/pocketsphinx/test/data/cards/001.wav";  // 16
 class AlsaSandbox {
  public:
   AlsaSandbox() {
-    std::string pattern = (fs::temp_directory_path() / "tts-playback-test-XXXXXX").string();
-    dir_ = ::mkdtemp(pattern.data());
     fs::create_directories(dir_ / "alsa");
     ::unsetenv("ALSA_CONFIG_PATH");  // would bypass the user-level file we write
-    ::setenv("XDG_CONFIG_HOME", dir_.c_str(), 1);
+    ::setenv("XDG_CONFIG_HOME", dir_.path().c_str(), 1);
   }
-  ~AlsaSandbox() {
-    std::error_code ec;
-    fs::remove_all(dir_, ec);
-  }
-  const fs::path& dir() const { return dir_; }
+  const fs::path& dir() const { return dir_.path(); }
   fs::path tap() const { return dir_ / "played.raw"; }
 
   // Default device: convert to mono s16 at `rate` (so the recording's format is known whatever
@@ -73,7 +69,7 @@ class AlsaSandbox {
   }
 
  private:
-  fs::path dir_;
+  tts::testing_support::TempFolder dir_;
 };
 
 std::vector<float> read_speech() {

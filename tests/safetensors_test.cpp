@@ -2,13 +2,14 @@
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
-#include <unistd.h>
 
 #include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <string>
 #include <vector>
+
+#include "temp_folder.h"
 
 namespace fs = std::filesystem;
 using testing::HasSubstr;
@@ -46,14 +47,7 @@ const std::string kEight(8, '\0');
 
 class SafetensorsTest : public testing::Test {
  protected:
-  void SetUp() override {
-    dir_ =
-        fs::temp_directory_path() / ("safetensors_test_" + std::to_string(::getpid()) + "_" +
-                                     testing::UnitTest::GetInstance()->current_test_info()->name());
-    fs::create_directories(dir_);
-  }
-  void TearDown() override { fs::remove_all(dir_); }
-  fs::path dir_;
+  tts::testing_support::TempFolder dir_;
 };
 
 SafetensorsWriter sample_writer() {

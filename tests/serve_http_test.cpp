@@ -5,7 +5,6 @@
 #include <arpa/inet.h>
 #include <gtest/gtest.h>
 #include <netinet/in.h>
-#include <stdlib.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
@@ -15,9 +14,9 @@
 #include <nlohmann/json.hpp>
 #include <thread>
 
+#include "random_voice_suite.h"
 #include "tts/audio/audio_file.h"
 #include "tts/audio/stream_encoder.h"
-#include "tts/engine/voice_random.h"
 #include "tts/serve/http_server.h"
 // Last: through <resolv.h> it defines a macro `_res`, a parameter name in Eigen's headers.
 #include <httplib.h>
@@ -59,19 +58,8 @@ class Served {
   std::thread thread_;
 };
 
-class Http : public testing::Test {
+class Http : public testing_support::RandomVoiceSuite<Http> {
  protected:
-  static void SetUpTestSuite() {
-    std::string pattern = (fs::temp_directory_path() / "tts-serve-test-XXXXXX").string();
-    root_ = ::mkdtemp(pattern.data());
-    engine::create_random_voice(root_ / "voice", {});
-    voice_ = engine::Voice::load(root_ / "voice");
-  }
-  static void TearDownTestSuite() {
-    voice_.reset();
-    std::error_code ec;
-    fs::remove_all(root_, ec);
-  }
   static std::string speech_body(const std::string& format, const std::string& text = kText) {
     return json{{"model", "tts-1"},
                 {"input", text},
@@ -83,10 +71,10 @@ class Http : public testing::Test {
   static std::vector<float> engine_audio(const std::string& text = kText) {
     engine::SynthesisOptions o;
     o.rate = 4.0f;
-    return engine::synthesize_all(voice_, text, o);
+    return engine::synthesize_all(voice(), text, o);
   }
   static audio::Audio decode(const std::string& bytes, const std::string& ext) {
-    fs::path file = root_ / ("body." + ext);
+    fs::path file = folder() / ("body." + ext);
     std::ofstream(file, std::ios::binary)
         .write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
     return audio::read_audio(file);
@@ -98,11 +86,7 @@ class Http : public testing::Test {
     std::string message = j["error"]["message"];
     EXPECT_NE(message.find(words), std::string::npos) << message;
   }
-  static fs::path root_;
-  static std::shared_ptr<const engine::Voice> voice_;
 };
-fs::path Http::root_;
-std::shared_ptr<const engine::Voice> Http::voice_;
 
 // A plain TCP connection to the server on localhost, for what an HTTP client library would not
 // do (hang up mid-stream, send half a request); -1 when it cannot connect.
@@ -125,7 +109,7 @@ std::vector<float> quantised(const std::vector<float>& s) {
 }
 
 TEST_F(Http, WavStreamIsTheEnginesOwnAudioInChunks) {
-  Served s(voice_);
+  Served s(voice());
   auto c = s.client();
   auto r = c.Post("/v1/audio/speech", speech_body("wav"), "application/json");
   ASSERT_TRUE(r);
@@ -135,13 +119,13 @@ TEST_F(Http, WavStreamIsTheEnginesOwnAudioInChunks) {
   auto expected = quantised(engine_audio());
   ASSERT_GT(expected.size(), 1000u);
   auto got = decode(r->body, "wav");
-  EXPECT_EQ(got.sample_rate, voice_->sample_rate());
+  EXPECT_EQ(got.sample_rate, voice()->sample_rate());
   ASSERT_EQ(got.samples.size(), expected.size());
   for (std::size_t i = 0; i < expected.size(); ++i) ASSERT_FLOAT_EQ(got.samples[i], expected[i]);
 }
 
 TEST_F(Http, PcmAndFlacAreExactAndTheOthersDecode) {
-  Served s(voice_);
+  Served s(voice());
   auto c = s.client();
   auto expected = quantised(engine_audio());
   auto pcm = c.Post("/v1/audio/speech", speech_body("pcm"), "application/json");
@@ -153,14 +137,14 @@ TEST_F(Http, PcmAndFlacAreExactAndTheOthersDecode) {
   auto back = decode(flac->body, "flac");
   ASSERT_EQ(back.samples.size(), expected.size());
   for (std::size_t i = 0; i < expected.size(); ++i) ASSERT_FLOAT_EQ(back.samples[i], expected[i]);
-  for (const auto& format : audio::stream_formats(voice_->sample_rate())) {
+  for (const auto& format : audio::stream_formats(voice()->sample_rate())) {
     if (format == "wav" || format == "pcm" || format == "flac") continue;
     SCOPED_TRACE(format);
     auto r = c.Post("/v1/audio/speech", speech_body(format), "application/json");
     ASSERT_TRUE(r && r->status == 200);
     auto a = decode(r->body, format == "mp3" ? "mp3" : "ogg");
     EXPECT_NEAR(static_cast<double>(a.samples.size()), static_cast<double>(expected.size()),
-                0.1 * voice_->sample_rate());
+                0.1 * voice()->sample_rate());
   }
 }
 
@@ -169,7 +153,7 @@ TEST_F(Http, BadRequestsGetAStatusAndAnOpenAiErrorObject) {
   service.max_text_chars = 40;
   HttpOptions http;
   http.max_body_bytes = 2048;
-  Served s(voice_, service, http);
+  Served s(voice(), service, http);
   auto c = s.client();
   auto post = [&](const std::string& body) {
     return c.Post("/v1/audio/speech", body, "application/json");
@@ -199,7 +183,7 @@ TEST_F(Http, BadRequestsGetAStatusAndAnOpenAiErrorObject) {
 TEST_F(Http, AnApiKeyGuardsEverythingButHealth) {
   HttpOptions http;
   http.api_key = "sesame";
-  Served s(voice_, {}, http);
+  Served s(voice(), {}, http);
   auto c = s.client();
   expect_error(c.Post("/v1/audio/speech", speech_body("pcm", "Yes."), "application/json"), 401,
                "API key");
@@ -217,7 +201,7 @@ TEST_F(Http, BusyMeans503WithRetryAfter) {
   ServiceOptions service;
   service.workers = 1;
   service.queue = 0;
-  Served s(voice_, service);
+  Served s(voice(), service);
   SpeechRequest hold;
   hold.text = "Holding the only worker.";
   auto job = s.service().start(hold, "test");
@@ -232,7 +216,7 @@ TEST_F(Http, BusyMeans503WithRetryAfter) {
 }
 
 TEST_F(Http, AClientThatHangsUpStopsItsSynthesis) {
-  Served s(voice_);
+  Served s(voice());
   int fd = connect_raw(s.port());
   ASSERT_GE(fd, 0);
   std::string text;  // about a minute of audio at normal speed
@@ -259,7 +243,7 @@ TEST_F(Http, AClientThatHangsUpStopsItsSynthesis) {
 }
 
 TEST_F(Http, TheFirstBytesLeaveBeforeTheAudioIsFinished) {
-  Served s(voice_);
+  Served s(voice());
   auto c = s.client();
   std::string text = "One sentence first. Then a second one.";
   std::string body = json{{"input", text}, {"response_format", "pcm"}}.dump();
@@ -281,21 +265,21 @@ TEST_F(Http, TheFirstBytesLeaveBeforeTheAudioIsFinished) {
   ASSERT_TRUE(r);
   ASSERT_EQ(r->status, 200);
   engine::SynthesisOptions normal_speed;
-  EXPECT_EQ(bytes, 2 * engine::synthesize_all(voice_, text, normal_speed).size());
+  EXPECT_EQ(bytes, 2 * engine::synthesize_all(voice(), text, normal_speed).size());
   double to_first = std::chrono::duration<double>(first - start).count();
   double total = std::chrono::duration<double>(last - start).count();
   EXPECT_LT(to_first, 0.5 * total) << "first bytes after " << to_first << " s of " << total;
 }
 
 TEST_F(Http, VoicesModelsAndHealthDescribeTheServer) {
-  Served s(voice_);
+  Served s(voice());
   auto c = s.client();
   auto voices = c.Get("/v1/audio/voices");
   ASSERT_TRUE(voices && voices->status == 200);
   auto v = json::parse(voices->body);
   ASSERT_EQ(v["voices"].size(), 1u);
   EXPECT_EQ(v["voices"][0]["id"], "random");
-  EXPECT_EQ(v["voices"][0]["sample_rate"], voice_->sample_rate());
+  EXPECT_EQ(v["voices"][0]["sample_rate"], voice()->sample_rate());
   auto models = json::parse(c.Get("/v1/models")->body);
   EXPECT_EQ(models["object"], "list");
   EXPECT_EQ(models["data"][0]["id"], "tts-1");
@@ -306,7 +290,7 @@ TEST_F(Http, VoicesModelsAndHealthDescribeTheServer) {
 }
 
 TEST_F(Http, ShutdownCancelsStreamsPastTheDeadline) {
-  Served s(voice_);
+  Served s(voice());
   SpeechRequest long_one;
   for (int i = 0; i < 40; ++i) long_one.text += "This sentence is here to keep the voice busy. ";
   auto job = s.service().start(long_one, "test");
@@ -330,7 +314,7 @@ TEST_F(Http, ShutdownCancelsStreamsPastTheDeadline) {
 TEST_F(Http, ARequestPastItsTimeLimitIsCutOff) {
   ServiceOptions service;
   service.max_request = std::chrono::milliseconds(200);
-  Served s(voice_, service);
+  Served s(voice(), service);
   std::string text;
   for (int i = 0; i < 40; ++i) text += "This sentence is here to keep the voice busy. ";
   auto start = std::chrono::steady_clock::now();
@@ -349,7 +333,7 @@ TEST_F(Http, ARequestPastItsTimeLimitIsCutOff) {
 TEST_F(Http, AnIdleConnectionIsClosed) {
   HttpOptions http;
   http.read_timeout = std::chrono::seconds(1);
-  Served s(voice_, {}, http);
+  Served s(voice(), {}, http);
   int fd = connect_raw(s.port());
   ASSERT_GE(fd, 0);
   const char partial[] = "POST /v1/audio/speech HTTP/1.1\r\nHost: x\r\n";  // and then nothing

@@ -16,6 +16,7 @@
 
 #include "clip_corpus_test.h"
 #include "run_tts.h"
+#include "temp_folder.h"
 #include "tts/acoustic/weights.h"
 #include "tts/audio/audio_file.h"
 #include "tts/kernels/atomic_file.h"
@@ -480,9 +481,7 @@ TEST_F(VocoderTraining, ResumeFromTheCommandLineSaysWhatIsWrong) {
 // "features" (vocoder) and "run_seed" (acoustic) were read after the checks, so a missing or
 // malformed one escaped as a JSON or invalid_argument exception instead of "cannot resume".
 TEST(Checkpoint, AMalformedFieldReadAfterTheWeightsIsACannotResumeError) {
-  const fs::path root =
-      fs::temp_directory_path() / ("tts-checkpoint-test-" + std::to_string(::getpid()));
-  fs::remove_all(root);
+  const testing_support::TempFolder root;
   auto edit = [](const fs::path& dir, const char* key, const nlohmann::json& value) {
     std::ifstream in(dir / "checkpoint.json");
     auto j = nlohmann::json::parse(in);
@@ -541,7 +540,6 @@ TEST(Checkpoint, AMalformedFieldReadAfterTheWeightsIsACannotResumeError) {
     train::AcousticTrainingState state = acoustic;
     train::load_acoustic_checkpoint(dir, state);
   });
-  fs::remove_all(root);
 }
 
 // Corpus problems are named, and when nothing is left the error says why.

@@ -4,13 +4,13 @@
 #pragma once
 
 #include <gtest/gtest.h>
-#include <unistd.h>
 
 #include <filesystem>
 #include <fstream>
 #include <sstream>
 #include <string>
 
+#include "temp_folder.h"
 #include "tts/train/acoustic_trainer.h"
 
 namespace tts::testing_support {
@@ -22,11 +22,6 @@ inline const fs::path kSounds = "/usr/share/sounds/alsa";  // alsa-utils: a real
 class AlsaAcousticCorpusTest : public ::testing::Test {
  protected:
   void SetUp() override {
-    root_ = fs::temp_directory_path() /
-            ("tts-acoustic-" +
-             std::string(::testing::UnitTest::GetInstance()->current_test_info()->name()) + "-" +
-             std::to_string(::getpid()));
-    fs::remove_all(root_);
     fs::create_directories(root_ / "data" / "wavs");
     std::ofstream meta(root_ / "data" / "metadata.csv");
     for (const char* name :
@@ -40,8 +35,6 @@ class AlsaAcousticCorpusTest : public ::testing::Test {
       meta << name << "|" << text << "\n";
     }
   }
-  void TearDown() override { fs::remove_all(root_); }
-
   train::AcousticTrainingOptions options(const std::string& out, int64_t steps) {
     train::AcousticTrainingOptions o;
     o.data_dir = root_ / "data";
@@ -62,7 +55,7 @@ class AlsaAcousticCorpusTest : public ::testing::Test {
     return o;
   }
 
-  fs::path root_;
+  TempFolder root_{"tts-acoustic-"};
   std::ostringstream log_;
 };
 
