@@ -11,7 +11,6 @@
 
 #include "exit_guard.h"
 #include "tts/engine/bounded_queue.h"
-#include "tts/engine/stream_sampler.h"
 #include "tts/frontend/ssml.h"
 #include "tts/frontend/ssml_pipeline.h"
 #include "tts/frontend/utf8.h"
@@ -19,7 +18,7 @@
 #include "tts/kernels/psola.h"
 #include "tts/kernels/seed.h"
 #include "tts/vocoder/sample_codec.h"
-#include "tts/vocoder/sampler.h"
+#include "tts/vocoder/sampler_interface.h"
 
 namespace tts::engine {
 
@@ -287,8 +286,10 @@ void SynthesisStream::Run::vocoder_main() {
     std::shared_ptr<const SentenceInfo> previous;  // the sentence just spoken, if any
     std::size_t previous_length = 0;
     std::vector<int32_t> block(chunk);
-    StreamSampler sampler(*voice, options.device,
-                          {options.seed, options.temperature, options.threads});
+    // One sampler for every sentence, reseeded for each (sampler_interface.h).
+    const std::unique_ptr<vocoder::Sampler> sampler = vocoder::make_sampler(
+        weights, options.device, {options.seed, options.temperature, options.threads},
+        [&] { return voice->cuda_vocoder(); });
     while (auto item = sentences.pop()) {
       if (item->error) {
         if (pending) audio.push(Output{std::move(*pending), nullptr});
@@ -308,7 +309,7 @@ void SynthesisStream::Run::vocoder_main() {
       if (previous) emit_silence(silence_samples, previous, previous_length);
       for (const auto& m : item->info->marks) due.push_back({m.name, 0, position + m.sample});
       const auto seed = kernels::sentence_seed(options.seed, item->info->index);
-      sampler.start(item->mel, seed);
+      sampler->start(0, item->mel, seed);
       vocoder::SampleDecoder decoder(weights.config());
       // A shift on the audio (PitchShiftMethod::kAudio) streams with a bounded lookahead: the
       // shifter hands back what is final as the vocoder goes (the same audio however it is split,
@@ -316,7 +317,7 @@ void SynthesisStream::Run::vocoder_main() {
       std::optional<kernels::StreamingPitchShifter> shifter;
       if (item->audio_pitch_semitones != 0.0f)
         shifter.emplace(voice->features(), item->audio_pitch_semitones);
-      const std::size_t total = sampler.total_samples();
+      const std::size_t total = sampler->total_samples(0);
       std::size_t offset = 0;  // samples of the sentence handed over
       // Hands `ready` over in chunks; a block that fits one chunk (every unshifted block) is moved.
       auto hand_over_audio = [&](std::vector<float> ready) {
@@ -346,7 +347,7 @@ void SynthesisStream::Run::vocoder_main() {
       };
       // The stream's first chunk is short, so audio starts sooner (the chunking never changes the
       // audio itself).
-      while (std::size_t made = sampler.generate(
+      while (std::size_t made = sampler->generate(
                  block.data(), started ? chunk : std::min(chunk, kFirstChunkSamples))) {
         if (cancelled) throw Cancelled{};
         std::vector<float> samples(made);

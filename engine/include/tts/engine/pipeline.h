@@ -23,8 +23,8 @@
 #include <thread>
 #include <vector>
 
-#include "tts/engine/stream_sampler.h"
 #include "tts/engine/voice.h"
+#include "tts/kernels/device.h"
 
 namespace tts::engine {
 
@@ -50,7 +50,7 @@ struct SynthesisOptions {
   float temperature = 1.0f;  // of the vocoder's sampling; 0 = arg-max
   int threads = 1;           // vocoder threads of this stream (audio does not depend on it)
   // Where the vocoder samples. kCuda needs a build with the CUDA backend and a GPU; with the same
-  // seed it gives the CPU's audio except after a near-tie draw (tts/engine/stream_sampler.h).
+  // seed it gives the CPU's audio except after a near-tie draw (tts/vocoder/sampler_interface.h).
   kernels::Device device = kernels::Device::kCpu;
   // Samples per chunk handed out; the stream's first chunk is at most 256 (audio starts early)
   // and the last of a sentence may be shorter.
