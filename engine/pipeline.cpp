@@ -5,13 +5,12 @@
 #include <chrono>
 #include <cmath>
 #include <condition_variable>
-#include <deque>
 #include <optional>
 #include <thread>
 
 #include "exit_guard.h"
 #include "tts/engine/bounded_queue.h"
-#include "tts/engine/stream_sampler.h"
+#include "tts/engine/chunk_assembler.h"
 #include "tts/frontend/ssml.h"
 #include "tts/frontend/ssml_pipeline.h"
 #include "tts/frontend/utf8.h"
@@ -19,7 +18,7 @@
 #include "tts/kernels/psola.h"
 #include "tts/kernels/seed.h"
 #include "tts/vocoder/sample_codec.h"
-#include "tts/vocoder/sampler.h"
+#include "tts/vocoder/sampler_interface.h"
 
 namespace tts::engine {
 
@@ -34,12 +33,14 @@ constexpr std::size_t kFirstChunkSamples = 256;
 // would come later. The wait changes no audio.
 constexpr std::chrono::milliseconds kFirstChunkWait{250};
 
-// One unit of work for the vocoder: a sentence's mel frames, a pause, or the frontend's error.
+// One unit of work for the vocoder: a sentence's mel frames, a pause, marks, or the frontend's
+// error.
 struct Prepared {
   std::shared_ptr<const SentenceInfo> info;
   kernels::Matrix mel;
-  std::vector<int> ids;
-  std::vector<int> frame_ends;  // cumulative durations: frames up to and including id k
+  std::size_t samples = 0;  // of the sentence's audio, which its alignment tiles
+  // Where each symbol stops sounding, in samples of the sentence (ChunkAssembler::begin_sentence).
+  std::vector<std::size_t> symbol_ends;
   std::size_t pause_samples = 0;
   std::vector<std::string> marks;  // marks outside any sentence, due where the stream has got to
   float volume = 1.0f;
@@ -171,9 +172,9 @@ void SynthesisStream::Run::prepare(const frontend::PhonemizedSentence& s,
   info->index = next_index++;
   info->text = s.text;
   info->phonemes = s.phonemes;
-  item.ids = s.ids;
+  std::vector<int> frame_ends;  // cumulative durations: frames up to and including id k
   int total = 0;
-  for (int d : out.durations) item.frame_ends.push_back(total += d);
+  for (int d : out.durations) frame_ends.push_back(total += d);
   item.mel = std::move(out.mel);
   if (item.mel.cols() < 2) {  // the sampler needs two frames; pad with silence
     const Eigen::Index had = item.mel.cols();
@@ -187,12 +188,16 @@ void SynthesisStream::Run::prepare(const frontend::PhonemizedSentence& s,
   const std::size_t audio = static_cast<std::size_t>(item.mel.cols() - 1) * hop;
   std::size_t start = 0;
   for (std::size_t k = 0; k < s.ids.size(); ++k) {
-    const std::size_t end =
-        k + 1 == s.ids.size() ? audio
-                              : std::min(audio, static_cast<std::size_t>(item.frame_ends[k]) * hop);
+    const std::size_t end = k + 1 == s.ids.size()
+                                ? audio
+                                : std::min(audio, static_cast<std::size_t>(frame_ends[k]) * hop);
     info->alignment.push_back({voice->symbols().symbol(s.ids[k]), start, end - start});
     start = end;
   }
+  // A chunk's phoneme is the symbol sounding at its first sample by the durations alone, not cut
+  // at the audio's end as the alignment is.
+  for (int end : frame_ends) item.symbol_ends.push_back(static_cast<std::size_t>(end) * hop);
+  item.samples = audio;  // the sampler's too: the voice's vocoder has the features' hop
   for (const auto& m : s.marks)
     info->marks.push_back(
         {m.name, m.symbol,
@@ -218,7 +223,6 @@ void SynthesisStream::Run::frontend_main() {
       };
       handlers.pause = [&](int milliseconds) {
         Prepared pause;
-        pause.info = std::make_shared<SentenceInfo>();
         pause.pause_samples = static_cast<std::size_t>(static_cast<double>(milliseconds) *
                                                        voice->sample_rate() / 1000.0);
         if (pause.pause_samples > 0) push(std::move(pause));
@@ -241,149 +245,71 @@ void SynthesisStream::Run::frontend_main() {
 }
 
 void SynthesisStream::Run::vocoder_main() {
-  const vocoder::WaveNetWeights& weights = *voice->vocoder().weights;
-  const int hop = weights.config().hop_length;
-  const std::size_t chunk = options.chunk_samples;
+  const vocoder::WaveNetConfig& config = voice->vocoder().weights->config();
   const std::size_t silence_samples = static_cast<std::size_t>(
       std::lround(static_cast<double>(options.sentence_silence) * voice->sample_rate()));
-  std::optional<AudioChunk> pending;  // held back until we know whether it is the last
-  bool started = false;               // a chunk has been handed over (the stream's first is short)
-  std::uint64_t position = 0;         // samples handed over so far
-  std::deque<ChunkMark> due;          // marks not yet in a chunk, in order, at stream samples
-  auto hand_over = [&](AudioChunk c) {
-    const std::uint64_t end = position + c.samples.size();
-    for (; !due.empty() && due.front().stream_sample < end; due.pop_front()) {
-      ChunkMark m = std::move(due.front());
-      m.stream_sample = std::max(m.stream_sample, position);
-      m.sample = static_cast<std::size_t>(m.stream_sample - position);
-      c.marks.push_back(std::move(m));
-    }
-    position = end;
-    if (pending && !audio.push(Output{std::move(*pending), nullptr})) throw Cancelled{};
-    pending = std::move(c);
-    if (!started) first_chunk_made();
-    started = true;
-  };
-  // A chunk with more of its sentence after it cannot be the last: it goes out at once, so the
-  // first audio need not wait for the second chunk to be made.
-  auto send_pending = [&] {
-    if (pending && !audio.push(Output{std::move(*pending), nullptr})) throw Cancelled{};
-    pending.reset();
-  };
-  auto emit_silence = [&](std::size_t count, const std::shared_ptr<const SentenceInfo>& info,
-                          std::size_t offset) {
-    for (std::size_t done = 0; done < count;) {
-      if (cancelled) throw Cancelled{};
-      AudioChunk c;
-      c.samples.assign(std::min(chunk, count - done), 0.0f);
-      c.sample_rate = voice->sample_rate();
-      c.sentence = info;
-      c.sentence_offset = offset + done;
-      done += c.samples.size();
-      hand_over(std::move(c));
-    }
+  // Chunks go to the caller's queue as they are finished; a cancelled stream stops at the next.
+  ChunkAssembler chunks(
+      {voice->sample_rate(), options.chunk_samples, kFirstChunkSamples, silence_samples},
+      [&](AudioChunk c) {
+        if (cancelled || !audio.push(Output{std::move(c), nullptr})) throw Cancelled{};
+      },
+      [&] { first_chunk_made(); });
+  // A failure ends the stream after the audio made before it: the chunk held back goes out (not
+  // marked last), then the error.
+  auto fail = [&](std::exception_ptr error) {
+    if (auto held = chunks.take_held()) audio.push(Output{std::move(*held), nullptr});
+    audio.push(Output{{}, std::move(error)});
+    audio.close();
   };
   try {
-    std::shared_ptr<const SentenceInfo> previous;  // the sentence just spoken, if any
-    std::size_t previous_length = 0;
-    std::vector<int32_t> block(chunk);
-    StreamSampler sampler(*voice, options.device,
-                          {options.seed, options.temperature, options.threads});
+    // One sampler for every sentence, reseeded for each (sampler_interface.h).
+    const std::unique_ptr<vocoder::Sampler> sampler =
+        vocoder::make_sampler(*voice->vocoder().weights, options.device,
+                              {options.seed, options.temperature, options.threads},
+                              [&] { return voice->cuda_vocoder(); });
+    std::vector<int32_t> block(options.chunk_samples);
     while (auto item = sentences.pop()) {
       if (item->error) {
-        if (pending) audio.push(Output{std::move(*pending), nullptr});
-        audio.push(Output{{}, item->error});
-        audio.close();
+        fail(item->error);
         return;
       }
-      if (!item->marks.empty()) {  // due where the stream has got to
-        for (auto& name : item->marks) due.push_back({std::move(name), 0, position});
+      if (!item->marks.empty()) {
+        for (auto& name : item->marks) chunks.mark(std::move(name));
         continue;
       }
       if (item->pause_samples > 0) {
-        emit_silence(item->pause_samples, item->info, 0);
-        previous.reset();
+        chunks.pause(item->pause_samples);
         continue;
       }
-      if (previous) emit_silence(silence_samples, previous, previous_length);
-      for (const auto& m : item->info->marks) due.push_back({m.name, 0, position + m.sample});
-      const auto seed = kernels::sentence_seed(options.seed, item->info->index);
-      sampler.start(item->mel, seed);
-      vocoder::SampleDecoder decoder(weights.config());
+      chunks.begin_sentence(item->info, std::move(item->symbol_ends), item->samples);
+      sampler->start(0, item->mel, kernels::sentence_seed(options.seed, item->info->index));
+      vocoder::SampleDecoder decoder(config);
       // A shift on the audio (PitchShiftMethod::kAudio) streams with a bounded lookahead: the
       // shifter hands back what is final as the vocoder goes (the same audio however it is split,
       // as long as it was made) and the rest at the sentence's end.
       std::optional<kernels::StreamingPitchShifter> shifter;
       if (item->audio_pitch_semitones != 0.0f)
         shifter.emplace(voice->features(), item->audio_pitch_semitones);
-      const std::size_t total = sampler.total_samples();
-      std::size_t offset = 0;  // samples of the sentence handed over
-      // Hands `ready` over in chunks; a block that fits one chunk (every unshifted block) is moved.
-      auto hand_over_audio = [&](std::vector<float> ready) {
-        for (std::size_t from = 0; from < ready.size();) {
-          if (cancelled) throw Cancelled{};
-          const std::size_t n =
-              std::min(started ? chunk : std::min(chunk, kFirstChunkSamples), ready.size() - from);
-          AudioChunk c;
-          if (n == ready.size())
-            c.samples = std::move(ready);
-          else
-            c.samples.assign(ready.begin() + static_cast<std::ptrdiff_t>(from),
-                             ready.begin() + static_cast<std::ptrdiff_t>(from + n));
-          c.sample_rate = voice->sample_rate();
-          c.sentence = item->info;
-          c.sentence_offset = offset;
-          const int frame = static_cast<int>(offset / static_cast<std::size_t>(hop));
-          const auto k = static_cast<std::size_t>(
-              std::upper_bound(item->frame_ends.begin(), item->frame_ends.end(), frame) -
-              item->frame_ends.begin());
-          if (k < item->ids.size()) c.phoneme = voice->symbols().symbol(item->ids[k]);
-          offset += n;
-          from += n;
-          hand_over(std::move(c));
-          if (offset < total) send_pending();
-        }
-      };
-      // The stream's first chunk is short, so audio starts sooner (the chunking never changes the
-      // audio itself).
-      while (std::size_t made = sampler.generate(
-                 block.data(), started ? chunk : std::min(chunk, kFirstChunkSamples))) {
+      // A block of what the next chunk holds: the stream's first chunk is short, so audio starts
+      // sooner (the chunking never changes the audio itself).
+      while (std::size_t made = sampler->generate(block.data(), chunks.next_chunk_samples())) {
         if (cancelled) throw Cancelled{};
         std::vector<float> samples(made);
         for (std::size_t i = 0; i < made; ++i) samples[i] = item->volume * decoder.decode(block[i]);
-        if (shifter)
-          hand_over_audio(shifter->push(samples.data(), samples.size()));
-        else
-          hand_over_audio(std::move(samples));
+        chunks.add(shifter ? shifter->push(samples.data(), samples.size()) : std::move(samples));
       }
-      if (shifter) hand_over_audio(shifter->finish());
-      previous = item->info;
-      previous_length = offset;
+      if (shifter) chunks.add(shifter->finish());
+      chunks.end_sentence();
     }
     if (cancelled) return;
-    if (!pending && !due.empty()) {  // marks but no audio: one empty chunk carries them
-      pending.emplace();
-      pending->sample_rate = voice->sample_rate();
-    }
-    if (pending) {
-      const std::uint64_t start = position - pending->samples.size();
-      for (; !due.empty(); due.pop_front()) {  // at the very end
-        ChunkMark m = std::move(due.front());
-        m.stream_sample = position;
-        m.sample = static_cast<std::size_t>(position - start);
-        pending->marks.push_back(std::move(m));
-      }
-      pending->is_last = true;
-      audio.push(Output{std::move(*pending), nullptr});
-    }
+    chunks.finish();
     audio.close();
   } catch (const Cancelled&) {
   } catch (...) {
     sentences.close(true);  // the frontend need not run ahead any more
     first_chunk_made();     // nor wait for audio
-    if (pending) audio.push(Output{std::move(*pending), nullptr});
-    audio.push(Output{{}, std::current_exception()});
-    audio.close();
+    fail(std::current_exception());
   }
 }
 

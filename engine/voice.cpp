@@ -9,7 +9,7 @@
 #include "tts/kernels/atomic_file.h"
 #include "tts/kernels/regular_file.h"
 #include "tts/vocoder/cuda_sampler.h"
-#include "tts/vocoder/sampler.h"
+#include "tts/vocoder/sampler_interface.h"
 
 namespace fs = std::filesystem;
 
@@ -198,10 +198,11 @@ void warm_up(const Voice& voice) {
       kernels::Matrix mel =
           voice.acoustic().synthesize(std::vector<int32_t>(s.ids.begin(), s.ids.end()), {}).mel;
       if (mel.cols() < 2) return;
-      vocoder::WaveNetSampler sampler(*voice.vocoder().weights);
-      sampler.start(mel);
+      const std::unique_ptr<vocoder::Sampler> sampler =
+          vocoder::make_sampler(*voice.vocoder().weights, kernels::Device::kCpu);
+      sampler->start(0, mel, 0);
       std::vector<int32_t> samples(256);
-      sampler.generate(samples.data(), samples.size());
+      sampler->generate(samples.data(), samples.size());
     });
   } catch (const std::exception&) {
   }

@@ -148,6 +148,11 @@ void CudaWaveNetSampler::start(int stream, const kernels::Matrix& mel) {
   totals_.at(stream) = total;
 }
 
+void CudaWaveNetSampler::start(int stream, const kernels::Matrix& mel, uint64_t seed) {
+  reseed(stream, seed);
+  start(stream, mel);
+}
+
 std::vector<std::size_t> CudaWaveNetSampler::generate_all(std::size_t max, int32_t* out,
                                                           const float* uniforms,
                                                           float* logits_out) {

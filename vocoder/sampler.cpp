@@ -21,6 +21,12 @@ namespace {
 double seconds_since(std::chrono::steady_clock::time_point start) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 }
+
+void check_stream(int stream) {
+  if (stream != 0)
+    throw std::out_of_range("WaveNetSampler: stream " + std::to_string(stream) +
+                            " (a CPU sampler has one stream, 0)");
+}
 }  // namespace
 
 kernels::Matrix project_conditioning(const WaveNetWeights& weights, const kernels::Matrix& mel) {
@@ -64,6 +70,22 @@ void WaveNetSampler::start(const kernels::Matrix& mel) {
   position_ = 0;
   total_ = static_cast<std::size_t>(mel.cols() - 1) * c.hop_length;
   previous_class_ = kernels::mulaw_encode(0.0f, c.classes);  // silence before the first sample
+}
+
+void WaveNetSampler::start(int stream, const kernels::Matrix& mel, uint64_t seed) {
+  check_stream(stream);
+  reseed(seed);
+  start(mel);
+}
+
+std::size_t WaveNetSampler::total_samples(int stream) const {
+  check_stream(stream);
+  return total_;
+}
+
+std::size_t WaveNetSampler::remaining(int stream) const {
+  check_stream(stream);
+  return total_ - position_;
 }
 
 std::size_t WaveNetSampler::generate(int32_t* out, std::size_t max, const float* uniforms,

@@ -23,8 +23,9 @@
 #include <thread>
 #include <vector>
 
-#include "tts/engine/stream_sampler.h"
+#include "tts/engine/audio_chunk.h"
 #include "tts/engine/voice.h"
+#include "tts/kernels/device.h"
 
 namespace tts::engine {
 
@@ -50,7 +51,7 @@ struct SynthesisOptions {
   float temperature = 1.0f;  // of the vocoder's sampling; 0 = arg-max
   int threads = 1;           // vocoder threads of this stream (audio does not depend on it)
   // Where the vocoder samples. kCuda needs a build with the CUDA backend and a GPU; with the same
-  // seed it gives the CPU's audio except after a near-tie draw (tts/engine/stream_sampler.h).
+  // seed it gives the CPU's audio except after a near-tie draw (tts/vocoder/sampler_interface.h).
   kernels::Device device = kernels::Device::kCpu;
   // Samples per chunk handed out; the stream's first chunk is at most 256 (audio starts early)
   // and the last of a sentence may be shorter.
@@ -59,53 +60,6 @@ struct SynthesisOptions {
   std::size_t sentences_ahead = 2;  // bound of the frontend → vocoder queue
   // Throws std::invalid_argument naming the field.
   void validate() const;
-};
-
-// One symbol of a sentence and the samples it sounds in, counted from the sentence's first sample:
-// [start, start + count). From the acoustic model's predicted durations.
-struct PhonemeSpan {
-  std::string symbol;  // as in the voice's symbol table: IPA, " " word boundary, "^"/"$" the edges
-  std::size_t start = 0, count = 0;
-};
-
-// An SSML <mark> of a sentence: before symbol `symbol` of its alignment (the first symbol of the
-// word after the mark), at sample `sample` of the sentence's audio (that symbol's `start`); a mark
-// after the sentence's last word has symbol == alignment.size() and the sentence's audio length.
-struct SentenceMark {
-  std::string name;
-  std::size_t symbol = 0;
-  std::size_t sample = 0;
-};
-
-// An SSML <mark> as the audio reaches it: due when samples[sample] of its chunk is played (after
-// the `sample` samples before it). 0 <= sample < samples.size(), except that marks at the very end
-// of the input come with the last chunk at sample == samples.size(). Every mark of the input is in
-// exactly one chunk, in document order; input with marks but no audio gets one empty last chunk.
-struct ChunkMark {
-  std::string name;
-  std::size_t sample = 0;           // offset in this chunk
-  std::uint64_t stream_sample = 0;  // offset from the first sample of the stream
-};
-
-// What a chunk belongs to. Shared by all the chunks of one sentence.
-struct SentenceInfo {
-  int index = -1;        // 0, 1, … in input order; -1 for a pause from an SSML <break>
-  std::string text;      // the sentence as split from the input (empty for a pause)
-  std::string phonemes;  // its IPA (empty for a pause)
-  // Every symbol of the sentence in order, tiling its audio (without the silence after it): what
-  // lip-sync and word highlighting need. Empty for a pause.
-  std::vector<PhonemeSpan> alignment;
-  std::vector<SentenceMark> marks;  // its SSML marks, in order (the chunks report them too)
-};
-
-struct AudioChunk {
-  std::vector<float> samples;  // mono, nominally in [-1, 1]
-  int sample_rate = 0;
-  bool is_last = false;  // the last chunk of the whole input
-  std::shared_ptr<const SentenceInfo> sentence;
-  std::string phoneme;              // the phoneme symbol sounding at the chunk's first sample
-  std::size_t sentence_offset = 0;  // sample offset of the chunk within its sentence's audio
-  std::vector<ChunkMark> marks;     // SSML marks falling in this chunk, in order
 };
 
 class SynthesisStream {

@@ -6,15 +6,15 @@
 
 #include "tts/kernels/tensor.h"
 #include "tts/vocoder/model_files.h"
-#include "tts/vocoder/sampler.h"
+#include "tts/vocoder/sampler_interface.h"
 
 namespace tts::engine {
 
 // Receives each chunk of audio as it is made; return false to stop early.
 using AudioChunkCallback = std::function<bool(const float* samples, std::size_t count)>;
 
-// Samples the whole utterance for `mel` (n_mels × frames), calling `on_chunk` every `chunk`
-// samples. Returns all the audio made.
+// Samples the whole utterance for `mel` (n_mels × frames) on the CPU, calling `on_chunk` every
+// `chunk` samples. Returns all the audio made.
 std::vector<float> vocode(const vocoder::VocoderModel& model, const kernels::Matrix& mel,
                           const vocoder::SamplerOptions& options,
                           const AudioChunkCallback& on_chunk = nullptr, std::size_t chunk = 4000);

@@ -9,7 +9,7 @@
 // With the same seed, a single-stream CudaWaveNetSampler draws the same uniform numbers as a
 // WaveNetSampler, so it produces the same classes except where a uniform falls within rounding of
 // a class boundary (the two sum in different orders); from such a sample on, the two streams
-// differ.
+// differ. It is the GPU's Sampler (sampler_interface.h), of one stream or many.
 //
 // Which vocoders it samples is tts/kernels/cuda/wavenet_sampling_shape.h (up to 64 layers, 64
 // residual and 256 skip channels, and one stream's activations in a block's shared memory); the
@@ -25,6 +25,7 @@
 
 #include "tts/kernels/tensor.h"
 #include "tts/vocoder/sampler.h"
+#include "tts/vocoder/sampler_interface.h"
 #include "tts/vocoder/weights.h"
 
 namespace tts::kernels {
@@ -53,7 +54,7 @@ WaveNetWeights pad_for_cuda_sampling(const WaveNetWeights& weights);
 kernels::Matrix pad_conditioning_for_cuda_sampling(const WaveNetConfig& config,
                                                    const kernels::Matrix& conditioning);
 
-class CudaWaveNetSampler {
+class CudaWaveNetSampler final : public Sampler {
  public:
   // Samples with `uploaded` (upload_for_cuda_sampling of `weights`; uploaded here when null).
   // Throws std::invalid_argument naming the limit for a vocoder the CUDA sampler does not take.
@@ -63,31 +64,39 @@ class CudaWaveNetSampler {
   CudaWaveNetSampler(const WaveNetWeights& weights, int streams = 1,
                      const SamplerOptions& options = {}, int streams_per_block = 0,
                      std::shared_ptr<const kernels::SamplingModel> uploaded = nullptr);
-  ~CudaWaveNetSampler();
+  ~CudaWaveNetSampler() override;
   CudaWaveNetSampler(const CudaWaveNetSampler&) = delete;
   CudaWaveNetSampler& operator=(const CudaWaveNetSampler&) = delete;
 
   // Restarts stream s's uniform generator from `seed` (as a WaveNetSampler constructed with it).
   void reseed(int stream, uint64_t seed) { rngs_.at(stream).seed(seed); }
 
-  // As WaveNetSampler::start, for one stream.
+  // As WaveNetSampler::start, for one stream (its generator as it was).
   void start(int stream, const kernels::Matrix& mel);
   void start(const kernels::Matrix& mel) { start(0, mel); }
+  // Sampler: reseed(stream, seed), then start(stream, mel).
+  void start(int stream, const kernels::Matrix& mel, uint64_t seed) override;
 
   // Up to `max` more samples of every stream in one launch; out (and uniforms, when given) are
   // streams × max, stream-major; logits_out, when given, streams × max × classes. Returns the
   // samples made per stream.
-  std::vector<std::size_t> generate_all(std::size_t max, int32_t* out,
-                                        const float* uniforms = nullptr,
+  std::vector<std::size_t> generate_all(std::size_t max, int32_t* out, const float* uniforms,
                                         float* logits_out = nullptr);
+  std::vector<std::size_t> generate_all(std::size_t max, int32_t* out) override {
+    return generate_all(max, out, nullptr);
+  }
 
   // As WaveNetSampler::generate, for a sampler of one stream.
-  std::size_t generate(int32_t* out, std::size_t max, const float* uniforms = nullptr,
+  std::size_t generate(int32_t* out, std::size_t max, const float* uniforms,
                        kernels::Matrix* logits_out = nullptr);
+  std::size_t generate(int32_t* out, std::size_t max) override {
+    return generate(out, max, nullptr);
+  }
 
-  int streams() const;
-  std::size_t remaining(int stream) const;
-  std::size_t total_samples(int stream = 0) const { return totals_.at(stream); }
+  int streams() const override;
+  std::size_t remaining(int stream) const override;
+  std::size_t total_samples(int stream) const override { return totals_.at(stream); }
+  std::size_t total_samples() const { return total_samples(0); }
   // The kernel that samples ("split-rows" or "warp-per-row"; tts/kernels/cuda/wavenet_sampling.h).
   const char* kernel_name() const;
   // Device time of the last generate's kernel.

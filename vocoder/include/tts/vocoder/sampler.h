@@ -10,6 +10,9 @@
 // one thread, so the audio does not depend on the thread count. That pays only while each thread
 // has a core to itself, so the sampler times its calls and runs them on one thread whenever that is
 // faster (a busy machine), trying two stages again now and then.
+//
+// It is the CPU's Sampler (sampler_interface.h): one stream, whose worker thread and stage timings
+// last across utterances.
 #pragma once
 
 #include <atomic>
@@ -19,15 +22,10 @@
 #include <vector>
 
 #include "tts/kernels/tensor.h"
+#include "tts/vocoder/sampler_interface.h"
 #include "tts/vocoder/weights.h"
 
 namespace tts::vocoder {
-
-struct SamplerOptions {
-  uint64_t seed = 0;
-  float temperature = 1.0f;  // 0 = arg-max (deterministic, usually buzzy)
-  int threads = 1;           // 1 or 2 (see above); the audio does not depend on it
-};
 
 // Every layer's conditioning input for every frame of `mel` (mel_channels × frames, frames ≥ 2):
 // L·2R × frames, the gate biases folded in. Shared by the CPU and CUDA samplers.
@@ -36,10 +34,10 @@ kernels::Matrix project_conditioning(const WaveNetWeights& weights, const kernel
 class WorkerTeam;
 class TwoStageChooser;
 
-class WaveNetSampler {
+class WaveNetSampler final : public Sampler {
  public:
   WaveNetSampler(const WaveNetWeights& weights, const SamplerOptions& options = {});
-  ~WaveNetSampler();
+  ~WaveNetSampler() override;
   WaveNetSampler(const WaveNetSampler&) = delete;
   WaveNetSampler& operator=(const WaveNetSampler&) = delete;
 
@@ -56,11 +54,23 @@ class WaveNetSampler {
   // With `uniforms` (one per sample, in [0, 1)) those numbers drive the sampling instead of the
   // RNG, so two implementations can be compared class for class. With `logits_out`, each sample's
   // logits are copied to consecutive columns (tests).
-  std::size_t generate(int32_t* out, std::size_t max, const float* uniforms = nullptr,
+  std::size_t generate(int32_t* out, std::size_t max, const float* uniforms,
                        kernels::Matrix* logits_out = nullptr);
 
   std::size_t position() const { return position_; }
   std::size_t total_samples() const { return total_; }
+
+  // Sampler, for its one stream (0): start() is reseed() then start(mel).
+  int streams() const override { return 1; }
+  void start(int stream, const kernels::Matrix& mel, uint64_t seed) override;
+  std::size_t generate(int32_t* out, std::size_t max) override {
+    return generate(out, max, nullptr);
+  }
+  std::vector<std::size_t> generate_all(std::size_t max, int32_t* out) override {
+    return {generate(out, max)};
+  }
+  std::size_t total_samples(int stream) const override;
+  std::size_t remaining(int stream) const override;
 
   // Bytes of per-stream state (the weights are shared and not counted): the per-layer queues and
   // small buffers, which are fixed for a model, and the projected conditioning of the current
