@@ -205,10 +205,11 @@ TEST_F(CApi, OptionsStructSizeIsChecked) {
 }
 
 // TTS_DEVICE_CUDA samples on the GPU where there is one: the same seed gives the CPU's audio but
-// after a near-tie draw (tts/engine/stream_sampler.h), so at least half the samples agree, as in
-// the sampler's own parity test (SameSeedSameUniformsAsCpu; on the H200 all did). The test voice's
-// vocoder has 8 residual channels: the GPU samples it at 16, with zero channels added.
-// Without one (or without the backend) the load is refused, saying why and what to use instead.
+// after a near-tie draw (vocoder/include/tts/vocoder/sampler_interface.h), so at least half the
+// samples agree, as in the sampler's own parity test (SameSeedSameUniformsAsCpu; on the H200 all
+// did). The test voice's vocoder has 8 residual channels: the GPU samples it at 16, with zero
+// channels added. Without one (or without the backend) the load is refused, saying why and what to
+// use instead.
 TEST_F(CApi, CudaDeviceSynthesisesOnAGpuAndIsRefusedClearlyWithoutOne) {
   tts_voice_options vo;
   tts_default_voice_options(&vo);

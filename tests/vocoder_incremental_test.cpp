@@ -104,9 +104,9 @@ TEST(VocoderIncremental, SameSeedSameAudioDifferentSeedDifferentAudio) {
   EXPECT_NE(run(1), run(2));
 }
 
-// A stream keeps one sampler for all its sentences (engine/stream_sampler.cpp): reseeded and
-// restarted after another utterance, two threads and half a sentence in, it must give exactly
-// what a sampler made fresh with that seed gives.
+// A stream keeps one sampler for all its sentences (engine/pipeline.cpp, through
+// vocoder::make_sampler): reseeded and restarted after another utterance, two threads and half a
+// sentence in, it must give exactly what a sampler made fresh with that seed gives.
 TEST(VocoderIncremental, ReseededSamplerMatchesAFreshOne) {
   const vocoder::WaveNetConfig config = tts::testing::tiny_config();
   vocoder::WaveNetWeights weights(config);

@@ -253,17 +253,8 @@ AcousticTrainingSummary train_acoustic(const AcousticTrainingOptions& options,
         << "\n";
   AcousticTask task({o, layout, ranks, corpus.training, corpus.validation, speakers, model, *pass,
                      settings, held_out_settings, state, std::move(frozen), symbols});
-  TrainingSchedule schedule;
-  schedule.steps = o.steps;
-  schedule.log_every = o.log_every;
-  schedule.validate_every = o.validate_every;
-  schedule.checkpoint_every = o.checkpoint_every;
-  schedule.has_validation_files = !corpus.validation.empty();
-  schedule.optimizer = {o.adam, o.clip_norm, o.ema_decay};
-  schedule.loss_scaling = o.loss_scaling;
-  const TrainingTensors tensors{
-      {state.weights, state.ema, state.first_moment, state.second_moment, state.step},
-      state.loss_scale};
+  const TrainingSchedule schedule = schedule_of(o, !corpus.validation.empty());
+  const TrainingTensors tensors = tensors_of(state);
   AcousticTrainingSummary summary;
   summary.first_step = state.step;
   summary.already_trained = already_trained;

@@ -265,19 +265,8 @@ TrainingSummary train_vocoder(const VocoderTrainingOptions& options, std::ostrea
   BatchQueue queue(corpus.training, training_crops, o.seed, state.step, 4, slices);
 
   VocoderTask task(o, layout, corpus, model, *pass, queue, state);
-  TrainingSchedule schedule;
-  schedule.steps = o.steps;
-  schedule.log_every = o.log_every;
-  schedule.validate_every = o.validate_every;
-  schedule.checkpoint_every = o.checkpoint_every;
-  schedule.has_validation_files = !corpus.validation.empty();
-  schedule.optimizer = {o.adam, o.clip_norm, o.ema_decay};
-  schedule.loss_scaling = o.loss_scaling;
-  const LoopSummary loop = run_training_loop(
-      task,
-      {{state.weights, state.ema, state.first_moment, state.second_moment, state.step},
-       state.loss_scale},
-      ranks, schedule, log);
+  const TrainingSchedule schedule = schedule_of(o, !corpus.validation.empty());
+  const LoopSummary loop = run_training_loop(task, tensors_of(state), ranks, schedule, log);
   TrainingSummary summary;
   summary.first_step = loop.first_step;
   summary.last_step = loop.last_step;

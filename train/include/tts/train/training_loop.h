@@ -77,6 +77,28 @@ struct TrainingTensors {
   std::optional<LossScaleState>& loss_scale;
 };
 
+// The schedule of a run whose options name its steps, intervals, optimiser and loss scaling the
+// way both trainers' options do.
+template <typename Options>
+TrainingSchedule schedule_of(const Options& o, bool has_validation_files) {
+  TrainingSchedule schedule;
+  schedule.steps = o.steps;
+  schedule.log_every = o.log_every;
+  schedule.validate_every = o.validate_every;
+  schedule.checkpoint_every = o.checkpoint_every;
+  schedule.has_validation_files = has_validation_files;
+  schedule.optimizer = {o.adam, o.clip_norm, o.ema_decay};
+  schedule.loss_scaling = o.loss_scaling;
+  return schedule;
+}
+
+// The tensors of a trainer's checkpointed state (both trainers' states name them alike).
+template <typename State>
+TrainingTensors tensors_of(State& state) {
+  return {{state.weights, state.ema, state.first_moment, state.second_moment, state.step},
+          state.loss_scale};
+}
+
 struct LoopSummary {
   int64_t first_step = 0, last_step = 0;  // steps run by the loop: (first_step, last_step]
   std::vector<double> last_losses;

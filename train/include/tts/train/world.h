@@ -1,4 +1,4 @@
-// The communicator a training command runs under (library tts_world): the ranks `mpirun -np N`
+// The communicator a training command runs under (part of tts_train): the ranks `mpirun -np N`
 // started, or this process alone when it was not started by mpirun (world size 1, no MPI needed).
 #pragma once
 
