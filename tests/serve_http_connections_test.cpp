@@ -246,6 +246,17 @@ TEST_F(HttpConnections, BadFramingIsRefusedAtOnce) {
     EXPECT_EQ(status_of(response), c.status) << response;
     EXPECT_NE(response.find(c.words), std::string::npos) << response;
   }
+  // A request cut short by the client's half-close gets its answer before the server closes.
+  int fd = connect_raw(s.port());
+  const std::string truncated =
+      "POST /v1/audio/speech HTTP/1.1\r\nHost: x\r\nContent-Length: 100\r\n\r\n{\"input\":";
+  ::send(fd, truncated.data(), truncated.size(), MSG_NOSIGNAL);
+  ::shutdown(fd, SHUT_WR);
+  std::string response = read_until_closed(fd, 5s);
+  ::close(fd);
+  EXPECT_EQ(status_of(response), 400) << response;
+  EXPECT_NE(response.find("ended inside the request"), std::string::npos) << response;
+
   // A chunked body is read whole, then served.
   std::string body = short_speech();
   char size[16];

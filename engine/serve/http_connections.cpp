@@ -250,6 +250,10 @@ void Connections::read_from(Connection& c) {
   for (int round = 0; round < 4 && c.fd >= 0; ++round) {
     ssize_t n = ::recv(c.fd, buffer, sizeof buffer, MSG_DONTWAIT);
     if (n < 0 && (errno == EINTR || errno == EAGAIN || errno == EWOULDBLOCK)) return;
+    if (n == 0 && c.state == Connection::State::kReading && !c.buffer.empty()) {
+      refuse(c, 400, "the connection ended inside the request", "bad_request");
+      return;  // the peer may still read the answer: it has only closed its side
+    }
     if (n <= 0) {  // the peer has gone (or has said all it will)
       ::close(c.fd);
       c.fd = -1;
