@@ -15,6 +15,7 @@
 #include <thread>
 
 #include "random_voice_suite.h"
+#include "served_http.h"
 #include "tts/audio/audio_file.h"
 #include "tts/audio/stream_encoder.h"
 #include "tts/serve/http_server.h"
@@ -31,32 +32,8 @@ namespace {
 
 const char kText[] = "Hello there. Yes!";
 
-class Served {
- public:
-  Served(std::shared_ptr<const engine::Voice> voice, ServiceOptions service = {},
-         HttpOptions http = {})
-      : service_({{"random", std::move(voice)}}, service), http_(service_, (http.port = 0, http)) {
-    http_.bind();
-    thread_ = std::thread([this] { http_.run(); });
-  }
-  ~Served() {
-    service_.shutdown(std::chrono::steady_clock::now());
-    http_.stop();
-    thread_.join();
-  }
-  httplib::Client client() {
-    httplib::Client c("127.0.0.1", http_.port());
-    c.set_read_timeout(60);
-    return c;
-  }
-  int port() const { return http_.port(); }
-  SpeechService& service() { return service_; }
-
- private:
-  SpeechService service_;
-  HttpServer http_;
-  std::thread thread_;
-};
+using Served = testing_support::ServedHttp;
+using testing_support::connect_raw;
 
 class Http : public testing_support::RandomVoiceSuite<Http> {
  protected:
@@ -87,19 +64,6 @@ class Http : public testing_support::RandomVoiceSuite<Http> {
     EXPECT_NE(message.find(words), std::string::npos) << message;
   }
 };
-
-// A plain TCP connection to the server on localhost, for what an HTTP client library would not
-// do (hang up mid-stream, send half a request); -1 when it cannot connect.
-int connect_raw(int port) {
-  int fd = ::socket(AF_INET, SOCK_STREAM, 0);
-  sockaddr_in addr{};
-  addr.sin_family = AF_INET;
-  addr.sin_port = htons(static_cast<std::uint16_t>(port));
-  addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-  if (::connect(fd, reinterpret_cast<sockaddr*>(&addr), sizeof addr) == 0) return fd;
-  ::close(fd);
-  return -1;
-}
 
 std::vector<float> quantised(const std::vector<float>& s) {
   std::vector<float> q(s.size());

@@ -475,3 +475,47 @@ TEST_F(WyomingServerTest, StopEndsConnectionsPromptly) {
 }
 
 }  // namespace
+
+namespace {
+
+TEST_F(WyomingServerTest, AnApiKeyIsNeededInTheFirstEventBeforeAnyWork) {
+  WyomingOptions options;
+  options.api_key = "sesame";
+  Running r({}, options);
+  {  // no key: an error before any work, and the connection ends
+    Client client(r.server.port());
+    ASSERT_TRUE(client.connected());
+    client.send(event("synthesize", {{"text", "Hello."}}));
+    auto e = expect_error(client, "unauthorized");
+    ASSERT_TRUE(e);
+    EXPECT_NE(e->data.value("text", "").find("api_key"), std::string::npos);
+    EXPECT_TRUE(client.closed_by_server());
+  }
+  {  // a wrong key, on describe: the same
+    Client client(r.server.port());
+    client.send(event("describe", {{"api_key", "open"}}));
+    expect_error(client, "unauthorized");
+    EXPECT_TRUE(client.closed_by_server());
+  }
+  {  // the key in the first event: that connection is served from then on
+    Client client(r.server.port());
+    client.send(event("describe", {{"api_key", "sesame"}}));
+    auto info = client.next();
+    ASSERT_TRUE(info);
+    EXPECT_EQ(info->type, "info");
+    client.send(event("synthesize", {{"text", "Yes."}}));
+    EXPECT_GT(read_audio(client).samples, 0u);
+  }
+}
+
+TEST_F(WyomingServerTest, AVoiceNameWithANulIsRefused) {
+  Running r;
+  Client client(r.server.port());
+  client.send(event("synthesize",
+                    {{"text", "Hello."}, {"voice", {{"name", std::string("default\0/x", 10)}}}}));
+  auto e = expect_error(client, "bad_request");
+  ASSERT_TRUE(e);
+  EXPECT_NE(e->data.value("text", "").find("NUL"), std::string::npos) << e->data.dump();
+}
+
+}  // namespace

@@ -41,6 +41,8 @@ struct ServeOptions {
   int workers = 2, queue = 2, threads = 1;
   std::size_t max_text = 4096, max_body = 64 * 1024;
   double request_timeout = 300, queue_timeout = 10, drain_timeout = 10;
+  int max_connections = 512;
+  double read_timeout = 10, keep_alive_timeout = 5;
 };
 
 bool is_loopback(const std::string& host) {
@@ -86,14 +88,20 @@ int run_serve(const ServeOptions& o) {
   http_options.port = o.port;
   http_options.api_key = o.api_key;
   http_options.max_body_bytes = o.max_body;
-  serve::HttpServer http(*service, http_options);
+  http_options.max_connections = o.max_connections;
+  http_options.read_timeout = std::chrono::milliseconds(static_cast<long>(o.read_timeout * 1e3));
+  http_options.keep_alive_timeout =
+      std::chrono::milliseconds(static_cast<long>(o.keep_alive_timeout * 1e3));
+  std::unique_ptr<serve::HttpServer> http_server;
   std::unique_ptr<serve::WyomingServer> wyoming;
   try {
-    http.bind();
+    http_server = std::make_unique<serve::HttpServer>(*service, http_options);
+    http_server->bind();
     if (!o.no_wyoming) {
       serve::WyomingOptions wyoming_options;
       wyoming_options.host = o.host;
       wyoming_options.port = o.wyoming_port;
+      wyoming_options.api_key = o.api_key;
       wyoming = std::make_unique<serve::WyomingServer>(*service, wyoming_options);
       wyoming->bind();
     }
@@ -116,10 +124,10 @@ int run_serve(const ServeOptions& o) {
   sigaction(SIGINT, &action, nullptr);
   ::signal(SIGPIPE, SIG_IGN);  // a client that hangs up is an error return, not a signal
 
-  std::thread http_thread([&] { http.run(); });
+  std::thread http_thread([&] { http_server->run(); });
   std::thread wyoming_thread;
   if (wyoming) wyoming_thread = std::thread([&] { wyoming->run(); });
-  std::cerr << "tts serve: HTTP on http://" << o.host << ":" << http.port() << "\n";
+  std::cerr << "tts serve: HTTP on http://" << o.host << ":" << http_server->port() << "\n";
   if (wyoming)
     std::cerr << "tts serve: Wyoming on tcp://" << o.host << ":" << wyoming->port() << "\n";
   std::cerr << "tts serve: voices:";
@@ -138,11 +146,11 @@ int run_serve(const ServeOptions& o) {
   }
   std::cerr << "tts serve: stopping (finishing streams for at most " << o.drain_timeout << " s)"
             << std::endl;
-  http.set_draining();
+  http_server->set_draining();
   auto deadline = std::chrono::steady_clock::now() +
                   std::chrono::milliseconds(static_cast<long>(o.drain_timeout * 1e3));
   bool finished = service->shutdown(deadline);
-  http.stop();
+  http_server->stop();
   if (wyoming) wyoming->stop();
   http_thread.join();
   if (wyoming_thread.joinable()) wyoming_thread.join();
@@ -166,7 +174,8 @@ void register_serve(CLI::App& app, int& exit_code) {
   cmd->add_option("--voice", o->voices,
                   "Voice to serve (name or folder; repeat for several; the first is the default)");
   cmd->add_option("--api-key", o->api_key,
-                  "Require 'Authorization: Bearer KEY' on every HTTP request but /health")
+                  "Require KEY: 'Authorization: Bearer KEY' on every HTTP request but /health, "
+                  "\"api_key\": KEY in the data of a Wyoming connection's first event")
       ->envname("TTS_API_KEY");
   cmd->add_option("--workers", o->workers, "Syntheses running at once")->check(CLI::Range(1, 256));
   cmd->add_option("--queue", o->queue, "Requests waiting for a worker before 503")
@@ -177,6 +186,15 @@ void register_serve(CLI::App& app, int& exit_code) {
       ->check(CLI::Range(1, 1 << 24));
   cmd->add_option("--max-body", o->max_body, "Largest HTTP request body, in bytes")
       ->check(CLI::Range(1, 1 << 26));
+  cmd->add_option("--max-connections", o->max_connections,
+                  "HTTP connections open at once (beyond: the longest waiting is closed, or 503)")
+      ->check(CLI::Range(1, 1 << 16));
+  cmd->add_option("--read-timeout", o->read_timeout,
+                  "Seconds for a whole HTTP request (line, headers, body) to arrive, else 408")
+      ->check(CLI::Range(0.001, 3600.0));
+  cmd->add_option("--keep-alive-timeout", o->keep_alive_timeout,
+                  "Seconds an idle HTTP connection stays open between requests")
+      ->check(CLI::Range(0.001, 3600.0));
   cmd->add_option("--request-timeout", o->request_timeout,
                   "Longest synthesis of one request, in seconds")
       ->check(CLI::Range(0.001, 86400.0));

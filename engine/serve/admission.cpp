@@ -52,6 +52,11 @@ bool Admission::wait_idle(std::chrono::steady_clock::time_point deadline) {
   return changed_.wait_until(lock, deadline, [&] { return running_ == 0 && waiting_ == 0; });
 }
 
+bool Admission::closed() const {
+  std::lock_guard<std::mutex> lock(mutex_);
+  return closed_;
+}
+
 int Admission::running() const {
   std::lock_guard<std::mutex> lock(mutex_);
   return running_;

@@ -1,81 +1,107 @@
 #include "tts/serve/http_server.h"
 
+#include <sys/socket.h>
+
+#include <algorithm>
 #include <nlohmann/json.hpp>
 #include <stdexcept>
 
-#include "tts/audio/audio_file.h"
+#include "api_key.h"
+#include "http_connections.h"
+#include "http_request_stream.h"
+#include "http_routes.h"
+#include "http_speech.h"
 #include "tts/audio/stream_encoder.h"
-#include "tts/serve/openai_speech.h"
 // Last: through <resolv.h> it defines a macro `_res`, a parameter name in Eigen's headers.
 #include <httplib.h>
 
 namespace tts::serve {
 
+using http::send_error;
 using nlohmann::json;
 
 namespace {
 
-void send_error(httplib::Response& res, int status, const std::string& message,
-                const std::string& type) {
-  res.status = status;
-  res.set_content(openai_error_json(message, type), "application/json");
-}
+// cpp-httplib's accepting loop hands each connection to its task queue as a task that calls
+// Server::process_and_close_socket; this queue runs it at once, and HttpServer::Impl's override of
+// that function gives the connection to the front instead of reading it on a thread of its own.
+class AdoptingQueue : public httplib::TaskQueue {
+ public:
+  explicit AdoptingQueue(http::Connections& connections) : connections_(connections) {}
+  void enqueue(std::function<void()> task) override { task(); }
+  void shutdown() override { connections_.stop(); }
 
-// What a streamed response needs between the provider's calls: the synthesis, the encoder, and
-// the first chunk (pulled before the status line is sent, so that text the engine cannot say
-// still gets a 400).
-struct SpeechStream {
-  std::unique_ptr<SpeechJob> job;
-  std::unique_ptr<audio::StreamEncoder> encoder;
-  engine::AudioChunk first;
-  bool first_pending = true;
+ private:
+  http::Connections& connections_;
 };
 
-// Writes the stream's next piece; false ends the response without its final chunk, which a
-// client reads as a truncated transfer (a mid-stream failure cannot change the status any more).
-bool provide(SpeechStream& s, httplib::DataSink& sink) {
-  try {
-    std::string bytes;
-    bool done = false;
-    if (s.first_pending) {
-      s.first_pending = false;
-      bytes = s.encoder->encode(s.first.samples.data(), s.first.samples.size());
-      s.first = {};
-    } else {
-      engine::AudioChunk chunk;
-      if (s.job->next(chunk)) {
-        bytes = s.encoder->encode(chunk.samples.data(), chunk.samples.size());
-      } else {
-        bytes = s.encoder->finish();
-        done = true;
-      }
-    }
-    if (!bytes.empty() && !sink.write(bytes.data(), bytes.size())) {
-      s.job->cancel();  // the client has gone: stop making audio for it now
-      return false;
-    }
-    if (done) sink.done();
-    return true;
-  } catch (const std::exception&) {
-    s.job->cancel();
-    return false;
-  }
+http::ConnectionLimits limits_of(const HttpOptions& o) {
+  http::ConnectionLimits limits;
+  limits.max_connections = o.max_connections;
+  limits.read_timeout = o.read_timeout;
+  limits.keep_alive_timeout = o.keep_alive_timeout;
+  limits.keep_alive_max = o.keep_alive_max;
+  limits.long_threads = o.connection_threads;
+  limits.framing.max_head_bytes = o.max_header_bytes;
+  limits.framing.max_body_bytes = o.max_body_bytes;
+  return limits;
 }
 
 }  // namespace
 
+struct HttpServer::Impl : httplib::Server {
+  Impl(const HttpOptions& options, Metrics& metrics)
+      : write_timeout(options.write_timeout),
+        connections(
+            limits_of(options),
+            [this](int fd, std::string_view request, bool last) {
+              return serve(fd, request, last);
+            },
+            [](const http::Framing& f) {
+              return f.method == "POST" && f.path == "/v1/audio/speech";
+            },
+            [&metrics](const char* reason) { metrics.error("http", reason); }) {
+    new_task_queue = [this] { return new AdoptingQueue(connections); };
+  }
+
+  // Answers one whole request; whether the connection may stay open.
+  bool serve(int fd, std::string_view request, bool last) {
+    try {
+      http::RequestStream stream(fd, request, write_timeout);
+      bool closed = false;
+      bool ok = process_request(stream, last, closed, nullptr);
+      return ok && !closed;
+    } catch (const std::exception&) {
+      return false;
+    }
+  }
+
+  // Listening: a deeper backlog than the 5 Debian's build compiles in, so that a burst of
+  // connections waits in the kernel for the front rather than being dropped and retried.
+  void deepen_backlog() { ::listen(svr_sock_, 512); }
+
+  std::chrono::milliseconds write_timeout;
+  http::Connections connections;
+
+ private:
+  bool process_and_close_socket(socket_t sock) override {
+    connections.adopt(sock);
+    return true;
+  }
+};
+
 HttpServer::HttpServer(SpeechService& service, HttpOptions options)
-    : service_(service),
-      options_(std::move(options)),
-      server_(std::make_unique<httplib::Server>()) {
+    : service_(service), options_(std::move(options)) {
   if (options_.connection_threads < 1)
     throw std::invalid_argument("connection threads must be ≥ 1");
-  int threads = options_.connection_threads;
-  server_->new_task_queue = [threads] { return new httplib::ThreadPool(threads); };
+  server_ = std::make_unique<Impl>(options_, service_.metrics());
   server_->set_payload_max_length(options_.max_body_bytes);
   server_->set_read_timeout(options_.read_timeout);
   server_->set_write_timeout(options_.write_timeout);
-  server_->set_keep_alive_timeout(5);
+  // Only what the Keep-Alive response header says: the front enforces both.
+  server_->set_keep_alive_timeout(
+      std::max<time_t>(1, static_cast<time_t>((options_.keep_alive_timeout.count() + 999) / 1000)));
+  server_->set_keep_alive_max_count(static_cast<std::size_t>(options_.keep_alive_max));
   routes();
 }
 
@@ -91,6 +117,7 @@ void HttpServer::bind() {
                                std::to_string(options_.port) + " (in use, or not this machine's)");
     port_ = options_.port;
   }
+  server_->deepen_backlog();
 }
 
 void HttpServer::run() { server_->listen_after_bind(); }
@@ -103,60 +130,41 @@ void HttpServer::routes() {
   auto& svr = *server_;
 
   svr.set_pre_routing_handler([this](const httplib::Request& req, httplib::Response& res) {
-    if (options_.api_key.empty() || req.path == "/health")
-      return httplib::Server::HandlerResponse::Unhandled;
-    if (req.get_header_value("Authorization") == "Bearer " + options_.api_key)
+    if (const char* allow = http::allowed_methods(req.path);
+        allow && !http::method_allowed(allow, req.method)) {
+      res.set_header("Allow", allow);
+      send_error(res, 405, req.method + " is not served on " + req.path + " (use " + allow + ")",
+                 "invalid_request_error");
+      return httplib::Server::HandlerResponse::Handled;
+    }
+    if (options_.api_key.empty() || req.path == "/health" ||
+        bearer_matches(req.get_header_value("Authorization"), options_.api_key))
       return httplib::Server::HandlerResponse::Unhandled;
     service_.metrics().error("http", "unauthorised");
+    res.set_header("WWW-Authenticate", "Bearer");
     send_error(res, 401, "a valid API key is needed (Authorization: Bearer KEY)",
                "invalid_request_error");
     return httplib::Server::HandlerResponse::Handled;
   });
 
-  svr.Post("/v1/audio/speech", [this](const httplib::Request& req, httplib::Response& res) {
-    OpenAiSpeech speech;
-    auto stream = std::make_shared<SpeechStream>();
-    bool started = false;  // start() counts its own request and errors
-    try {
-      speech = parse_openai_speech(req.body);
-      // By name alone: OpenAI's speech body has no language. A body with one would choose through
-      // service_.voice(name, language), as Wyoming does, and pass the chosen voice's name on.
-      const ServedVoice& voice = service_.voice(speech.request.voice);
-      try {
-        stream->encoder = audio::make_stream_encoder(speech.format, voice.voice->sample_rate());
-      } catch (const audio::AudioError& e) {
-        throw RequestError(std::string("response_format: ") + e.what());
-      }
-      started = true;
-      stream->job = service_.start(speech.request, "http");
-      bool more = stream->job->next(stream->first);
-      if (!more) {  // nothing to say (only punctuation, say): a valid empty file
-        res.set_content(stream->encoder->finish(), stream->encoder->mime_type());
-        return;
-      }
-    } catch (const RequestError& e) {
-      if (!started) {
-        service_.metrics().request("http");
-        service_.metrics().error("http", "bad_request");
-      }
-      send_error(res, 400, e.what(), "invalid_request_error");
-      return;
-    } catch (const engine::SynthesisInputError& e) {
-      send_error(res, 400, std::string("input: ") + e.what(), "invalid_request_error");
-      return;
-    } catch (const BusyError& e) {
-      res.set_header("Retry-After", "1");
-      send_error(res, 503, e.what(), "server_busy");
-      return;
-    } catch (const std::exception& e) {
-      service_.metrics().error("http", "internal");
-      send_error(res, 500, e.what(), "server_error");
+  // The body is read here, not by cpp-httplib's form handling, so that its only limit is
+  // --max-body whatever the Content-Type says (curl -d sends JSON as a form).
+  svr.Post("/v1/audio/speech", [this](const httplib::Request& req, httplib::Response& res,
+                                      const httplib::ContentReader& read) {
+    if (req.is_multipart_form_data()) {
+      send_error(res, 415, "send the request as a JSON body (application/json), not a form",
+                 "invalid_request_error");
       return;
     }
-    std::string mime = stream->encoder->mime_type();
-    res.set_chunked_content_provider(
-        mime, [stream](std::size_t, httplib::DataSink& sink) { return provide(*stream, sink); },
-        [stream](bool) { stream->job.reset(); });
+    std::string body;
+    if (!read([&](const char* data, std::size_t n) {
+          body.append(data, n);
+          return true;
+        })) {
+      if (res.status == -1) res.status = 400;
+      return;
+    }
+    http::answer_speech(service_, body, res);
   });
 
   svr.Get("/v1/audio/voices", [this](const httplib::Request&, httplib::Response& res) {
@@ -203,17 +211,6 @@ void HttpServer::routes() {
     res.set_content(service_.metrics().prometheus(service_.admission()),
                     "text/plain; version=0.0.4");
   });
-
-  for (const char* path : {"/v1/audio/speech"})
-    svr.Get(path, [](const httplib::Request&, httplib::Response& res) {
-      res.set_header("Allow", "POST");
-      send_error(res, 405, "use POST for this path", "invalid_request_error");
-    });
-  for (const char* path : {"/v1/audio/voices", "/v1/models", "/health", "/metrics"})
-    svr.Post(path, [](const httplib::Request&, httplib::Response& res) {
-      res.set_header("Allow", "GET");
-      send_error(res, 405, "use GET for this path", "invalid_request_error");
-    });
 
   svr.set_error_handler([](const httplib::Request& req, httplib::Response& res) {
     if (!res.body.empty()) return;

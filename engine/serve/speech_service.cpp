@@ -20,6 +20,9 @@ std::string language_key(std::string tag) {
   return tag;
 }
 
+// What a request refused because the server is shutting down is told, on either protocol.
+constexpr char kStopping[] = "the server is stopping: it takes no new requests";
+
 double seconds_between(std::chrono::steady_clock::time_point a,
                        std::chrono::steady_clock::time_point b) {
   return std::chrono::duration<double>(b - a).count();
@@ -51,6 +54,8 @@ SpeechService::SpeechService(std::vector<ServedVoice> voices, ServiceOptions opt
 
 const ServedVoice& SpeechService::voice(const std::string& name) const {
   if (name.empty()) return voices_.front();
+  if (name.find('\0') != std::string::npos)
+    throw RequestError("voice: the name contains a NUL character (U+0000), which no voice has");
   for (const auto& v : voices_)
     if (v.name == name) return v;
   if (std::find(kOpenAiVoices.begin(), kOpenAiVoices.end(), name) != kOpenAiVoices.end())
@@ -101,9 +106,14 @@ std::unique_ptr<SpeechJob> SpeechService::start(const SpeechRequest& request,
                          "\" cannot shift its pitch (it predates pitch)");
 
     auto ticket = admission_.try_enter();
-    if (!ticket) throw BusyError("every synthesis worker is busy and the queue is full");
+    if (!ticket)
+      throw BusyError(admission_.closed() ? kStopping
+                                          : "every synthesis worker is busy and the queue is full");
     if (!ticket->wait_for_worker(std::chrono::steady_clock::now() + options_.queue_wait))
-      throw BusyError("no synthesis worker became free in time (or the server is stopping)");
+      throw BusyError(admission_.closed()
+                          ? kStopping
+                          : "no synthesis worker became free within " +
+                                std::to_string(options_.queue_wait.count()) + " ms");
     std::unique_ptr<SpeechJob> job(new SpeechJob(*this, served.voice, std::move(ticket), protocol));
     job->stream_.start(request.text, synthesis);
     return job;
@@ -111,7 +121,7 @@ std::unique_ptr<SpeechJob> SpeechService::start(const SpeechRequest& request,
     metrics_.error(protocol, "bad_request");
     throw;
   } catch (const BusyError&) {
-    metrics_.error(protocol, "busy");
+    metrics_.error(protocol, admission_.closed() ? "stopping" : "busy");
     throw;
   }
 }

@@ -10,6 +10,7 @@
 #include <memory>
 #include <vector>
 
+#include "api_key.h"
 #include "tts/audio/stream_encoder.h"
 #include "tts/frontend/sentence_splitter.h"
 #include "tts/frontend/utf8.h"
@@ -47,6 +48,7 @@ class Session {
  private:
   enum class Stream { kIdle, kOpen, kFailed };
 
+  bool authorise(const Event& event);
   void handle(const Event& event);
   void synthesize(const Event& event);
   void stream_start(const Event& event);
@@ -64,6 +66,7 @@ class Session {
   TcpConnection& connection_;
   const std::string& info_bytes_;
   wyoming::EventParser parser_;
+  bool authorised_ = options_.api_key.empty();
 
   // The streaming form (synthesize-start … synthesize-stop). Plain text is split into sentences
   // as the chunks arrive and each complete sentence is spoken at once, as its own audio-start …
@@ -113,6 +116,14 @@ bool Session::run() {
       events.clear();
       bool ok = parser_.feed(buffer.data(), static_cast<std::size_t>(n), events);
       for (const Event& event : events) {
+        if (!authorised_ && !authorise(event)) {
+          service_.metrics().error(kWyomingProtocol, "unauthorised");
+          send_error(
+              "a valid API key is needed: send it as \"api_key\" in the data of the "
+              "connection's first event",
+              "unauthorized");
+          return true;
+        }
         handle(event);
         last_event = std::chrono::steady_clock::now();
       }
@@ -126,6 +137,14 @@ bool Session::run() {
   } catch (const ConnectionLost&) {
     return false;
   }
+}
+
+// Whether the event carries the server's API key (after which the connection needs it no more).
+bool Session::authorise(const Event& event) {
+  auto key = event.data.find("api_key");
+  authorised_ = key != event.data.end() && key->is_string() &&
+                key_matches(key->get<std::string>(), options_.api_key);
+  return authorised_;
 }
 
 void Session::handle(const Event& event) {

@@ -41,6 +41,7 @@ class Admission {
   // Waits until nothing runs or waits, at most until `deadline`; returns whether it got there.
   bool wait_idle(std::chrono::steady_clock::time_point deadline);
 
+  bool closed() const;  // since close()
   int running() const;
   int waiting() const;
   int workers() const { return workers_; }

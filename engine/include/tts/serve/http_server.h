@@ -7,8 +7,11 @@
 //   GET  /health            {"status": "ok", …}; 503 while shutting down
 //   GET  /metrics           Prometheus text (metrics.h)
 //
-// Errors are OpenAI's JSON error object with 400 (bad request), 401 (API key), 404, 405, 413
-// (body too large), 503 (busy; with Retry-After) or 500.
+// Errors are OpenAI's JSON error object with 400 (bad request), 401 (API key; with
+// WWW-Authenticate), 404, 405 (with Allow), 408 (the request did not arrive in time), 413 (body
+// too large), 415 (a form, not JSON), 431 (headers too large), 503 (busy, stopping or too many
+// connections; with Retry-After) or 500. Connections are held by a front of their own
+// (engine/serve/http_connections.h), so that idle and slow clients hold no worker.
 #pragma once
 
 #include <atomic>
@@ -18,20 +21,25 @@
 
 #include "tts/serve/speech_service.h"
 
-namespace httplib {
-class Server;
-}
-
 namespace tts::serve {
 
 struct HttpOptions {
   std::string host = "127.0.0.1";
   int port = 5500;      // 0: any free port (see HttpServer::port())
   std::string api_key;  // when set, every request but /health needs "Authorization: Bearer KEY"
-  std::size_t max_body_bytes = 64 * 1024;
-  std::chrono::seconds read_timeout{10};   // idle time while reading a request
-  std::chrono::seconds write_timeout{10};  // a client that stops reading the audio
-  int connection_threads = 32;  // connections served at once (the synthesis bound is Admission's)
+  std::size_t max_body_bytes = 64 * 1024;    // whatever the Content-Type
+  std::size_t max_header_bytes = 16 * 1024;  // the request line and headers together
+  // A whole request (line, headers and body) must arrive within this of its first byte (of the
+  // connection's opening, for a connection's first request), or it gets 408.
+  std::chrono::milliseconds read_timeout{10'000};
+  std::chrono::milliseconds write_timeout{10'000};      // a client that stops reading the audio
+  std::chrono::milliseconds keep_alive_timeout{5'000};  // an idle connection between requests
+  int keep_alive_max = 100;                             // requests on one connection
+  // Connections open at once. Beyond, a new one closes the one that has waited longest for its
+  // request; when every one has a request being served, the new one gets 503.
+  int max_connections = 512;
+  int connection_threads =
+      32;  // speech requests served at once (the synthesis bound is Admission's)
 };
 
 class HttpServer {
@@ -53,10 +61,11 @@ class HttpServer {
   void set_draining() { draining_ = true; }
 
  private:
+  struct Impl;  // cpp-httplib's server, fed whole requests by the connection front
   void routes();
   SpeechService& service_;
   HttpOptions options_;
-  std::unique_ptr<httplib::Server> server_;
+  std::unique_ptr<Impl> server_;
   int port_ = 0;
   std::atomic<bool> draining_{false};
 };

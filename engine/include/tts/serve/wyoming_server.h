@@ -9,6 +9,8 @@
 //   synthesize-stop                            → audio-start, audio-chunk…, audio-stop,
 //                                                 synthesize-stopped
 //   anything malformed or refused              → error {text, code}
+//
+// With an API key, the first event's data carries {"api_key": KEY} (any event type).
 #pragma once
 
 #include <atomic>
@@ -33,6 +35,9 @@ struct WyomingOptions {
   std::size_t max_data_bytes = 64 * 1024;    // an event's data section
   std::size_t max_payload_bytes = 1 << 20;   // an event's payload
   std::chrono::seconds idle_timeout{60};     // no complete event for this long closes
+  // When set, a connection's first event must carry it as "api_key" in its data; otherwise the
+  // connection gets an `error` (code "unauthorized") and is closed before any work.
+  std::string api_key;
 };
 
 class WyomingServer {
