@@ -6,6 +6,7 @@
 #include "tts/audio/audio_file.h"
 #include "tts/audio/stream_encoder.h"
 #include "tts/serve/openai_speech.h"
+#include "tts/serve/web_page.h"
 // Last: through <resolv.h> it defines a macro `_res`, a parameter name in Eigen's headers.
 #include <httplib.h>
 
@@ -103,7 +104,7 @@ void HttpServer::routes() {
   auto& svr = *server_;
 
   svr.set_pre_routing_handler([this](const httplib::Request& req, httplib::Response& res) {
-    if (options_.api_key.empty() || req.path == "/health")
+    if (options_.api_key.empty() || req.path == "/health" || req.path == "/")  // no secret there
       return httplib::Server::HandlerResponse::Unhandled;
     if (req.get_header_value("Authorization") == "Bearer " + options_.api_key)
       return httplib::Server::HandlerResponse::Unhandled;
@@ -175,6 +176,8 @@ void HttpServer::routes() {
                         -1, ' ', false, json::error_handler_t::replace),
                     "application/json");
   });
+
+  svr.Get("/", [](const httplib::Request&, httplib::Response& res) { serve_web_page(res); });
 
   svr.Get("/v1/models", [this](const httplib::Request&, httplib::Response& res) {
     json data = json::array();
