@@ -71,6 +71,9 @@ TEST(OpenAiSpeech, ReadsTheFieldsClientsSend) {
   auto d = parse_openai_speech(R"({"input":"Hi","instructions":"cheerful"})");
   EXPECT_EQ(d.format, "mp3");  // OpenAI's default
   EXPECT_FLOAT_EQ(d.request.rate, 1.0f);
+  EXPECT_FLOAT_EQ(d.request.pitch_semitones, 0.0f);
+  EXPECT_FLOAT_EQ(parse_openai_speech(R"({"input":"Hi","pitch":-3.5})").request.pitch_semitones,
+                  -3.5f);
 }
 
 void expect_refused(const std::string& body, const std::string& words) {
@@ -92,6 +95,8 @@ TEST(OpenAiSpeech, NamesWhatIsWrong) {
   expect_refused(R"({"input": "a", "speed": "fast"})", "speed: must be a number");
   expect_refused(R"({"input": "a", "speed": 0.1})", "speed: must be within 0.25 and 4.0");
   expect_refused(R"({"input": "a", "speed": 5})", "speed");
+  expect_refused(R"({"input": "a", "pitch": "up"})", "pitch: must be a number");
+  expect_refused(R"({"input": "a", "pitch": 25})", "pitch: must be within -24 and 24");
   expect_refused(R"({"input": "a", "voise": "x"})", "unknown field \"voise\"");
   expect_refused(R"({"input": "a", "stream_format": "sse"})", "stream_format");
   expect_refused("{\"input\": \"\xff\xfe\"}", "not valid JSON");  // not UTF-8

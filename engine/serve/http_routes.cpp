@@ -14,7 +14,7 @@ struct Route {
 // cpp-httplib answers HEAD with the GET handler, without the body.
 constexpr Route kRoutes[] = {
     {"/v1/audio/speech", "POST"}, {"/v1/audio/voices", "GET, HEAD"}, {"/v1/models", "GET, HEAD"},
-    {"/health", "GET, HEAD"},     {"/metrics", "GET, HEAD"},
+    {"/health", "GET, HEAD"},     {"/metrics", "GET, HEAD"},         {"/", "GET, HEAD"},
 };
 
 }  // namespace

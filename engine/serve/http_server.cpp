@@ -12,6 +12,8 @@
 #include "http_routes.h"
 #include "http_speech.h"
 #include "tts/audio/stream_encoder.h"
+#include "tts/serve/openai_speech.h"
+#include "tts/serve/web_page.h"
 // Last: through <resolv.h> it defines a macro `_res`, a parameter name in Eigen's headers.
 #include <httplib.h>
 
@@ -137,7 +139,8 @@ void HttpServer::routes() {
                  "invalid_request_error");
       return httplib::Server::HandlerResponse::Handled;
     }
-    if (options_.api_key.empty() || req.path == "/health" ||
+    if (options_.api_key.empty() || req.path == "/health" || req.path == "/" ||  // no secret there
+
         bearer_matches(req.get_header_value("Authorization"), options_.api_key))
       return httplib::Server::HandlerResponse::Unhandled;
     service_.metrics().error("http", "unauthorised");
@@ -183,6 +186,8 @@ void HttpServer::routes() {
                         -1, ' ', false, json::error_handler_t::replace),
                     "application/json");
   });
+
+  svr.Get("/", [](const httplib::Request&, httplib::Response& res) { serve_web_page(res); });
 
   svr.Get("/v1/models", [this](const httplib::Request&, httplib::Response& res) {
     json data = json::array();

@@ -24,8 +24,8 @@ OpenAiSpeech parse_openai_speech(const std::string& body) {
     return true;
   };
   for (const auto& [key, value] : doc.items()) {
-    static const char* known[] = {"model", "input",        "voice",        "response_format",
-                                  "speed", "instructions", "stream_format"};
+    static const char* known[] = {"model", "input",        "voice",         "response_format",
+                                  "speed", "instructions", "stream_format", "pitch"};
     bool ok = false;
     for (const char* k : known) ok = ok || key == k;
     if (!ok) throw RequestError("unknown field \"" + key + "\"");
@@ -45,6 +45,14 @@ OpenAiSpeech parse_openai_speech(const std::string& body) {
     if (!std::isfinite(speed) || speed < 0.25 || speed > 4.0)
       throw RequestError("speed: must be within 0.25 and 4.0");
     out.request.rate = static_cast<float>(speed);
+  }
+  // Not OpenAI's: semitones up or down, as `tts say --pitch` (the voice must be able to shift).
+  if (auto it = doc.find("pitch"); it != doc.end() && !it->is_null()) {
+    if (!it->is_number()) throw RequestError("pitch: must be a number (semitones)");
+    double pitch = it->get<double>();
+    if (!std::isfinite(pitch) || pitch < -24.0 || pitch > 24.0)
+      throw RequestError("pitch: must be within -24 and 24 semitones");
+    out.request.pitch_semitones = static_cast<float>(pitch);
   }
   return out;
 }

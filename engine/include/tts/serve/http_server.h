@@ -6,6 +6,7 @@
 //   GET  /v1/models         OpenAI's model list: tts-1, tts-1-hd and every served voice
 //   GET  /health            {"status": "ok", …}; 503 while shutting down
 //   GET  /metrics           Prometheus text (metrics.h)
+//   GET  /                  a page to try the voices in a browser (web_page.h), without the key
 //
 // Errors are OpenAI's JSON error object with 400 (bad request), 401 (API key; with
 // WWW-Authenticate), 404, 405 (with Allow), 408 (the request did not arrive in time), 413 (body

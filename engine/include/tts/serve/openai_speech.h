@@ -3,7 +3,8 @@
 // `input` is required (a string); `model` must be a string when present and is otherwise not
 // used (every served voice answers to every model name); `voice` names a served voice (or one of
 // OpenAI's, for the default); `response_format` is mp3 (OpenAI's default), opus, aac, flac, wav or
-// pcm, plus ogg; `speed` is 0.25–4.0 (the speaking rate). `instructions` is accepted and ignored;
+// pcm, plus ogg; `speed` is 0.25–4.0 (the speaking rate); `pitch`, not OpenAI's, is -24–24
+// semitones (for voices that can shift their pitch). `instructions` is accepted and ignored;
 // `stream_format` may only be "audio". Unknown fields are refused, so a typo is not silently lost.
 #pragma once
 
