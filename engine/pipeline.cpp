@@ -11,6 +11,7 @@
 #include "exit_guard.h"
 #include "tts/engine/bounded_queue.h"
 #include "tts/engine/chunk_assembler.h"
+#include "tts/engine/stream_batch.h"
 #include "tts/frontend/ssml.h"
 #include "tts/frontend/ssml_pipeline.h"
 #include "tts/frontend/utf8.h"
@@ -263,11 +264,19 @@ void SynthesisStream::Run::vocoder_main() {
     audio.close();
   };
   try {
-    // One sampler for every sentence, reseeded for each (sampler_interface.h).
-    const std::unique_ptr<vocoder::Sampler> sampler =
-        vocoder::make_sampler(*voice->vocoder().weights, options.device,
-                              {options.seed, options.temperature, options.threads},
-                              [&] { return voice->cuda_vocoder(); });
+    // One sampler for every sentence, reseeded for each (sampler_interface.h): the stream's own,
+    // or its place in a serving batch.
+    std::unique_ptr<vocoder::Sampler> sampler;
+    if (options.batch) {
+      sampler = options.batch->try_join();
+      if (!sampler)
+        throw std::runtime_error("the serving batch has no free stream (all " +
+                                 std::to_string(options.batch->slots()) + " are in use)");
+    } else {
+      sampler = vocoder::make_sampler(*voice->vocoder().weights, options.device,
+                                      {options.seed, options.temperature, options.threads},
+                                      [&] { return voice->cuda_vocoder(); });
+    }
     std::vector<int32_t> block(options.chunk_samples);
     while (auto item = sentences.pop()) {
       if (item->error) {
@@ -337,6 +346,9 @@ void SynthesisStream::start(std::string text, const SynthesisOptions& options) {
         "pitch: this voice's acoustic model does not predict pitch (acoustic format_version 2, "
         "from before tts had pitch and energy), so it cannot shift it; use a voice trained with "
         "this version of tts, or repack it with `tts voices pack --pitch-shift audio`");
+  if (options.batch && &options.batch->weights() != voice_->vocoder().weights.get())
+    throw std::invalid_argument(
+        "batch: the serving batch samples another vocoder than this voice's");
   stop();
   if (process_exiting()) throw std::runtime_error("synthesis cannot start: the program is exiting");
   auto run = std::make_shared<Run>(voice_, std::move(text), options);

@@ -10,11 +10,15 @@
 #include <atomic>
 #include <cerrno>
 #include <chrono>
+#include <cmath>
 #include <iostream>
 #include <thread>
 
 #include "commands.h"
+#include "device_options.h"
+#include "tts/engine/stream_batch.h"
 #include "tts/engine/voice.h"
+#include "tts/kernels/device.h"
 #include "tts/serve/http_server.h"
 #include "tts/serve/speech_service.h"
 #include "tts/serve/wyoming_server.h"
@@ -43,13 +47,49 @@ struct ServeOptions {
   double request_timeout = 300, queue_timeout = 10, drain_timeout = 10;
   int max_connections = 512;
   double read_timeout = 10, keep_alive_timeout = 5;
+  std::string batch;      // "", a stream count, or "auto"
+  int batch_threads = 0;  // 0: every core
+  kernels::Device device = kernels::Device::kCpu;
 };
+
+// The streams of the serving batch `o` asks for: its count, or with "auto" the most streams the
+// first voice's batch keeps 1.2 × real time on this machine (measured here, a few seconds); 0
+// without batching, -1 for a bad value (said on stderr).
+int batch_streams(const ServeOptions& o, const engine::Voice& voice) {
+  if (o.batch.empty()) return 0;
+  if (o.batch != "auto") {
+    try {
+      std::size_t used = 0;
+      const int n = std::stoi(o.batch, &used);
+      if (used == o.batch.size() && n >= 1 && n <= 65536) return n;
+    } catch (const std::exception&) {
+    }
+    std::cerr << "tts serve: --batch must be a stream count from 1 to 65536, or auto; not \""
+              << o.batch << "\"\n";
+    return -1;
+  }
+  const vocoder::WaveNetWeights& weights = *voice.vocoder().weights;
+  const kernels::MelConfig& features = voice.features();
+  const kernels::Matrix mel = kernels::Matrix::Constant(
+      weights.config().mel_channels, 64, std::log(features.log_floor));  // speed is content-blind
+  const int most = o.device == kernels::Device::kCuda ? 4096 : 256;
+  const int n = engine::realtime_streams(
+      weights, o.device, {0, 1.0f, o.batch_threads}, [&voice] { return voice.cuda_vocoder(); }, mel,
+      voice.sample_rate(), 1.2, most);
+  std::cerr << "tts serve: --batch auto: " << n << " streams at 1.2x real time each (measured, "
+            << kernels::to_string(o.device) << ", " << o.batch_threads << " threads)\n";
+  return std::max(n, 1);
+}
 
 bool is_loopback(const std::string& host) {
   return host == "127.0.0.1" || host == "localhost" || host == "::1" || host.rfind("127.", 0) == 0;
 }
 
-int run_serve(const ServeOptions& o) {
+int run_serve(ServeOptions o) {
+  if (o.batch_threads == 0)
+    o.batch_threads = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+  // A GPU pays only with many streams at once: it batches unless told how many.
+  if (o.device == kernels::Device::kCuda && o.batch.empty()) o.batch = "auto";
   std::vector<serve::ServedVoice> voices;
   for (const auto& name : o.voices) {
     try {
@@ -68,6 +108,21 @@ int run_serve(const ServeOptions& o) {
     }
   }
   serve::ServiceOptions service_options;
+  if (o.device == kernels::Device::kCuda) try {
+      kernels::require_device(o.device);
+    } catch (const std::exception& e) {
+      std::cerr << "tts serve: --device cuda: " << e.what() << "\n";
+      return kExitFailure;
+    }
+  try {
+    service_options.batch = batch_streams(o, *voices.front().voice);
+  } catch (const std::exception& e) {
+    std::cerr << "tts serve: --batch: " << e.what() << "\n";
+    return kExitFailure;
+  }
+  if (service_options.batch < 0) return kExitUsage;
+  service_options.batch_threads = o.batch_threads;
+  service_options.device = o.device;
   service_options.workers = o.workers;
   service_options.queue = o.queue;
   service_options.threads_per_stream = o.threads;
@@ -132,7 +187,11 @@ int run_serve(const ServeOptions& o) {
     std::cerr << "tts serve: Wyoming on tcp://" << o.host << ":" << wyoming->port() << "\n";
   std::cerr << "tts serve: voices:";
   for (const auto& v : service->voices()) std::cerr << " " << v.name;
-  std::cerr << "; " << o.workers << " workers, queue " << o.queue << std::endl;
+  if (service_options.batch > 0)
+    std::cerr << "; continuous batching, " << service_options.batch << " streams per voice on "
+              << kernels::to_string(o.device) << ", queue " << o.queue << std::endl;
+  else
+    std::cerr << "; " << o.workers << " workers, queue " << o.queue << std::endl;
 
   // Wait for a stop signal.
   for (;;) {
@@ -182,6 +241,14 @@ void register_serve(CLI::App& app, int& exit_code) {
       ->check(CLI::Range(0, 4096));
   cmd->add_option("--threads", o->threads, "Vocoder threads per synthesis")
       ->check(CLI::Range(1, 256));
+  cmd->add_option("--batch", o->batch,
+                  "Continuous batching: each voice's streams sampled together in one batch of N "
+                  "streams (N run at once, replacing --workers), or 'auto': as many as this "
+                  "machine keeps real time, measured at start");
+  cmd->add_option("--batch-threads", o->batch_threads,
+                  "CPU threads that step each batch (default: every core)")
+      ->check(CLI::Range(1, 256));
+  add_device_option(*cmd, o->device, "Where the vocoder samples");
   cmd->add_option("--max-text", o->max_text, "Longest text of a request, in characters")
       ->check(CLI::Range(1, 1 << 24));
   cmd->add_option("--max-body", o->max_body, "Largest HTTP request body, in bytes")

@@ -169,6 +169,24 @@ std::vector<std::size_t> CudaWaveNetSampler::generate_all(std::size_t max, int32
   return batch_->generate(max, uniforms, out, options_.temperature, logits_out);
 }
 
+std::vector<std::size_t> CudaWaveNetSampler::generate_each(const std::vector<std::size_t>& want,
+                                                           std::size_t stride, int32_t* out) {
+  const int n = streams();
+  if (want.size() != static_cast<std::size_t>(n))
+    throw std::invalid_argument(
+        "CudaWaveNetSampler::generate_each: " + std::to_string(want.size()) + " counts for " +
+        std::to_string(n) + " streams");
+  // Each stream's uniforms as WaveNetSampler draws them: one per sample it makes, in order.
+  uniforms_.assign(stride * n, 0.0f);
+  std::uniform_real_distribution<float> uniform(0.0f, 1.0f);
+  for (int s = 0; s < n; ++s) {
+    const std::size_t make = std::min({want[s], stride, batch_->remaining(s)});
+    for (std::size_t i = 0; i < make; ++i) uniforms_[s * stride + i] = uniform(rngs_[s]);
+  }
+  return batch_->generate(stride, uniforms_.data(), out, options_.temperature, nullptr,
+                          want.data());
+}
+
 std::size_t CudaWaveNetSampler::generate(int32_t* out, std::size_t max, const float* uniforms,
                                          kernels::Matrix* logits_out) {
   if (streams() != 1)

@@ -78,6 +78,14 @@ void WaveNetSampler::start(int stream, const kernels::Matrix& mel, uint64_t seed
   start(mel);
 }
 
+std::vector<std::size_t> WaveNetSampler::generate_each(const std::vector<std::size_t>& want,
+                                                       std::size_t stride, int32_t* out) {
+  if (want.size() != 1)
+    throw std::invalid_argument("WaveNetSampler::generate_each: " + std::to_string(want.size()) +
+                                " counts for a sampler of one stream");
+  return {generate(out, std::min(want[0], stride))};
+}
+
 std::size_t WaveNetSampler::total_samples(int stream) const {
   check_stream(stream);
   return total_;

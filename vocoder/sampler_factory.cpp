@@ -1,4 +1,5 @@
 #include "tts/vocoder/cuda_sampler.h"
+#include "tts/vocoder/multi_stream_sampler.h"
 #include "tts/vocoder/sampler.h"
 #include "tts/vocoder/sampler_interface.h"
 
@@ -11,6 +12,16 @@ std::unique_ptr<Sampler> make_sampler(const WaveNetWeights& weights, kernels::De
     return std::make_unique<CudaWaveNetSampler>(weights, 1, options, 0,
                                                 cuda_weights ? cuda_weights() : nullptr);
   return std::make_unique<WaveNetSampler>(weights, options);
+}
+
+std::unique_ptr<Sampler> make_multi_stream_sampler(const WaveNetWeights& weights,
+                                                   kernels::Device device, int streams,
+                                                   const SamplerOptions& options,
+                                                   const CudaWeightsSource& cuda_weights) {
+  if (device == kernels::Device::kCuda)
+    return std::make_unique<CudaWaveNetSampler>(weights, streams, options, 0,
+                                                cuda_weights ? cuda_weights() : nullptr);
+  return std::make_unique<MultiStreamSampler>(weights, streams, options);
 }
 
 }  // namespace tts::vocoder

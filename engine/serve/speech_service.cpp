@@ -29,6 +29,15 @@ double seconds_between(std::chrono::steady_clock::time_point a,
 }
 }  // namespace
 
+std::shared_ptr<engine::StreamBatch> make_serving_batch(const engine::Voice& voice,
+                                                        const ServiceOptions& options) {
+  const vocoder::WaveNetWeights& weights = *voice.vocoder().weights;
+  return std::make_shared<engine::StreamBatch>(
+      weights, vocoder::make_multi_stream_sampler(weights, options.device, options.batch,
+                                                  {0, 1.0f, options.batch_threads},
+                                                  [&voice] { return voice.cuda_vocoder(); }));
+}
+
 std::size_t count_code_points(const std::string& text) {
   std::size_t n = 0;
   for (unsigned char c : text) n += (c & 0xC0) != 0x80;
@@ -43,13 +52,19 @@ void ServiceOptions::validate() const {
   if (max_request.count() < 1) throw std::invalid_argument("request time limit must be positive");
   if (threads_per_stream < 1 || threads_per_stream > 256)
     throw std::invalid_argument("threads per stream must be in [1, 256]");
+  if (batch < 0 || batch > 65536) throw std::invalid_argument("batch must be in [0, 65536]");
+  if (batch_threads < 1 || batch_threads > 256)
+    throw std::invalid_argument("batch threads must be in [1, 256]");
 }
 
 SpeechService::SpeechService(std::vector<ServedVoice> voices, ServiceOptions options)
     : voices_(std::move(voices)),
       options_(options),
-      admission_((options.validate(), options.workers), options.queue) {
+      admission_((options.validate(), options.batch > 0 ? options.batch : options.workers),
+                 options.queue) {
   if (voices_.empty()) throw std::invalid_argument("a server needs at least one voice");
+  for (const ServedVoice& served : voices_)
+    batches_.push_back(options.batch > 0 ? make_serving_batch(*served.voice, options) : nullptr);
 }
 
 const ServedVoice& SpeechService::voice(const std::string& name) const {
@@ -96,6 +111,8 @@ std::unique_ptr<SpeechJob> SpeechService::start(const SpeechRequest& request,
     synthesis.volume = request.volume;
     synthesis.ssml = request.ssml;
     synthesis.threads = options_.threads_per_stream;
+    synthesis.device = options_.device;
+    synthesis.batch = batches_.at(static_cast<std::size_t>(&served - voices_.data()));
     try {
       synthesis.validate();
     } catch (const std::invalid_argument& e) {

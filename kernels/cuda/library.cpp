@@ -28,8 +28,9 @@ class Batch final : public SamplingBatch {
     batch_.start(stream, conditioning, frames, total_samples, previous_class);
   }
   std::vector<std::size_t> generate(std::size_t count, const float* uniforms, std::int32_t* out,
-                                    float temperature, float* logits_out) override {
-    return batch_.generate(count, uniforms, out, temperature, logits_out);
+                                    float temperature, float* logits_out,
+                                    const std::size_t* limits) override {
+    return batch_.generate(count, uniforms, out, temperature, logits_out, limits);
   }
   int streams() const override { return batch_.streams(); }
   const char* kernel_name() const override { return batch_.kernel_name(); }

@@ -236,13 +236,15 @@ void WaveNetSamplingBatch::start(int stream, const float* conditioning, int fram
 
 std::vector<std::size_t> WaveNetSamplingBatch::generate(std::size_t count, const float* uniforms,
                                                         int32_t* out, float temperature,
-                                                        float* logits_out) {
+                                                        float* logits_out,
+                                                        const std::size_t* limits) {
   State& st = *state_;
   detail::WaveNetSamplingParams p = model_.device().shape;
   std::vector<std::size_t> made(streams_, 0);
   long long most = 0;
   for (int s = 0; s < streams_; ++s) {
-    st.limit[s] = std::min(static_cast<long long>(count), st.total[s] - st.position[s]);
+    const long long asked = static_cast<long long>(limits ? std::min(limits[s], count) : count);
+    st.limit[s] = std::min(asked, st.total[s] - st.position[s]);
     made[s] = static_cast<std::size_t>(st.limit[s]);
     most = std::max(most, st.limit[s]);
   }

@@ -29,6 +29,8 @@
 
 namespace tts::engine {
 
+class StreamBatch;
+
 // Thrown by next() after cancel().
 class SynthesisCancelled : public std::runtime_error {
  public:
@@ -53,6 +55,11 @@ struct SynthesisOptions {
   // Where the vocoder samples. kCuda needs a build with the CUDA backend and a GPU; with the same
   // seed it gives the CPU's audio except after a near-tie draw (tts/vocoder/sampler_interface.h).
   kernels::Device device = kernels::Device::kCpu;
+  // When set, the stream is sampled as a member of this serving batch (stream_batch.h), which
+  // must be of the voice's vocoder, instead of by a sampler of its own on `device` (`threads` then
+  // unused): the same audio, bit for bit on the CPU. The stream fails if the batch has no free
+  // slot when its vocoder starts; a server admits no more streams than the batch has slots.
+  std::shared_ptr<StreamBatch> batch;
   // Samples per chunk handed out; the stream's first chunk is at most 256 (audio starts early)
   // and the last of a sentence may be shorter.
   std::size_t chunk_samples = 2048;

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "tts/engine/pipeline.h"
+#include "tts/engine/stream_batch.h"
 #include "tts/engine/voice.h"
 #include "tts/serve/admission.h"
 #include "tts/serve/metrics.h"
@@ -32,7 +33,14 @@ struct ServiceOptions {
   std::chrono::milliseconds queue_wait{10'000};    // longest wait for a worker before 503
   std::chrono::milliseconds max_request{300'000};  // longest synthesis before it is cut off
   int threads_per_stream = 1;                      // vocoder threads of each synthesis
-  void validate() const;                           // throws std::invalid_argument naming the field
+  // Continuous batching (engine/stream_batch.h): when > 0, each voice's syntheses are sampled as
+  // members of one serving batch of this many streams on `device`, stepped by `batch_threads`
+  // threads (on the CPU), and this many run at once (it replaces `workers`); 0: each synthesis has
+  // a sampler of its own.
+  int batch = 0;
+  int batch_threads = 1;
+  kernels::Device device = kernels::Device::kCpu;
+  void validate() const;  // throws std::invalid_argument naming the field
 };
 
 class SpeechService;
@@ -92,17 +100,27 @@ class SpeechService {
   bool shutdown(std::chrono::steady_clock::time_point deadline);
 
   Metrics& metrics() { return metrics_; }
+  // The serving batch of a served voice (index into voices()); null without batching.
+  const std::shared_ptr<engine::StreamBatch>& batch(std::size_t voice) const {
+    return batches_.at(voice);
+  }
   const Admission& admission() const { return admission_; }
 
  private:
   friend class SpeechJob;
   std::vector<ServedVoice> voices_;
   ServiceOptions options_;
+  std::vector<std::shared_ptr<engine::StreamBatch>> batches_;  // per voice; null entries without
   Admission admission_;
   Metrics metrics_;
   std::mutex jobs_mutex_;
   std::set<SpeechJob*> jobs_;  // running, for shutdown's cancel
 };
+
+// The serving batch for `voice` that `options` ask for (ServiceOptions::batch streams on its
+// device). Throws as make_multi_stream_sampler.
+std::shared_ptr<engine::StreamBatch> make_serving_batch(const engine::Voice& voice,
+                                                        const ServiceOptions& options);
 
 // The number of Unicode code points in UTF-8 `text` (invalid bytes count one each).
 std::size_t count_code_points(const std::string& text);

@@ -34,9 +34,11 @@ class SamplingBatch {
   virtual ~SamplingBatch() = default;
   virtual void start(int stream, const float* conditioning, int frames, std::size_t total_samples,
                      std::int32_t previous_class) = 0;
+  // limits, when not null: at most limits[s] samples of stream s (a serving batch advances each
+  // stream as far as its listener asks).
   virtual std::vector<std::size_t> generate(std::size_t count, const float* uniforms,
-                                            std::int32_t* out, float temperature,
-                                            float* logits_out) = 0;
+                                            std::int32_t* out, float temperature, float* logits_out,
+                                            const std::size_t* limits = nullptr) = 0;
   virtual int streams() const = 0;
   virtual const char* kernel_name() const = 0;
   virtual std::size_t remaining(int stream) const = 0;

@@ -86,6 +86,9 @@ class CudaWaveNetSampler final : public Sampler {
     return generate_all(max, out, nullptr);
   }
 
+  std::vector<std::size_t> generate_each(const std::vector<std::size_t>& want, std::size_t stride,
+                                         int32_t* out) override;
+
   // As WaveNetSampler::generate, for a sampler of one stream.
   std::size_t generate(int32_t* out, std::size_t max, const float* uniforms,
                        kernels::Matrix* logits_out = nullptr);

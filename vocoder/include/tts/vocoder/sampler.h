@@ -69,6 +69,8 @@ class WaveNetSampler final : public Sampler {
   std::vector<std::size_t> generate_all(std::size_t max, int32_t* out) override {
     return {generate(out, max)};
   }
+  std::vector<std::size_t> generate_each(const std::vector<std::size_t>& want, std::size_t stride,
+                                         int32_t* out) override;
   std::size_t total_samples(int stream) const override;
   std::size_t remaining(int stream) const override;
 

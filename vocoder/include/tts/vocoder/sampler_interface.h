@@ -1,8 +1,9 @@
 // A WaveNet sampler, whatever device it runs on: what the engine holds. The CPU's WaveNetSampler
-// (sampler.h) and the GPU's CudaWaveNetSampler (cuda_sampler.h) implement it, and make_sampler
-// picks one by device. A sampler holds one or more streams; each is an utterance with its own
-// position, layer queues and uniform generator. A CPU sampler is one stream (its worker thread
-// splits that stream's work); a GPU sampler may hold many, sampled together in one kernel launch.
+// (sampler.h), its many-stream MultiStreamSampler (multi_stream_sampler.h) and the GPU's
+// CudaWaveNetSampler (cuda_sampler.h) implement it; make_sampler and make_multi_stream_sampler
+// pick one by device. A sampler holds one or more streams; each is an utterance with its own
+// position, layer queues and uniform generator. A WaveNetSampler is one stream (its worker thread
+// splits that stream's work); the others may hold many, advanced together by generate_each.
 //
 // Both draw a stream's uniforms from the seed its start() was given, one per sample made, in
 // order, so with the same seed they make the same classes except where a draw falls within
@@ -58,6 +59,15 @@ class Sampler {
   // Returns the samples made per stream (0 for a stream whose utterance is done).
   virtual std::vector<std::size_t> generate_all(std::size_t max, std::int32_t* out) = 0;
 
+  // Up to want[s] more samples of each stream s at once (0 leaves stream s where it is); `out` is
+  // streams() × stride, stream-major, stride ≥ every want[s]. Returns the samples made per stream.
+  // A stream's classes depend only on its mel and seed: not on how its samples are split between
+  // calls, nor on which other streams advance with it (a serving batch, engine/stream_batch.h,
+  // advances each stream as far as its listener asks). Throws std::invalid_argument unless want
+  // has streams() entries.
+  virtual std::vector<std::size_t> generate_each(const std::vector<std::size_t>& want,
+                                                 std::size_t stride, std::int32_t* out) = 0;
+
   // The samples of `stream`'s utterance, and those of them not yet made.
   virtual std::size_t total_samples(int stream) const = 0;
   virtual std::size_t remaining(int stream) const = 0;
@@ -76,5 +86,13 @@ using CudaWeightsSource = std::function<std::shared_ptr<const kernels::SamplingM
 std::unique_ptr<Sampler> make_sampler(const WaveNetWeights& weights, kernels::Device device,
                                       const SamplerOptions& options = {},
                                       const CudaWeightsSource& cuda_weights = nullptr);
+
+// A sampler of `streams` streams for a serving batch: a MultiStreamSampler on kCpu (each stream
+// sampled as a one-stream WaveNetSampler would, options.threads threads sharing the streams), a
+// CudaWaveNetSampler of `streams` streams on kCuda. Throws as make_sampler does.
+std::unique_ptr<Sampler> make_multi_stream_sampler(const WaveNetWeights& weights,
+                                                   kernels::Device device, int streams,
+                                                   const SamplerOptions& options = {},
+                                                   const CudaWeightsSource& cuda_weights = nullptr);
 
 }  // namespace tts::vocoder

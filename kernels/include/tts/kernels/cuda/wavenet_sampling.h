@@ -71,10 +71,12 @@ class WaveNetSamplingBatch {
 
   // Generates up to `count` more samples on every stream in one kernel launch. uniforms and out are
   // streams × count, stream-major (stream s, sample i at s·count + i); uniforms in [0, 1).
-  // logits_out, when not null, receives streams × count × A logits (tests). Returns how many
-  // samples each stream produced (fewer than count when its utterance ends). Synchronous.
+  // logits_out, when not null, receives streams × count × A logits (tests). limits, when not
+  // null, holds at most how many samples each stream makes (0 leaves it where it is). Returns how
+  // many samples each stream produced (fewer than count when its utterance ends). Synchronous.
   std::vector<std::size_t> generate(std::size_t count, const float* uniforms, int32_t* out,
-                                    float temperature, float* logits_out = nullptr);
+                                    float temperature, float* logits_out = nullptr,
+                                    const std::size_t* limits = nullptr);
 
   int streams() const { return streams_; }
   // Which kernel runs: "split-rows" (R = 16 or 32) or "warp-per-row" (R = 64 too).
