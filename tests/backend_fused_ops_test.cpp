@@ -155,6 +155,91 @@ TEST_P(FusedOps, ConditionedGate) {
   });
 }
 
+// Frame positions that decrease somewhere: a device takes the adjoint by its scatter plan.
+std::vector<std::int32_t> reversed(std::vector<std::int32_t> v) { return {v.rbegin(), v.rend()}; }
+std::vector<float> reversed(std::vector<float> v) { return {v.rbegin(), v.rend()}; }
+
+TEST_P(FusedOps, ConditionedGateBackward) {
+  for_each_shape([&](Shape s, std::uint64_t seed) {
+    const int r = s.rows, n = s.cols, hop = 3, frames = n / hop + 2;
+    const Matrix d = random_matrix(r, n, seed);
+    const Matrix t = random_matrix(r, n, seed + 1).array().tanh().matrix();
+    const Matrix sg = (1.0f + (-random_matrix(r, n, seed + 2)).array().exp()).inverse().matrix();
+    const Matrix d_frames = random_matrix(2 * r, frames, seed + 3);
+    for (bool sorted : {true, false}) {
+      SCOPED_TRACE(sorted ? "sorted frame positions" : "decreasing frame positions");
+      const auto index = sorted ? frame_index(n, hop) : reversed(frame_index(n, hop));
+      const auto weight = sorted ? frame_weight(n, hop) : reversed(frame_weight(n, hop));
+      check(
+          [&](Backend& b) {
+            const auto at = b.make_interpolation();
+            at->assign(index, weight, frames);
+            Operand od(b, d), ot(b, t, 0), os(b, sg, 0), dz(b, Matrix::Zero(2 * r, n)),
+                of(b, d_frames);
+            b.conditioned_gate_backward(od.view(), ot.view(), os.view(), *at, dz.view(), of.view());
+            return Outputs{dz.get(), of.get()};
+          },
+          [&] {
+            const Matrix dz = scalar::gate_backward(d, t, sg);
+            return Outputs{dz, scalar::interpolate_backward(dz, index, weight, d_frames)};
+          },
+          kFp32Bound);
+    }
+  });
+}
+
+// The fused adjoint gives the unfused pair's bits on the same backend, in each format it takes
+// (on the CPU the pair is its definition; on a device one kernel replaces two).
+TEST_P(FusedOps, ConditionedGateBackwardIsTheUnfusedPairToTheBit) {
+  std::vector<Format> formats = {{GemmPrecision::kFp32, Element::kFloat32, "fp32"}};
+  if (has_16_bit()) formats.insert(formats.end(), std::begin(kFormats), std::end(kFormats));
+  for (const Format& format : formats) {
+    SCOPED_TRACE(format.name);
+    for_each_shape([&](Shape s, std::uint64_t seed) {
+      const int r = s.rows, n = s.cols, hop = 3, frames = n / hop + 2;
+      Backend& b = backend();
+      // A buffer in the format, holding `value` rounded to it (by copy()), and its contents.
+      auto in_format = [&](const Matrix& value) {
+        Buffer buffer(b);
+        buffer.resize(static_cast<int>(value.rows()), static_cast<int>(value.cols()),
+                      format.element);
+        Operand source(b, value, 0);
+        b.copy(source.view(), buffer.view());
+        return buffer;
+      };
+      auto contents = [&](const Buffer& buffer) -> Matrix {
+        if (format.element == Element::kFloat32) return buffer.download();
+        const int rows = buffer.rows();
+        Operand identity(b, Matrix::Identity(rows, rows), 0),
+            out(b, Matrix::Zero(rows, buffer.cols()), 0);
+        b.gemm(out.view(), identity.view(), Transpose::kNo, buffer.view(), Transpose::kNo, 1.0f,
+               0.0f, format.precision);
+        return out.get();
+      };
+      const Matrix d = random_matrix(r, n, seed);
+      const Buffer t = in_format(random_matrix(r, n, seed + 1).array().tanh().matrix());
+      const Buffer sg =
+          in_format((1.0f + (-random_matrix(r, n, seed + 2)).array().exp()).inverse().matrix());
+      const Matrix d_frames = random_matrix(2 * r, frames, seed + 3);
+      for (bool sorted : {true, false}) {
+        SCOPED_TRACE(sorted ? "sorted frame positions" : "decreasing frame positions");
+        const auto at = b.make_interpolation();
+        at->assign(sorted ? frame_index(n, hop) : reversed(frame_index(n, hop)),
+                   sorted ? frame_weight(n, hop) : reversed(frame_weight(n, hop)), frames);
+        Operand od(b, d), fused_frames(b, d_frames), pair_frames(b, d_frames);
+        Buffer fused_dz = in_format(Matrix::Zero(2 * r, n)),
+               pair_dz = in_format(Matrix::Zero(2 * r, n));
+        b.conditioned_gate_backward(od.view(), t.view(), sg.view(), *at, fused_dz.view(),
+                                    fused_frames.view());
+        b.gate_backward(od.view(), t.view(), sg.view(), pair_dz.view());
+        b.add_interpolated_columns_backward(pair_dz.view(), *at, pair_frames.view());
+        expect_close({contents(fused_dz), fused_frames.get()},
+                     {contents(pair_dz), pair_frames.get()}, kExact);
+      }
+    });
+  }
+}
+
 TEST_P(FusedOps, BiasRelu) {
   for_each_shape([&](Shape s, std::uint64_t seed) {
     const Matrix x = random_matrix(s.rows, s.cols, seed), bias = random_matrix(s.rows, 1, seed + 1);

@@ -79,8 +79,16 @@ void bench_vocoder(const BenchOptions& o) {
   kernels::set_gemm_threads(o.threads);
   const auto pass = vocoder::make_training_pass(weights, o.train);
   kernels::ParameterSet grads = weights.parameters().zeros_like();
+  // Device memory before the first step (the CUDA context and libraries) and after it: the pass
+  // keeps its buffers between steps, so the difference is what a step of this batch needs.
+  const std::int64_t memory_before = pass->device_memory_in_use();
   pass->forward(batch);  // warm-up: allocations
   pass->backward(grads);
+  const std::int64_t memory_after = pass->device_memory_in_use();
+  auto mebibytes = [](std::int64_t bytes) {
+    return bytes < 0 ? nlohmann::json(nullptr)
+                     : nlohmann::json(std::round(static_cast<double>(bytes) / (1 << 20)));
+  };
   // The device's idle fraction over the timed steps: 1 - its busy time / the wall time (on the
   // CPU, which has no device to wait, none is reported).
   auto idle_fraction = [&](double busy, double wall) {
@@ -136,6 +144,9 @@ void bench_vocoder(const BenchOptions& o) {
       {"train_step_with_optimizer_samples_per_second", std::round(train_step_samples_per_second)},
       {"train_device_idle_fraction", train_idle},
       {"train_step_with_optimizer_device_idle_fraction", train_step_idle},
+      {"train_device_memory_mb", mebibytes(memory_after)},
+      {"train_step_device_memory_mb",
+       mebibytes(memory_before < 0 ? -1 : memory_after - memory_before)},
       {"train_batch", std::to_string(o.train_batch) + "x" + std::to_string(o.train_length)},
       {"train_device", pass->describe()},
       {"model_bytes", weights.parameters().size() * sizeof(float)},

@@ -214,11 +214,10 @@ void TeacherForcedPass::backward(kernels::ParameterSet& gradients, float loss_sc
              Transpose::kYes, 1.0f, 1.0f, P);
       B.accumulate_row_sums(g(lay.residual_bias[i]), d_h_e);
     }
-    B.gate_backward(d_gate, tanh_[i].view(), sigmoid_[i].view(), dz);
+    B.conditioned_gate_backward(d_gate, tanh_[i].view(), sigmoid_[i].view(), *frames_, dz,
+                                d_conditioning_.view().middle_rows(i * 2 * R, 2 * R));
     B.gemm(g(lay.dilated[i]), dz, Transpose::kNo, dilated_in_[i].view(), Transpose::kYes, 1.0f,
            1.0f, P);
-    B.add_interpolated_columns_backward(dz, *frames_,
-                                        d_conditioning_.view().middle_rows(i * 2 * R, 2 * R));
     B.gemm(d_in, w(lay.dilated[i]), Transpose::kYes, dz, Transpose::kNo, 1.0f, 0.0f, P);
     // Below layer 0 only the embedding reads d_h, in fp32.
     B.wavenet_layer_input_backward(d_in, dilations[i], segments_, d_h,

@@ -186,6 +186,11 @@ class CudaBackend final : public Backend {
   void begin_busy() override { busy_.begin(); }
   void end_busy() override { busy_.end(); }
   double busy_seconds() override { return busy_.take(); }
+  std::int64_t device_memory_in_use() override {
+    std::size_t free = 0, total = 0;
+    TTS_CUDA_CHECK(cudaMemGetInfo(&free, &total));
+    return static_cast<std::int64_t>(total - free);
+  }
 
   float* allocate(std::size_t count) override {
     void* p = nullptr;
@@ -274,6 +279,19 @@ class CudaBackend final : public Backend {
                                 View tanh_out, View sigmoid_out) override {
     const auto& p = mine<CudaInterpolation>(at, "conditioned_gate_forward");
     cuda::conditioned_gate_forward(z, frames, p.index, p.weight, gated, tanh_out, sigmoid_out);
+  }
+  void conditioned_gate_backward(View d_gated, View tanh_out, View sigmoid_out,
+                                 const Interpolation& at, View dz, View d_frames) override {
+    const auto& p = mine<CudaInterpolation>(at, "conditioned_gate_backward");
+    if (!p.sorted) {  // the plan's scatter after the gate's adjoint
+      Backend::conditioned_gate_backward(d_gated, tanh_out, sigmoid_out, at, dz, d_frames);
+      return;
+    }
+    if (d_frames.cols != p.frame_count)
+      throw std::invalid_argument(
+          "cuda::conditioned_gate_backward: d_frames has the wrong number of frames");
+    cuda::conditioned_gate_backward_sorted(d_gated, tanh_out, sigmoid_out, p.first, p.weight, dz,
+                                           d_frames);
   }
   void bias_relu_forward(View x, View bias, View y) override {
     cuda::bias_relu_forward(x, bias, y);

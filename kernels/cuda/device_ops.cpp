@@ -236,6 +236,7 @@ void ScatterPlan::assign_interpolation(const std::vector<std::int32_t>& index,
       host_coefficients_[at] = weight[n];
     }
   }
+  cut_chunks();
   upload(frames, static_cast<int>(index.size()));
 }
 
@@ -262,6 +263,7 @@ void ScatterPlan::sort_embedding(const std::vector<std::int32_t>& ids, int class
   host_coefficients_.assign(std::max(host_coefficients_.size(), ids.size()), 1.0f);
   targets_ = classes;
   sources_ = static_cast<int>(ids.size());
+  cut_chunks();
 }
 
 void ScatterPlan::upload_sorted() {
@@ -271,6 +273,7 @@ void ScatterPlan::upload_sorted() {
     coefficients_.upload(host_coefficients_);
     ones_only_ = true;
   }
+  upload_chunks();
 }
 
 void ScatterPlan::upload(int targets, int sources) {
@@ -280,6 +283,32 @@ void ScatterPlan::upload(int targets, int sources) {
   columns_.upload(host_columns_);
   coefficients_.upload(host_coefficients_);
   ones_only_ = false;
+  upload_chunks();
+}
+
+void ScatterPlan::cut_chunks() {
+  const std::size_t targets = host_offsets_.size() - 1;
+  std::int32_t longest = 0;
+  for (std::size_t t = 0; t < targets; ++t)
+    longest = std::max(longest, host_offsets_[t + 1] - host_offsets_[t]);
+  chunked_ = longest > kChunk;
+  if (!chunked_) return;
+  host_chunk_first_.clear();
+  host_target_chunks_.resize(targets + 1);
+  for (std::size_t t = 0; t < targets; ++t) {
+    host_target_chunks_[t] = static_cast<std::int32_t>(host_chunk_first_.size());
+    for (std::int32_t j = host_offsets_[t]; j < host_offsets_[t + 1]; j += kChunk)
+      host_chunk_first_.push_back(j);
+  }
+  chunks_ = static_cast<int>(host_chunk_first_.size());
+  host_target_chunks_[targets] = chunks_;
+  host_chunk_first_.push_back(host_offsets_[targets]);  // the end of the last chunk
+}
+
+void ScatterPlan::upload_chunks() {
+  if (!chunked_) return;
+  chunk_first_.upload(host_chunk_first_);
+  target_chunks_.upload(host_target_chunks_);
 }
 
 void scatter_add(DeviceView d_out, const ScatterPlan& plan, DeviceView d_targets) {
@@ -287,6 +316,15 @@ void scatter_add(DeviceView d_out, const ScatterPlan& plan, DeviceView d_targets
               d_out.cols == plan.sources(),
           "scatter_add", "the plan's sources and targets must match d_out and d_targets");
   require(d_targets.is_float32(), "scatter_add", "d_targets is fp32");
+  if (plan.chunked()) {
+    thread_local DeviceArray<float> partials;  // chunks × rows, kept between steps
+    partials.resize(static_cast<std::size_t>(plan.chunks()) * static_cast<std::size_t>(d_out.rows));
+    detail::launch_scatter_add_chunked(
+        d_out.data, d_out.ld, d_out.element, d_out.rows, plan.chunk_first().data(), plan.chunks(),
+        plan.target_chunks().data(), plan.columns().data(), plan.coefficients().data(),
+        plan.targets(), partials.data(), d_targets.data, d_targets.ld, nullptr);
+    return;
+  }
   detail::launch_scatter_add(d_out.data, d_out.ld, d_out.element, d_out.rows, plan.offsets().data(),
                              plan.columns().data(), plan.coefficients().data(), plan.targets(),
                              d_targets.data, d_targets.ld, nullptr);

@@ -50,8 +50,9 @@ void causal_shift(DeviceView x, int shift, int segments, DeviceView out);
 void causal_shift_backward(DeviceView d_out, int shift, int segments, DeviceView dx);
 
 // The fused passes of a WaveNet layer (wavenet_ops.cpp), as the device-op interface's
-// wavenet_layer_input, wavenet_layer_input_backward, conditioned_gate_forward and
-// bias_relu_forward (tts/kernels/ops/backend.h); 16-bit outputs where that says so.
+// wavenet_layer_input, wavenet_layer_input_backward, conditioned_gate_forward,
+// conditioned_gate_backward and bias_relu_forward (tts/kernels/ops/backend.h); 16-bit outputs where
+// that says so.
 void wavenet_layer_input(DeviceView h, DeviceView bias, int shift, int segments, DeviceView h_out,
                          DeviceView stacked);
 void wavenet_layer_input_backward(DeviceView d_in, int shift, int segments, DeviceView d_h,
@@ -61,6 +62,14 @@ void conditioned_gate_forward(DeviceView z, DeviceView frames,
                               const DeviceArray<float>& weight, DeviceView gated,
                               DeviceView tanh_out, DeviceView sigmoid_out);
 void bias_relu_forward(DeviceView x, DeviceView bias, DeviceView y);
+// conditioned_gate_backward for frame positions that never decrease (see
+// interpolation_backward_sorted below): gate_backward and that adjoint in one kernel, the pair's
+// bits.
+void conditioned_gate_backward_sorted(DeviceView d_gated, DeviceView tanh_out,
+                                      DeviceView sigmoid_out,
+                                      const DeviceArray<std::int32_t>& first,
+                                      const DeviceArray<float>& weight, DeviceView dz,
+                                      DeviceView d_frames);
 
 // out[:, n] += (1 - w[n])·frames[:, i[n]] + w[n]·frames[:, i[n] + 1].
 void add_interpolated_columns(DeviceView frames, const DeviceArray<std::int32_t>& index,
@@ -88,16 +97,33 @@ class ScatterPlan {
   void sort_embedding(const std::vector<std::int32_t>& ids, int classes);
   void upload_sorted();
 
+  // Lists longer than this are summed in chunks of it (below).
+  static constexpr int kChunk = 64;
+
   int targets() const { return targets_; }
   int sources() const { return sources_; }  // columns of d_out the plan reads
   const DeviceArray<std::int32_t>& offsets() const { return offsets_; }  // targets + 1
   const DeviceArray<std::int32_t>& columns() const { return columns_; }
   const DeviceArray<float>& coefficients() const { return coefficients_; }
+  // A target's list may be long (an embedding's silence class gathers a large share of a batch's
+  // columns), and one thread summing it alone would hold up the whole pass. When any list is
+  // longer than kChunk, the lists are cut into consecutive chunks of at most kChunk entries:
+  // chunk c is entries [chunk_first[c], chunk_first[c + 1]), target t owns chunks
+  // [target_chunks[t], target_chunks[t + 1]). Each chunk is summed by its own thread and each
+  // target sums its chunks' partial sums in order: the same bits on every run, and for a list of
+  // one chunk the bits of the plain sum.
+  bool chunked() const { return chunked_; }
+  int chunks() const { return chunks_; }
+  const DeviceArray<std::int32_t>& chunk_first() const { return chunk_first_; }  // chunks + 1
+  const DeviceArray<std::int32_t>& target_chunks() const { return target_chunks_; }
 
  private:
   // Uploads the host arrays below, filled by the assign functions (a counting sort by target,
   // stable in n).
   void upload(int targets, int sources);
+  // The chunks of the host lists (host_offsets_), uploaded when chunked.
+  void cut_chunks();
+  void upload_chunks();
 
   int targets_ = 0, sources_ = 0;
   DeviceArray<std::int32_t> offsets_, columns_;
@@ -106,6 +132,10 @@ class ScatterPlan {
   // faults than the sort itself.
   std::vector<std::int32_t> host_offsets_, host_next_, host_columns_;
   std::vector<float> host_coefficients_;
+  std::vector<std::int32_t> host_chunk_first_, host_target_chunks_;
+  DeviceArray<std::int32_t> chunk_first_, target_chunks_;
+  bool chunked_ = false;
+  int chunks_ = 0;
   bool ones_only_ = false;   // coefficients_ holds only ones (an embedding's plan)
   bool ones_ready_ = false;  // ...and enough of them for the sorted plan
 };
@@ -118,7 +148,8 @@ class ScatterPlan {
 void interpolation_backward_sorted(DeviceView d_out, const DeviceArray<std::int32_t>& first,
                                    const DeviceArray<float>& weight, DeviceView d_frames);
 
-// d_targets[:, t] += Σ coefficient · d_out[:, column] over the plan's entries for t.
+// d_targets[:, t] += Σ coefficient · d_out[:, column] over the plan's entries for t (by chunks when
+// the plan is chunked).
 void scatter_add(DeviceView d_out, const ScatterPlan& plan, DeviceView d_targets);
 
 // The mean over columns of -log softmax(logits)[target], and when d_logits has data its gradient

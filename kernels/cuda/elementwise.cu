@@ -8,6 +8,7 @@
 
 #include "cuda_check.h"
 #include "element_store.cuh"
+#include "gate_math.cuh"
 #include "grid_stride.cuh"
 #include "launchers.h"
 
@@ -43,10 +44,6 @@ __global__ void fill_pattern_kernel(float* data, std::size_t count, float scale)
   }
 }
 
-// The CPU uses its own rational approximations; here the CUDA math library's tanhf/expf. The two
-// agree to a few ulp, which the parity tests bound with a normalised error.
-__device__ __forceinline__ float sigmoid(float x) { return 1.0f / (1.0f + expf(-x)); }
-
 // gated (and the kept factors) at column stride ld_gated; z at column stride ld_z (≥ 2R); the
 // kept tanh and sigmoid factors are contiguous R × columns.
 template <bool kKeep>
@@ -73,8 +70,8 @@ __global__ void gate_backward_kernel(const float* d_gated, int ld_d_gated, const
     const float d = d_gated[column * ld_d_gated + row], t = load(tanh_out + i),
                 s = load(sigmoid_out + i);
     T* dzc = dz + column * ld_dz;
-    store(dzc + row, d * s * (1.0f - t * t));
-    store(dzc + r + row, d * t * s * (1.0f - s));
+    store(dzc + row, gate_filter_adjoint(d, t, s));
+    store(dzc + r + row, gate_gate_adjoint(d, t, s));
   });
 }
 

@@ -58,6 +58,15 @@ void launch_scatter_add(const void* d_out, int ld_d_out, Element d_out_element, 
                         const std::int32_t* offsets, const std::int32_t* columns,
                         const float* coefficients, int targets, float* d_targets, int ld_targets,
                         cudaStream_t stream);
+// The same by chunks (ScatterPlan::chunked, kernels/cuda/device_ops.h): partials[:, c] = the
+// sum of chunk c's entries [chunk_first[c], chunk_first[c + 1]) in order, then d_targets[:, t] +=
+// the sum of t's chunks' partials [target_chunks[t], target_chunks[t + 1]) in order; partials is
+// scratch of rows × chunks floats.
+void launch_scatter_add_chunked(const void* d_out, int ld_d_out, Element d_out_element, int rows,
+                                const std::int32_t* chunk_first, int chunks,
+                                const std::int32_t* target_chunks, const std::int32_t* columns,
+                                const float* coefficients, int targets, float* partials,
+                                float* d_targets, int ld_targets, cudaStream_t stream);
 
 // d_frames[:, f] += Σ w[n]·d_out[:, n] over n in [first[f-1], first[f]) with w[n] ≠ 0, then
 // Σ (1 - w[n])·d_out[:, n] over n in [first[f], first[f+1]) (d_out in d_out_element's format).
@@ -90,6 +99,14 @@ void launch_conditioned_gate(const void* z, int ld_z, const float* frames, int l
                              const std::int32_t* index, const float* weight, int r, int cols,
                              void* gated, int ld_gated, Element element, void* tanh_out,
                              void* sigmoid_out, cudaStream_t stream);
+// gate_backward into dz, then the sorted interpolation adjoint of dz into d_frames (as
+// launch_interpolation_backward_sorted), in one pass; the kept factors and dz in `element`'s
+// format.
+void launch_conditioned_gate_backward(const float* d_gated, int ld_d_gated, const void* tanh_out,
+                                      const void* sigmoid_out, int r, const std::int32_t* first,
+                                      const float* weight, int frames, void* dz, int ld_dz,
+                                      Element element, float* d_frames, int ld_d_frames,
+                                      cudaStream_t stream);
 void launch_bias_relu(float* x, int ld_x, const float* bias, int rows, int cols, void* y, int ld_y,
                       Element element, cudaStream_t stream);
 // y and dx share `element`; dx may be dy when that is fp32.

@@ -80,6 +80,35 @@ __global__ void scatter_add_kernel(const T* d_out, int ld_d_out, int rows,
   });
 }
 
+// A chunked plan's two steps: one thread per (row, chunk) sums the chunk's entries in order (the
+// expression of scatter_add_kernel), then one thread per (row, target) sums its chunks' partial
+// sums in order, starting from the first, so that a target of one chunk gets scatter_add_kernel's
+// bits.
+template <typename T>
+__global__ void scatter_partials_kernel(const T* d_out, int ld_d_out, int rows,
+                                        const std::int32_t* chunk_first, int chunks,
+                                        const std::int32_t* columns, const float* coefficients,
+                                        float* partials) {
+  for_each_element(rows, chunks, [&](int r, std::size_t c) {
+    float sum = 0.0f;
+    for (std::int32_t j = chunk_first[c]; j < chunk_first[c + 1]; ++j)
+      sum = fmaf(coefficients[j], load(d_out + std::size_t(columns[j]) * ld_d_out + r), sum);
+    partials[c * rows + r] = sum;
+  });
+}
+
+__global__ void scatter_chunks_kernel(const float* partials, int rows,
+                                      const std::int32_t* target_chunks, int targets,
+                                      float* d_targets, int ld_targets) {
+  for_each_element(rows, targets, [&](int r, std::size_t t) {
+    const std::int32_t first = target_chunks[t], end = target_chunks[t + 1];
+    if (first == end) return;  // no entries: nothing to add (as adding 0.0f)
+    float sum = partials[std::size_t(first) * rows + r];
+    for (std::int32_t c = first + 1; c < end; ++c) sum += partials[std::size_t(c) * rows + r];
+    d_targets[t * ld_targets + r] += sum;
+  });
+}
+
 // One thread per frame element: its sources in increasing column order, as the plan lists them.
 template <typename T>
 __global__ void interpolation_backward_sorted_kernel(const T* d_out, int ld_d_out, int rows,
@@ -170,6 +199,25 @@ void launch_scatter_add(const void* d_out, int ld_d_out, Element d_out_element, 
         static_cast<const T*>(d_out), ld_d_out, rows, offsets, columns, coefficients, targets,
         d_targets, ld_targets);
   });
+  TTS_CUDA_CHECK_LAUNCH();
+}
+
+void launch_scatter_add_chunked(const void* d_out, int ld_d_out, Element d_out_element, int rows,
+                                const std::int32_t* chunk_first, int chunks,
+                                const std::int32_t* target_chunks, const std::int32_t* columns,
+                                const float* coefficients, int targets, float* partials,
+                                float* d_targets, int ld_targets, cudaStream_t stream) {
+  if (rows == 0 || targets == 0) return;
+  if (chunks > 0)
+    with_element_type(d_out_element, [&](auto tag) {
+      using T = decltype(tag);
+      scatter_partials_kernel<T><<<element_blocks(rows, chunks), kThreads, 0, stream>>>(
+          static_cast<const T*>(d_out), ld_d_out, rows, chunk_first, chunks, columns, coefficients,
+          partials);
+    });
+  TTS_CUDA_CHECK_LAUNCH();
+  scatter_chunks_kernel<<<element_blocks(rows, targets), kThreads, 0, stream>>>(
+      partials, rows, target_chunks, targets, d_targets, ld_targets);
   TTS_CUDA_CHECK_LAUNCH();
 }
 

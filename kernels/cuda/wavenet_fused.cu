@@ -1,14 +1,16 @@
 // The fused element-wise passes of a WaveNet training step (the device-op interface's
-// wavenet_layer_input, wavenet_layer_input_backward, conditioned_gate_forward and
-// bias_relu_forward, tts/kernels/ops/backend.h), and the kernels that write or read the 16-bit
-// activations a bf16/fp16 step feeds its GEMMs. Each reads and writes an activation once where the
-// unfused ops took a pass each; each computes, per element, the same float expressions as the ops
-// it replaces (kernels/ops/fused_ops.cpp), so fp32 results are unchanged by the fusion.
+// wavenet_layer_input, wavenet_layer_input_backward, conditioned_gate_forward,
+// conditioned_gate_backward and bias_relu_forward, tts/kernels/ops/backend.h), and the kernels that
+// write or read the 16-bit activations a bf16/fp16 step feeds its GEMMs. Each reads and writes an
+// activation once where the unfused ops took a pass each; each computes, per element, the same
+// float expressions as the ops it replaces (kernels/ops/fused_ops.cpp), so fp32 results are
+// unchanged by the fusion.
 #include <cstddef>
 #include <cstdint>
 
 #include "cuda_check.h"
 #include "element_store.cuh"
+#include "gate_math.cuh"
 #include "grid_stride.cuh"
 #include "launchers.h"
 
@@ -17,8 +19,6 @@ namespace tts::kernels::cuda::detail {
 namespace {
 
 constexpr int kThreads = kElementwiseThreads;
-
-__device__ __forceinline__ float sigmoid(float x) { return 1.0f / (1.0f + expf(-x)); }
 
 template <typename T>
 __global__ void convert_kernel(const float* in, int ld_in, int rows, int cols, T* out, int ld_out) {
@@ -82,6 +82,50 @@ __global__ void conditioned_gate_kernel(const T* z, int ld_z, const float* frame
     const std::size_t kept = c * r + row;
     store(tanh_out + kept, t);
     store(sigmoid_out + kept, s);
+  });
+}
+
+// gate_backward followed by the sorted interpolation adjoint (training_kernels.cu), in one pass:
+// one thread per (row, frame) of the filter half. Each column belongs to exactly one frame's own
+// range [first[f], first[f + 1]), whose thread writes its dz; frame f also receives the w-weighted
+// dz of the previous frame's columns, which its thread recomputes instead of reading them back
+// (those values are in cache: the neighbouring thread reads the same inputs). The sums run in the
+// unfused kernel's order over dz as stored in T, so the result is the unfused pair's to the bit.
+template <typename T>
+__global__ void conditioned_gate_backward_kernel(const float* d_gated, int ld_d_gated,
+                                                 const T* tanh_out, const T* sigmoid_out, int r,
+                                                 const std::int32_t* first, const float* weight,
+                                                 int frames, T* dz, int ld_dz, float* d_frames,
+                                                 int ld_d_frames) {
+  for_each_element(r, frames, [&](int row, std::size_t f) {
+    float filter_sum = 0.0f, gate_sum = 0.0f;
+    auto adjoints = [&](std::int32_t n, float* d_filter, float* d_gate) {
+      const std::size_t kept = std::size_t(n) * r + row;
+      const float d = d_gated[std::size_t(n) * ld_d_gated + row], t = load(tanh_out + kept),
+                  s = load(sigmoid_out + kept);
+      *d_filter = as_stored<T>(gate_filter_adjoint(d, t, s));
+      *d_gate = as_stored<T>(gate_gate_adjoint(d, t, s));
+    };
+    float d_filter = 0.0f, d_gate = 0.0f;
+    if (f > 0)
+      for (std::int32_t n = first[f - 1]; n < first[f]; ++n) {
+        const float w = weight[n];
+        if (w == 0.0f) continue;
+        adjoints(n, &d_filter, &d_gate);
+        filter_sum = fmaf(w, d_filter, filter_sum);
+        gate_sum = fmaf(w, d_gate, gate_sum);
+      }
+    for (std::int32_t n = first[f]; n < first[f + 1]; ++n) {
+      adjoints(n, &d_filter, &d_gate);
+      T* dzc = dz + std::size_t(n) * ld_dz;
+      store(dzc + row, d_filter);
+      store(dzc + r + row, d_gate);
+      const float w = weight[n];
+      filter_sum = fmaf(1.0f - w, d_filter, filter_sum);
+      gate_sum = fmaf(1.0f - w, d_gate, gate_sum);
+    }
+    d_frames[f * ld_d_frames + row] += filter_sum;
+    d_frames[f * ld_d_frames + r + row] += gate_sum;
   });
 }
 
@@ -161,6 +205,21 @@ void launch_conditioned_gate(const void* z, int ld_z, const float* frames, int l
     conditioned_gate_kernel<T><<<element_blocks(r, cols), kThreads, 0, stream>>>(
         static_cast<const T*>(z), ld_z, frames, ld_frames, index, weight, r, cols,
         static_cast<T*>(gated), ld_gated, static_cast<T*>(tanh_out), static_cast<T*>(sigmoid_out));
+  });
+  TTS_CUDA_CHECK_LAUNCH();
+}
+
+void launch_conditioned_gate_backward(const float* d_gated, int ld_d_gated, const void* tanh_out,
+                                      const void* sigmoid_out, int r, const std::int32_t* first,
+                                      const float* weight, int frames, void* dz, int ld_dz,
+                                      Element element, float* d_frames, int ld_d_frames,
+                                      cudaStream_t stream) {
+  if (r == 0 || frames == 0) return;
+  with_element_type(element, [&](auto tag) {
+    using T = decltype(tag);
+    conditioned_gate_backward_kernel<T><<<element_blocks(r, frames), kThreads, 0, stream>>>(
+        d_gated, ld_d_gated, static_cast<const T*>(tanh_out), static_cast<const T*>(sigmoid_out), r,
+        first, weight, frames, static_cast<T*>(dz), ld_dz, d_frames, ld_d_frames);
   });
   TTS_CUDA_CHECK_LAUNCH();
 }

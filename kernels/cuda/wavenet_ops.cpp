@@ -46,16 +46,18 @@ void wavenet_layer_input(DeviceView h, DeviceView bias, int shift, int segments,
 void wavenet_layer_input_backward(DeviceView d_in, int shift, int segments, DeviceView d_h,
                                   DeviceView rounded) {
   const char* op = "wavenet_layer_input_backward";
-  require(d_in.is_float32() && d_h.is_float32(), op, "d_in and d_h are fp32");
+  require(d_h.is_float32(), op, "d_h is fp32");
   require(d_in.rows == 2 * d_h.rows && d_in.cols == d_h.cols, op,
           "d_in must be 2R × d_h's columns");
-  require(!rounded.data ||
-              (rounded.rows == d_h.rows && rounded.cols == d_h.cols && !rounded.is_float32()),
-          op, "the rounded copy must be a 16-bit view shaped like d_h");
+  // The kernel reads d_in and writes the rounded copy in one format, d_in's: an fp32 d_in (an fp32
+  // pass) has no rounded copy, a 16-bit one may have one in its own format.
+  require(!rounded.data || (rounded.rows == d_h.rows && rounded.cols == d_h.cols &&
+                            !d_in.is_float32() && rounded.element == d_in.element),
+          op, "the rounded copy must be shaped like d_h, in the format of a 16-bit d_in");
   const int length = segment_length(d_h.cols, segments, op);
-  detail::launch_wavenet_layer_input_backward(
-      d_in.data, d_in.ld, d_h.rows, d_h.cols, shift, length, d_h.data, d_h.ld, rounded.data,
-      rounded.ld, rounded.data ? rounded.element : Element::kBfloat16, nullptr);
+  detail::launch_wavenet_layer_input_backward(d_in.data, d_in.ld, d_h.rows, d_h.cols, shift, length,
+                                              d_h.data, d_h.ld, rounded.data, rounded.ld,
+                                              d_in.element, nullptr);
 }
 
 void conditioned_gate_forward(DeviceView z, DeviceView frames,
@@ -64,9 +66,10 @@ void conditioned_gate_forward(DeviceView z, DeviceView frames,
                               DeviceView tanh_out, DeviceView sigmoid_out) {
   const char* op = "conditioned_gate_forward";
   const int r = gated.rows;
-  require(
-      z.is_float32() && frames.is_float32() && tanh_out.is_float32() && sigmoid_out.is_float32(),
-      op, "only gated may be 16-bit");
+  // One format for z, gated and the kept factors (the kernel's T); the frames are fp32.
+  require(frames.is_float32() && gated.element == z.element && tanh_out.element == z.element &&
+              sigmoid_out.element == z.element,
+          op, "z, gated and the kept factors must share one format, the frames fp32");
   require(z.rows == 2 * r && z.cols == gated.cols && frames.rows == z.rows, op,
           "z and the frames must have 2R rows, z as many columns as gated");
   require(index.size() == static_cast<std::size_t>(z.cols) && weight.size() == index.size(), op,
@@ -75,8 +78,30 @@ void conditioned_gate_forward(DeviceView z, DeviceView frames,
               sigmoid_out.rows == r && sigmoid_out.cols == z.cols && sigmoid_out.contiguous(),
           op, "the kept factors must be contiguous R × columns");
   detail::launch_conditioned_gate(z.data, z.ld, frames.data, frames.ld, index.data(), weight.data(),
-                                  r, z.cols, gated.data, gated.ld, gated.element, tanh_out.data,
+                                  r, z.cols, gated.data, gated.ld, z.element, tanh_out.data,
                                   sigmoid_out.data, nullptr);
+}
+
+void conditioned_gate_backward_sorted(DeviceView d_gated, DeviceView tanh_out,
+                                      DeviceView sigmoid_out,
+                                      const DeviceArray<std::int32_t>& first,
+                                      const DeviceArray<float>& weight, DeviceView dz,
+                                      DeviceView d_frames) {
+  const char* op = "conditioned_gate_backward";
+  const int r = d_gated.rows;
+  require(d_gated.is_float32() && d_frames.is_float32(), op, "d_gated and d_frames are fp32");
+  require(tanh_out.element == dz.element && sigmoid_out.element == dz.element, op,
+          "the kept factors and dz must share one format");
+  require(tanh_out.rows == r && tanh_out.cols == d_gated.cols && tanh_out.contiguous() &&
+              sigmoid_out.rows == r && sigmoid_out.cols == d_gated.cols && sigmoid_out.contiguous(),
+          op, "the kept factors must be contiguous R × columns");
+  require(dz.rows == 2 * r && dz.cols == d_gated.cols, op, "dz must be 2R × columns");
+  require(d_frames.rows == 2 * r && first.size() == static_cast<std::size_t>(d_frames.cols) + 1 &&
+              weight.size() == static_cast<std::size_t>(d_gated.cols),
+          op, "d_frames must have 2R rows and one column per frame");
+  detail::launch_conditioned_gate_backward(
+      d_gated.data, d_gated.ld, tanh_out.data, sigmoid_out.data, r, first.data(), weight.data(),
+      d_frames.cols, dz.data, dz.ld, dz.element, d_frames.data, d_frames.ld, nullptr);
 }
 
 void bias_relu_forward(DeviceView x, DeviceView bias, DeviceView y) {

@@ -35,6 +35,12 @@ void Backend::conditioned_gate_forward(View z, View frames, const Interpolation&
   gate_forward(z, gated, tanh_out, sigmoid_out);
 }
 
+void Backend::conditioned_gate_backward(View d_gated, View tanh_out, View sigmoid_out,
+                                        const Interpolation& at, View dz, View d_frames) {
+  gate_backward(d_gated, tanh_out, sigmoid_out, dz);
+  add_interpolated_columns_backward(dz, at, d_frames);
+}
+
 void Backend::bias_relu_forward(View x, View bias, View y) {
   add_bias(x, bias);
   relu_forward(x, y);

@@ -44,6 +44,7 @@ class TeacherForcedPass final : public TrainingPass {
 
   std::string describe() const override;
   double device_busy_seconds() override;
+  std::int64_t device_memory_in_use() override { return backend_.device_memory_in_use(); }
 
   // Logits (classes × columns) of the last forward(), copied to the host.
   kernels::Matrix logits() const { return logits_.download(); }

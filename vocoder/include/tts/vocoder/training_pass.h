@@ -4,6 +4,7 @@
 // way.
 #pragma once
 
+#include <cstdint>
 #include <memory>
 #include <string>
 
@@ -30,6 +31,9 @@ class TrainingPass {
   // negative on the CPU. Over a stretch of wall time it gives the device's idle fraction: what the
   // host's own work (the batch, the optimiser, the copies) kept it waiting.
   virtual double device_busy_seconds() = 0;
+  // Bytes in use on the pass's device now (kernels::Backend::device_memory_in_use); negative on
+  // the CPU.
+  virtual std::int64_t device_memory_in_use() = 0;
 };
 
 // Throws as kernels::check_device_choice for an unusable choice.

@@ -104,6 +104,11 @@ class Backend {
   virtual void begin_busy() {}
   virtual void end_busy() {}
   virtual double busy_seconds() { return -1.0; }
+  // Bytes of memory in use on the device now: every allocation on it (this process's buffers,
+  // scratch and libraries' workspaces, the CUDA context, and any other process's); negative on a
+  // host-resident backend. A pass keeps its buffers from step to step, so after a step this is the
+  // step's peak.
+  virtual std::int64_t device_memory_in_use() { return -1; }
 
   // Memory. allocate() gives `count` (> 0) uninitialised floats; upload() and download() copy a
   // contiguous column-major host array of the view's shape; download() waits for queued work.
@@ -158,13 +163,19 @@ class Backend {
                                    View stacked);
   // Its adjoint for the residual stream: d_h += d_in's bottom R rows, then
   // causal_shift_backward of its top R rows into d_h; `rounded` (no data: none) receives the new
-  // d_h in its 16-bit format, for the GEMMs that read it. d_in may be 16-bit.
+  // d_h in its 16-bit format, for the GEMMs that read it. d_in may be 16-bit; a device backend
+  // takes `rounded` only in d_in's format.
   virtual void wavenet_layer_input_backward(View d_in, int shift, int segments, View d_h,
                                             View rounded);
   // z += frames interpolated at `at` (add_interpolated_columns), then gate_forward; z's contents
   // are unspecified afterwards. z, gated and the kept factors may be 16-bit, all of one format.
   virtual void conditioned_gate_forward(View z, View frames, const Interpolation& at, View gated,
                                         View tanh_out, View sigmoid_out);
+  // gate_backward into dz, then add_interpolated_columns_backward of dz into d_frames (the
+  // conditioning's frames, 2R rows): the adjoint of conditioned_gate_forward. The kept factors and
+  // dz may be 16-bit, of one format; d_frames' sums read dz as stored.
+  virtual void conditioned_gate_backward(View d_gated, View tanh_out, View sigmoid_out,
+                                         const Interpolation& at, View dz, View d_frames);
   // y = max(x + bias, 0) (y may be x, or 16-bit); x's contents are unspecified afterwards.
   virtual void bias_relu_forward(View x, View bias, View y);
 
