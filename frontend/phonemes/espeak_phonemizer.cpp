@@ -1,5 +1,6 @@
 #include <espeak-ng/speak_lib.h>
 
+#include <algorithm>
 #include <cctype>
 #include <cstdlib>
 #include <cstring>
@@ -69,6 +70,9 @@ std::string text_to_phonemes(const std::string& text) {
     std::string clause = std::regex_replace(phonemes, kLanguageSwitch, "");
     for (char& c : clause)
       if (c == '\n' || c == '\t') c = ' ';
+    // French (and a few other languages) mark an unstressed word leaning on the next with '-'
+    // ("lə- ʒaʁdˈɛ̃", "le-z ˈø"): no sound of its own, and no symbol in the table.
+    clause.erase(std::remove(clause.begin(), clause.end(), '-'), clause.end());
     if (clause.find_first_not_of(' ') == std::string::npos) continue;
     if (!out.empty()) out += ' ';
     out += clause;

@@ -18,14 +18,15 @@ PhonemizedSentence TextPipeline::process_sentence(std::string_view sentence) con
 }
 
 void TextPipeline::process(std::string_view text, const PhonemizedSink& sink) const {
-  SentenceSplitter splitter;
+  SentenceSplitter splitter(phonemizer_.language());
   SentenceSink each = [&](std::string sentence) { sink(process_sentence(sentence)); };
   splitter.feed(text, each);
   splitter.finish(each);
 }
 
 void TextPipeline::process(std::istream& in, const PhonemizedSink& sink) const {
-  split_sentences(in, [&](std::string sentence) { sink(process_sentence(sentence)); });
+  split_sentences(
+      in, [&](std::string sentence) { sink(process_sentence(sentence)); }, phonemizer_.language());
 }
 
 }  // namespace tts::frontend

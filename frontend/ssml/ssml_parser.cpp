@@ -5,6 +5,7 @@
 #include <cstdlib>
 #include <regex>
 
+#include "tts/frontend/language.h"
 #include "tts/frontend/normalizer.h"
 #include "tts/frontend/number_words.h"
 #include "tts/frontend/ssml.h"
@@ -78,7 +79,7 @@ class Interpreter {
   }
 
  private:
-  bool english() const { return language_.substr(0, 2) == "en"; }
+  bool english() const { return text_rules_for(language_) == TextRules::kEnglish; }
 
   void warn(const XmlNode& node, const std::string& message) {
     document_.warnings.push_back("line " + std::to_string(node.line) + ", column " +
@@ -250,7 +251,7 @@ class Interpreter {
       return spelled;
     }
     if (*kind == "digits") return en::digits(text);
-    if (!english()) {
+    if (!spell_cardinal(0, language_)) {
       warn(node, "say-as " + *kind + " is left to espeak-ng for language " + language_);
       return text;
     }
@@ -260,8 +261,8 @@ class Interpreter {
       warn(node, "say-as " + *kind + " of \"" + text + "\" is not a whole number; read as text");
       return text;
     }
-    if (*kind == "cardinal") return en::cardinal(std::stoull(digits_only));
-    if (*kind == "ordinal") return en::ordinal(std::stoull(digits_only));
+    if (*kind == "cardinal") return *spell_cardinal(std::stoull(digits_only), language_);
+    if (*kind == "ordinal") return *spell_ordinal(std::stoull(digits_only), language_);
     if (*kind == "date") return date(node, text);
     if (*kind == "time") return normalize_text(text, language_);
     warn(node, "say-as interpret-as=\"" + *kind + "\" is not supported; read as text");
@@ -290,6 +291,9 @@ class Interpreter {
       warn(node, "say-as date \"" + text + "\" has no such month or day; read as text");
       return text;
     }
+    if (!english())  // day-first numeric dates are each language's own rule
+      return normalize_text(std::to_string(d) + "/" + std::to_string(mo) + "/" + std::to_string(y),
+                            language_);
     return std::string(kMonths[mo - 1]) + " " + en::ordinal(d) + " " + en::year(y);
   }
 

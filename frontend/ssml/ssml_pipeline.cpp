@@ -227,7 +227,7 @@ void process_ssml(const SsmlDocument& document, const TextPipeline& pipeline,
         }
         deliver(std::move(s), run_prosody);
       };
-      SentenceSplitter splitter;
+      SentenceSplitter splitter(pipeline.language());
       splitter.feed(run, each);
       splitter.finish(each);
       for (; used < run_marks.size(); ++used) mark(run_marks[used]);  // none expected

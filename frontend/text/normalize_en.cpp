@@ -1,6 +1,7 @@
 // English normalisation driver, URL/e-mail spelling and abbreviations.
 #include <cctype>
 
+#include "char_class.h"
 #include "regex_rules.h"
 #include "tts/frontend/normalizer.h"
 
@@ -18,9 +19,9 @@ std::string replace_all(const std::string& text, const std::regex& pattern,
     out += rewrite(match);
     last = match[0].second;
     if (match.length(0) > 0 && *(match[0].second - 1) == '.') {
-      bool only_punctuation = true;
-      for (auto c = last; c != text.cend(); ++c)
-        if (std::isalnum(static_cast<unsigned char>(*c))) only_punctuation = false;
+      // Letters of any script count (a Cyrillic word after "2 тыс." is more of the sentence).
+      const bool only_punctuation = !has_word_char(
+          std::string_view(text).substr(static_cast<std::size_t>(last - text.cbegin())));
       if (only_punctuation && (out.empty() || out.back() != '.')) out += '.';
     }
   }
@@ -189,11 +190,5 @@ std::string normalize(std::string_view sentence) {
   return std::regex_replace(text, kSpaces, " ");
 }
 }  // namespace en
-
-std::string normalize_text(std::string_view sentence, std::string_view language) {
-  if (language == "en" || language.substr(0, 3) == "en-" || language.substr(0, 3) == "en_")
-    return en::normalize(sentence);
-  return std::string(sentence);
-}
 
 }  // namespace tts::frontend

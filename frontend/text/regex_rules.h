@@ -1,9 +1,12 @@
 // Regex rewriting helpers for the normaliser (internal).
 #pragma once
 
+#include <cstdint>
 #include <functional>
 #include <regex>
 #include <string>
+#include <string_view>
+#include <vector>
 
 namespace tts::frontend::detail {
 
@@ -23,5 +26,57 @@ std::string expand_abbreviations(const std::string& text);
 
 // "1,234" -> 1234; false if it does not fit in 15 digits.
 bool parse_integer(const std::string& digits, unsigned long long& value);
+
+// Shared by the languages (normalize_shared.cpp).
+
+// A written abbreviation and what is said for it. `written` matches as a whole word: not preceded
+// by a letter or digit and, unless it ends in '.', not followed by one. At the end of a sentence a
+// matched final period is given back.
+struct Abbreviation {
+  std::string_view written, spoken;
+};
+std::string expand_abbreviations(const std::string& text, const std::vector<Abbreviation>& table);
+
+// An amount of money as written in any of the five languages' conventions: "3,50 €", "€3.50",
+// "3.50 $", "$1,234.56", "1.234,56 EUR", "1 000 ₽". `currency` is an ISO 4217 code (EUR, USD,
+// GBP, RUB, JPY, MXN); `cents` is the fraction in hundredths (-1 when none was written).
+struct Amount {
+  std::uint64_t whole = 0;
+  int cents = -1;
+  std::string currency;
+};
+std::string expand_money(const std::string& text,
+                         const std::function<std::string(const Amount&)>& say);
+
+// Day-first numeric dates, as all four of es, fr, it, ru write them: 15/03/2024, 15.03.2024,
+// 15-03-24. `year_digits` is 2 or 4.
+std::string expand_numeric_dates(
+    const std::string& text,
+    const std::function<std::string(unsigned day, unsigned month, unsigned year, int year_digits)>&
+        say);
+
+// 24-hour clock times: 14:30, 9:05 (and, with `french_h`, 14h30, 14 h 30, 14h).
+std::string expand_clock_times(const std::string& text, bool french_h,
+                               const std::function<std::string(unsigned hour, int minute)>& say);
+
+// Digit groups separated by spaces, no-break spaces or narrow no-break spaces ("1 000 000") joined
+// into one number ("1000000").
+std::string join_digit_groups(const std::string& text);
+
+// Every number left in `text` spelled: digit groups of three after one of `group_separators`
+// ("1.234.567" with "."; "1,234" with ","), decimals read as the whole part, the separator's word
+// ("coma", "virgule"), then the fraction's leading zeros one by one and the rest as a number
+// ("3,05" -> "tres coma cero cinco"); "75 %" -> "75" + `percent`. Numbers of more than 15 digits
+// and digits inside words ("3D", "H.323") are left alone.
+struct NumberWords {
+  std::string_view group_separators;
+  std::string_view comma, point;  // the words for a decimal comma and a decimal point
+  std::string_view percent;
+  std::function<std::string(std::uint64_t)> cardinal;
+};
+std::string expand_numbers(const std::string& text, const NumberWords& words);
+
+// Collapses runs of spaces left by the rules.
+std::string collapse_spaces(const std::string& text);
 
 }  // namespace tts::frontend::detail

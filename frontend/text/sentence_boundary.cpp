@@ -7,6 +7,7 @@
 #include <string>
 
 #include "char_class.h"
+#include "sentence_abbreviations.h"
 #include "tts/frontend/sentence_splitter.h"
 #include "tts/frontend/utf8.h"
 
@@ -15,30 +16,8 @@ namespace tts::frontend {
 namespace {
 using namespace detail;
 
-// Titles and abbreviations that are followed by more of the same sentence.
-constexpr std::string_view kTitles[] = {
-    "Mr",   "Mrs",  "Ms",   "Dr",   "Prof", "St",  "Mt",   "Rev", "Fr",     "Gen",
-    "Sen",  "Rep",  "Gov",  "Capt", "Lt",   "Col", "Sgt",  "Hon", "Messrs", "Mme",
-    "Mlle", "Pres", "Supt", "Cmdr", "Adm",  "Maj", "Insp", "Det", "Dept"};
-constexpr std::string_view kAlwaysContinued[] = {"vs", "e.g", "i.e", "cf", "approx",
-                                                 "ca", "viz", "eg",  "ie"};
-// Abbreviations that are followed by a number: "No. 5", "Fig. 3".
-constexpr std::string_view kBeforeNumber[] = {"No", "Nos", "Fig", "Vol", "Ch",
-                                              "pp", "p",   "Art", "Sec", "Eq"};
-// Abbreviations that often end a sentence: they end one only before a sentence-starting word.
-constexpr std::string_view kMaybeFinal[] = {"etc",  "Inc", "Ltd",  "Co", "Corp", "Jr", "Sr",
-                                            "Bros", "Ave", "Blvd", "Rd", "esp",  "al", "Ph.D"};
-constexpr std::string_view kSentenceStarters[] = {
-    "The",     "A",     "An",   "I",      "It",    "He",    "She",   "We",     "They",
-    "You",     "This",  "That", "These",  "Those", "There", "Then",  "But",    "And",
-    "So",      "Yet",   "Or",   "If",     "When",  "While", "After", "Before", "Although",
-    "However", "In",    "On",   "At",     "For",   "As",    "Our",   "My",     "His",
-    "Her",     "Their", "Its",  "What",   "Who",   "Why",   "How",   "Where",  "Is",
-    "Are",     "Was",   "Were", "Please", "Now",   "Today", "Yes"};
-
-template <std::size_t N>
-bool contains(const std::string_view (&list)[N], std::string_view word) {
-  return std::find(std::begin(list), std::end(list), word) != std::end(list);
+bool contains(const std::vector<std::string_view>& list, std::string_view word) {
+  return std::find(list.begin(), list.end(), word) != list.end();
 }
 
 std::string lower_ascii(std::string_view text) {
@@ -47,13 +26,15 @@ std::string lower_ascii(std::string_view text) {
   return out;
 }
 
-// "U.S", "a.m", "J": letters with inner dots, or a single letter.
+// "U.S", "a.m", "J", "т.д", "Д": letters (of any script) with inner dots, or a single letter.
 bool is_initialism(std::string_view token) {
   bool letter_expected = true;
-  for (char c : token) {
-    if (letter_expected && std::isalpha(static_cast<unsigned char>(c))) {
+  for (std::size_t i = 0; i < token.size();) {
+    const char32_t cp = next_code_point(token, i);
+    const bool letter = is_lower(cp) || is_upper(cp);
+    if (letter_expected && letter) {
       letter_expected = false;
-    } else if (!letter_expected && c == '.') {
+    } else if (!letter_expected && cp == '.') {
       letter_expected = true;
     } else {
       return false;
@@ -82,17 +63,18 @@ std::optional<std::string_view> word_before_period(std::string_view before) {
   return token;
 }
 
-bool is_weak_abbreviation(std::string_view token) {
-  return contains(kMaybeFinal, token) || is_initialism(token);
+bool is_weak_abbreviation(std::string_view token, const SentenceAbbreviations& lists) {
+  return contains(lists.maybe_final, token) || is_initialism(token);
 }
 }  // namespace
 
-bool sentence_end_needs_next_word(std::string_view before) {
+bool sentence_end_needs_next_word(std::string_view before, TextRules rules) {
   auto token = word_before_period(before);
-  return token && is_weak_abbreviation(*token);
+  return token && is_weak_abbreviation(*token, sentence_abbreviations(rules));
 }
 
-bool is_sentence_end(std::string_view before, std::string_view next_word) {
+bool is_sentence_end(std::string_view before, std::string_view next_word, TextRules rules) {
+  const SentenceAbbreviations& lists = sentence_abbreviations(rules);
   std::string without_marks;  // U+FFFC stands for an SSML <mark>: the word is what follows it
   if (next_word.find("\xEF\xBF\xBC") != std::string_view::npos) {
     without_marks = next_word;
@@ -107,15 +89,23 @@ bool is_sentence_end(std::string_view before, std::string_view next_word) {
   if (!word) return true;
   std::string_view token = *word;
   if (token.empty()) return true;
-  if (contains(kTitles, token) || contains(kAlwaysContinued, lower_ascii(token))) return false;
+  if (contains(lists.titles, token) || contains(lists.always_continued, lower_ascii(token)))
+    return false;
   bool digit_next = next >= '0' && next <= '9';
-  if (contains(kBeforeNumber, token) && digit_next) return false;
-  if (is_weak_abbreviation(token)) {
-    std::size_t word_end = 0;
-    while (word_end < next_word.size() &&
-           std::isalpha(static_cast<unsigned char>(next_word[word_end])))
-      ++word_end;
-    return contains(kSentenceStarters, next_word.substr(0, word_end));
+  if (contains(lists.before_number, token) && digit_next) return false;
+  if (is_weak_abbreviation(token, lists)) {
+    // The next word's letters (of any script; an apostrophe inside, as in "C'est", counts).
+    std::size_t word_end = 0, letters_end = 0;
+    bool apostrophe = false;
+    for (std::size_t i = 0; i < next_word.size();) {
+      const char32_t cp = next_code_point(next_word, i);
+      if (!(is_lower(cp) || is_upper(cp) || cp == '\'')) break;
+      apostrophe = apostrophe || cp == '\'';
+      word_end = i;
+      if (!apostrophe) letters_end = i;
+    }
+    return contains(lists.sentence_starters, next_word.substr(0, word_end)) ||
+           contains(lists.sentence_starters, next_word.substr(0, letters_end));
   }
   return true;
 }

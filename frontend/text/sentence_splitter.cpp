@@ -49,13 +49,16 @@ void SentenceSplitter::feed(std::string_view chunk, const SentenceSink& sink) {
 void SentenceSplitter::finish(const SentenceSink& sink) {
   if (!partial_.empty()) {
     std::size_t offset = offset_;
-    *this = SentenceSplitter();
+    *this = SentenceSplitter(rules_);
     throw InvalidUtf8Error(offset);  // the input ended inside a UTF-8 sequence
   }
   if (candidate_ > 0) resolve_candidate(sink);
   emit(pending_.size(), sink);
-  *this = SentenceSplitter();
+  *this = SentenceSplitter(rules_);
 }
+
+SentenceSplitter::SentenceSplitter(std::string_view language)
+    : SentenceSplitter(text_rules_for(language)) {}
 
 void SentenceSplitter::push(char32_t cp, const SentenceSink& sink) {
   if (is_space(cp) || is_control(cp)) {
@@ -70,7 +73,7 @@ void SentenceSplitter::push(char32_t cp, const SentenceSink& sink) {
   // Decide at the first letter of the next word, unless the whole word is needed ("etc. The").
   // U+FFFC (where an SSML <mark> is, ssml_pipeline.cpp) is no letter to decide at.
   if (candidate_ > 0 && is_word_char(cp) && cp != kObjectReplacement &&
-      !sentence_end_needs_next_word(std::string_view(pending_).substr(0, candidate_)))
+      !sentence_end_needs_next_word(std::string_view(pending_).substr(0, candidate_), rules_))
     resolve_candidate(sink);
   cut_if_too_long(sink);
 }
@@ -90,7 +93,8 @@ void SentenceSplitter::resolve_candidate(const SentenceSink& sink) {
   candidate_ = 0;
   if (pending_.size() <= candidate + 1) return;  // no next word yet: the caller decides
   std::string_view text = pending_;
-  if (is_sentence_end(text.substr(0, candidate), text.substr(candidate + 1))) emit(candidate, sink);
+  if (is_sentence_end(text.substr(0, candidate), text.substr(candidate + 1), rules_))
+    emit(candidate, sink);
 }
 
 void SentenceSplitter::emit(std::size_t length, const SentenceSink& sink) {
@@ -138,17 +142,17 @@ void SentenceSplitter::cut_if_too_long(const SentenceSink& sink) {
   emit(cut, sink);
 }
 
-std::vector<std::string> split_sentences(std::string_view text) {
+std::vector<std::string> split_sentences(std::string_view text, std::string_view language) {
   std::vector<std::string> sentences;
   SentenceSink sink = [&](std::string s) { sentences.push_back(std::move(s)); };
-  SentenceSplitter splitter;
+  SentenceSplitter splitter(language);
   splitter.feed(text, sink);
   splitter.finish(sink);
   return sentences;
 }
 
-void split_sentences(std::istream& in, const SentenceSink& sink) {
-  SentenceSplitter splitter;
+void split_sentences(std::istream& in, const SentenceSink& sink, std::string_view language) {
+  SentenceSplitter splitter(language);
   std::string buffer(64 * 1024, '\0');
   while (in) {
     in.read(buffer.data(), static_cast<std::streamsize>(buffer.size()));

@@ -1,10 +1,15 @@
 #!/usr/bin/python3
-"""Build an LJSpeech-style corpus from the Debian Asterisk core prompts (Allison Smith, CC-BY-SA-3.0).
+"""Build an LJSpeech-style corpus from the Debian Asterisk core prompts (CC-BY-SA-3.0) of one
+language: en (Allison Smith), es (Allison Smith, Mexican Spanish), fr (June, Canadian French),
+it (Carlo), ru (a female speaker).
 
-Usage: asterisk_corpus.py OUT_DIR [--sounds-dir DIR] [--transcripts FILE] [--jobs N]
+Usage: asterisk_corpus.py OUT_DIR [--language XX] [--sounds-dir DIR] [--transcripts FILE] [--jobs N]
 
-Audio: every *.g722 under the sounds folder of asterisk-core-sounds-en-g722, decoded by ffmpeg to
-16 kHz mono 16-bit wav. Text: core-sounds-en.txt.gz of asterisk-core-sounds-en ("path: text").
+Audio: every *.g722 under the sounds folder of asterisk-core-sounds-XX-g722, decoded by ffmpeg to
+16 kHz mono 16-bit wav. Text: core-sounds-XX.txt.gz of asterisk-core-sounds-XX ("path: text",
+UTF-8; a byte-order mark, as the Italian file has, is skipped). English transcripts are normalised
+here (normalise.py); the other languages keep their digits, which the engine's normaliser of that
+language spells at training time as it does at synthesis (docs/languages.md).
 See docs/corpus.md for what is kept, what is dropped and why.
 """
 
@@ -21,8 +26,29 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import ljspeech  # noqa: E402
 from normalise import normalise  # noqa: E402
 
-AUDIO_PACKAGE = "asterisk-core-sounds-en-g722"
-TEXT_PACKAGE = "asterisk-core-sounds-en"
+# Per language: the speaker (Debian's copyright files and sound folder names), the BCP 47 tag of
+# the recordings, and the words for the keypad symbols the prompts name.
+LANGUAGES = {
+    "en": {"speaker": "Allison Smith (en_US, female)", "tag": "en-US", "name": "English",
+           "keys": {}},
+    "es": {"speaker": "Allison Smith (es_MX, female)", "tag": "es-MX", "name": "Mexican Spanish",
+           "keys": {"#": "numeral", "*": "asterisco"}},
+    "fr": {"speaker": "June (fr_CA, female)", "tag": "fr-CA", "name": "Canadian French",
+           "keys": {"#": "dièse", "*": "étoile"}},
+    "it": {"speaker": "Carlo (it_IT, male)", "tag": "it-IT", "name": "Italian",
+           "keys": {"#": "cancelletto", "*": "asterisco"}},
+    "ru": {"speaker": "IvrvoiceRU (ru_RU, female)", "tag": "ru-RU", "name": "Russian",
+           "keys": {"#": "решётка", "*": "звёздочка"}},
+}
+LANGUAGE = "en"
+
+
+def audio_package(language=None):
+    return "asterisk-core-sounds-%s-g722" % (language or LANGUAGE)
+
+
+def text_package(language=None):
+    return "asterisk-core-sounds-%s" % (language or LANGUAGE)
 
 # A transcript that is only a description in brackets: "[ascending tones]", "<beep ascending>",
 # "(10 seconds of silence)".
@@ -48,17 +74,18 @@ def package_version(package):
 
 
 def default_sounds_dir():
-    files = [f for f in package_files(AUDIO_PACKAGE) if f.endswith(".g722")]
+    files = [f for f in package_files(audio_package()) if f.endswith(".g722")]
     if not files:
-        raise SystemExit("build-asterisk-corpus: %s lists no .g722 files" % AUDIO_PACKAGE)
+        raise SystemExit("build-asterisk-corpus: %s lists no .g722 files" % audio_package())
     return os.path.commonpath(files) if len(files) > 1 else os.path.dirname(files[0])
 
 
 def default_transcripts():
-    for f in package_files(TEXT_PACKAGE):
-        if f.endswith("core-sounds-en.txt.gz") or f.endswith("core-sounds-en.txt"):
+    name = "core-sounds-%s.txt" % LANGUAGE
+    for f in package_files(text_package()):
+        if f.endswith(name + ".gz") or f.endswith(name):
             return f
-    raise SystemExit("build-asterisk-corpus: %s has no core-sounds-en.txt(.gz)" % TEXT_PACKAGE)
+    raise SystemExit("build-asterisk-corpus: %s has no %s(.gz)" % (text_package(), name))
 
 
 def read_transcripts(path):
@@ -66,7 +93,9 @@ def read_transcripts(path):
     comment line. A key listed twice keeps its first text."""
     opener = gzip.open if path.endswith(".gz") else open
     texts, problems = {}, []
-    with opener(path, "rt", encoding="utf-8", errors="replace") as f:
+    # utf-8-sig: the Italian file starts with a byte-order mark, which would become part of the
+    # first line (its comment sign then no longer first).
+    with opener(path, "rt", encoding="utf-8-sig", errors="replace") as f:
         for number, line in enumerate(f, 1):
             line = line.rstrip("\n")
             if not line.strip() or line.lstrip().startswith(";"):
@@ -83,7 +112,7 @@ def read_transcripts(path):
     return texts, problems
 
 
-def clean_transcript(key, raw):
+def clean_transcript(key, raw, language="en"):
     """Return (spoken text, None) or (None, (reason, detail))."""
     if _DESCRIPTION_ONLY.match(raw):
         return None, ("non-speech (transcript is a description)", raw)
@@ -97,8 +126,14 @@ def clean_transcript(key, raw):
     # Fragments made to be joined ("...has joined the conference.") keep their words only.
     text = re.sub(r"^(\.\.\.|…)\s*", "", text)
     text = re.sub(r"\s*(\.\.\.|…)", "...", text)   # "Press ..." -> "Press...": a pause, kept
-    spoken = normalise(text)
-    if not re.search(r"[A-Za-z]", spoken):
+    if language == "en":
+        spoken = normalise(text)
+    else:
+        spoken = text.replace("\u201c", "").replace("\u201d", "")  # curly quotes around a prompt
+        for symbol, word in LANGUAGES[language]["keys"].items():
+            spoken = spoken.replace(symbol, word)
+        spoken = " ".join(spoken.split())
+    if not re.search(r"[^\W\d_]", spoken):
         return None, ("empty transcript after cleaning", raw)
     if "|" in spoken or "|" in raw:
         return None, ("transcript contains '|'", raw)
@@ -161,7 +196,7 @@ def build(out_dir, sounds_dir, transcripts, jobs, ffmpeg):
             if key not in texts:
                 dropped.append((ident, "no transcript for the audio", relative))
                 continue
-            spoken, problem = clean_transcript(key, texts[key])
+            spoken, problem = clean_transcript(key, texts[key], LANGUAGE)
             if problem:
                 dropped.append((ident, problem[0], problem[1]))
                 continue
@@ -195,9 +230,12 @@ def build(out_dir, sounds_dir, transcripts, jobs, ffmpeg):
 
         summary = ljspeech.write_outputs(stage, kept, dropped, {
             "source": {
-                "audio": "%s %s (%s)" % (AUDIO_PACKAGE, package_version(AUDIO_PACKAGE), sounds_dir),
-                "text": "%s %s (%s)" % (TEXT_PACKAGE, package_version(TEXT_PACKAGE), transcripts),
-                "speaker": "Allison Smith (en_US, female)",
+                "audio": "%s %s (%s)" % (audio_package(), package_version(audio_package()),
+                                         sounds_dir),
+                "text": "%s %s (%s)" % (text_package(), package_version(text_package()),
+                                        transcripts),
+                "speaker": LANGUAGES[LANGUAGE]["speaker"],
+                "language": LANGUAGES[LANGUAGE]["tag"],
                 "licence": "CC-BY-SA-3.0",
             },
             "audio_files": len(audio),
@@ -205,10 +243,12 @@ def build(out_dir, sounds_dir, transcripts, jobs, ffmpeg):
             "transcript_problems": ["%s: %s" % p for p in text_problems],
         })
         with open(stage.path("LICENSE.txt"), "w", encoding="utf-8") as f:
-            f.write("Asterisk core sound prompts, English, recorded by Allison Smith, 2003-2010.\n"
+            f.write("Asterisk core sound prompts, %s, recorded by %s.\n"
                     "Licensed under Creative Commons Attribution-ShareAlike 3.0 (CC-BY-SA-3.0),\n"
                     "see /usr/share/doc/%s/copyright. Anything trained on this folder\n"
-                    "(a voice) inherits CC-BY-SA-3.0.\n" % TEXT_PACKAGE)
+                    "(a voice) inherits CC-BY-SA-3.0.\n" % (
+                        LANGUAGES[LANGUAGE]["name"], LANGUAGES[LANGUAGE]["speaker"],
+                        text_package()))
         stage.commit()
     except BaseException:
         stage.abandon()
@@ -223,13 +263,17 @@ def build(out_dir, sounds_dir, transcripts, jobs, ffmpeg):
 def main(argv):
     parser = argparse.ArgumentParser(prog="build-asterisk-corpus", description=__doc__.split("\n")[0])
     parser.add_argument("out_dir")
-    parser.add_argument("--sounds-dir", help="folder of .g722 prompts (default: from dpkg -L %s)"
-                        % AUDIO_PACKAGE)
-    parser.add_argument("--transcripts", help="core-sounds-en.txt(.gz) (default: from dpkg -L %s)"
-                        % TEXT_PACKAGE)
+    parser.add_argument("--language", default="en", choices=sorted(LANGUAGES),
+                        help="which prompts: en, es, fr, it, ru (default en)")
+    parser.add_argument("--sounds-dir", help="folder of .g722 prompts (default: from dpkg -L "
+                        "asterisk-core-sounds-XX-g722)")
+    parser.add_argument("--transcripts", help="core-sounds-XX.txt(.gz) (default: from dpkg -L "
+                        "asterisk-core-sounds-XX)")
     parser.add_argument("--jobs", type=int, default=min(4, os.cpu_count() or 1))
     parser.add_argument("--ffmpeg", default="ffmpeg")
     args = parser.parse_args(argv)
+    global LANGUAGE
+    LANGUAGE = args.language
     sounds_dir = args.sounds_dir or default_sounds_dir()
     transcripts = args.transcripts or default_transcripts()
     build(args.out_dir, sounds_dir, transcripts, max(1, args.jobs), args.ffmpeg)

@@ -88,6 +88,31 @@ class TranscriptTest(unittest.TestCase):
         self.assertIsNone(spoken)
         self.assertEqual(problem[0], "empty transcript after cleaning")
 
+    def test_other_languages_keep_their_words_and_digits(self):
+        # Digits stay for the engine's normaliser of that language; keypad symbols get its words.
+        self.assertEqual(asterisk_corpus.clean_transcript("x", "Marque 1 o # ahora.", "es"),
+                         ("Marque 1 o numeral ahora.", None))
+        self.assertEqual(asterisk_corpus.clean_transcript("x", "Appuyez sur * puis 2.", "fr"),
+                         ("Appuyez sur étoile puis 2.", None))
+        self.assertEqual(asterisk_corpus.clean_transcript("x", "Нажмите решётку.", "ru"),
+                         ("Нажмите решётку.", None))
+        spoken, problem = asterisk_corpus.clean_transcript("beep", "[tono simple]", "es")
+        self.assertIsNone(spoken)
+        self.assertIn("non-speech", problem[0])
+        spoken, problem = asterisk_corpus.clean_transcript("x", "[@] 5", "it")
+        self.assertEqual(problem[0], "empty transcript after cleaning")
+
+    def test_read_transcripts_with_a_byte_order_mark(self):
+        # The Italian transcripts start with one: the first comment line must stay a comment.
+        with tempfile.TemporaryDirectory() as tmp:
+            path = os.path.join(tmp, "t.txt.gz")
+            with gzip.open(path, "wb") as f:
+                f.write("\ufeff; Core Asterisk Sounds in Italian\nadded: Aggiunto.\n"
+                        "activated: Активировано\n".encode("utf-8"))
+            texts, problems = asterisk_corpus.read_transcripts(path)
+        self.assertEqual(texts, {"added": "Aggiunto.", "activated": "Активировано"})
+        self.assertEqual(problems, [])
+
     def test_read_transcripts(self):
         with tempfile.TemporaryDirectory() as tmp:
             path = os.path.join(tmp, "t.txt.gz")

@@ -3,7 +3,8 @@
 // Output format of one sentence: espeak-ng's IPA with its stress marks (ˈ ˌ) and length marks,
 // words separated by one space, and the clause punctuation of the text (. , ? ! ; :) kept as a
 // token right after the clause's last phoneme, e.g. "həlˈoʊ, wˈɜːld." An ellipsis becomes ".",
-// "?!" becomes "?". espeak-ng's language-switch markers such as "(en)" are removed.
+// "?!" becomes "?". espeak-ng's language-switch markers such as "(en)" are removed, and so is the
+// '-' it puts after a word that leans on the next (French "lə- ʒaʁdˈɛ̃", "le-z ˈø").
 //
 // Thread-safety: libespeak-ng keeps global state and is not thread-safe, so every call into it in
 // this program goes through one process-wide lock (espeak_lock()); a Phonemizer may be shared by

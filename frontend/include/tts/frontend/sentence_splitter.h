@@ -11,6 +11,8 @@
 #include <string_view>
 #include <vector>
 
+#include "tts/frontend/language.h"
+
 namespace tts::frontend {
 
 // A sentence longer than this many bytes of UTF-8 (about 70 English words) without a sentence end
@@ -27,12 +29,18 @@ using SentenceSink = std::function<void(std::string sentence)>;
 //   white space, unless the next word starts with a lower-case letter, or the period ends a title
 //   abbreviation (Mr. Dr. St. e.g. vs. No. 5 …) or an initial (J. Smith). After abbreviations that
 //   may end a sentence (etc. Inc. U.S. a.m. …) it ends only before a common sentence-starting word.
+//   The abbreviations and sentence-starting words are the language's own (English, Spanish,
+//   French, Italian, Russian: sentence_abbreviations.cpp); other languages get the English lists.
 //   Decimals (3.14), URLs and other dots not followed by white space never end a sentence.
 // - A blank line (paragraph break) always ends a sentence.
 // - A sentence with no letter or digit (empty, or punctuation only) is dropped, not an error.
 // Input must be UTF-8: an invalid byte throws InvalidUtf8Error naming its offset in the stream.
 class SentenceSplitter {
  public:
+  // `language`: a BCP 47 tag or espeak-ng voice name ("en-us", "es-MX", "ru"): whose abbreviations.
+  explicit SentenceSplitter(std::string_view language = "en");
+  explicit SentenceSplitter(TextRules rules) : rules_(rules) {}
+
   // Consumes a chunk (which may end inside a UTF-8 sequence) and emits every completed sentence.
   void feed(std::string_view chunk, const SentenceSink& sink);
   // Ends the input: emits what remains and resets the splitter for a new stream.
@@ -51,18 +59,20 @@ class SentenceSplitter {
   std::size_t candidate_ = 0;   // end of a possible sentence end in pending_ (0: none)
   bool space_pending_ = false;  // white space seen after the last character
   int newlines_ = 0;            // line breaks in the current run of white space
+  TextRules rules_ = TextRules::kEnglish;
 };
 
 // Splits a whole text at once.
-std::vector<std::string> split_sentences(std::string_view text);
+std::vector<std::string> split_sentences(std::string_view text, std::string_view language = "en");
 
 // Reads `in` in 64 KiB chunks and emits sentences as they complete.
-void split_sentences(std::istream& in, const SentenceSink& sink);
+void split_sentences(std::istream& in, const SentenceSink& sink, std::string_view language = "en");
 
 // The sentence-end decision, exposed for tests. `before` is the text up to and including the
 // terminating punctuation (and any closing quotes); `next_word` is the following word.
-bool is_sentence_end(std::string_view before, std::string_view next_word);
+bool is_sentence_end(std::string_view before, std::string_view next_word,
+                     TextRules rules = TextRules::kEnglish);
 // True if the decision needs the whole next word, not just its first letter ("etc." "U.S.").
-bool sentence_end_needs_next_word(std::string_view before);
+bool sentence_end_needs_next_word(std::string_view before, TextRules rules = TextRules::kEnglish);
 
 }  // namespace tts::frontend

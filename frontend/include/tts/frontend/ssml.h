@@ -58,8 +58,9 @@ struct SsmlDocument {
   std::vector<std::string> warnings;  // "line 3, column 5: unknown element <emphasis> skipped"
 };
 
-// `language` chooses how say-as cardinal, ordinal, date and time are expanded (English words for
-// "en*"; other languages keep the digits for espeak-ng, with a warning where that loses meaning).
+// `language` chooses how say-as cardinal, ordinal, date and time are expanded: in the words of
+// the language's text rules (English, Spanish, French, Italian, Russian: language.h); other
+// languages keep the digits for espeak-ng, with a warning where that loses meaning.
 SsmlDocument parse_ssml(std::string_view markup, std::string_view language = "en-us");
 
 // True if `text` looks like SSML (starts, after white space, with "<speak" or "<?xml").

@@ -1,0 +1,131 @@
+// Spanish text rules (each checked against espeak-ng -v es-419). Every number is spelled here:
+// espeak-ng's own reading of digits differs from the same words written out (its stress and vowels:
+// "16" as [djˌɛsisˈeɪs], the word as [djˌesisˈeis]; tests/frontend_language_phonemes_test.cpp).
+//   numbers   21 -> veintiuno, 1.234.567 and 1,234,567 -> un millón doscientos ..., 3,05 -> tres
+//             coma cero cinco, 3.5 -> tres punto cinco, 75 % -> setenta y cinco por ciento
+//   currency  3,50 € -> tres euros con cincuenta céntimos, $21 -> veintiún dólares, 1 € -> un euro
+//             (espeak says "uno euro", "tres coma cincuenta euro")
+//   dates     15/03/2024 -> quince de marzo de dos mil veinticuatro; 1/5/2024 -> primero de mayo
+//   ...
+//             (espeak reads the slashes)
+//   times     14:30 -> catorce treinta, 14:05 -> catorce cero cinco, 13:00 -> trece en punto,
+//             1:15 -> una quince
+//   ordinals  1.º 2.ª 3.er 21.º -> primero segunda tercer vigésimo primero (espeak says "punto o")
+//   titles    Sr. Sra. Srta. Dr. Dra. Ud. Uds. etc. p. ej. núm. n.º Av. EE. UU. aprox. ...
+#include "regex_rules.h"
+#include "tts/frontend/normalizer.h"
+#include "tts/frontend/number_words.h"
+
+namespace tts::frontend::es {
+
+namespace {
+using namespace detail;
+
+std::string money(const Amount& a) {
+  struct Words {
+    const char *code, *one, *many, *cent_one, *cent_many;
+    bool feminine;
+  };
+  static constexpr Words kWords[] = {{"EUR", "euro", "euros", "céntimo", "céntimos", false},
+                                     {"USD", "dólar", "dólares", "centavo", "centavos", false},
+                                     {"MXN", "peso", "pesos", "centavo", "centavos", false},
+                                     {"GBP", "libra", "libras", "penique", "peniques", true},
+                                     {"RUB", "rublo", "rublos", "kopek", "kopeks", false},
+                                     {"JPY", "yen", "yenes", "", "", false}};
+  const Words* w = &kWords[0];
+  for (const Words& candidate : kWords)
+    if (a.currency == candidate.code) w = &candidate;
+  const Form form = w->feminine ? Form::kBeforeFeminine : Form::kBeforeMasculine;
+  const int cents = a.cents < 0 || !*w->cent_one ? 0 : a.cents;
+  std::string out;
+  if (a.whole > 0 || cents == 0) {
+    out = cardinal(a.whole, form) + " ";
+    if (a.whole % 1'000'000 == 0 && a.whole > 0) out += "de ";  // un millón de euros
+    out += a.whole == 1 ? w->one : w->many;
+  }
+  if (cents > 0)
+    out += std::string(out.empty() ? "" : " con ") +
+           cardinal(static_cast<unsigned>(cents), Form::kBeforeMasculine) + " " +
+           (cents == 1 ? w->cent_one : w->cent_many);
+  return out;
+}
+
+constexpr const char* kMonths[12] = {"enero",      "febrero", "marzo",     "abril",
+                                     "mayo",       "junio",   "julio",     "agosto",
+                                     "septiembre", "octubre", "noviembre", "diciembre"};
+
+const std::vector<Abbreviation>& abbreviations() {
+  static const std::vector<Abbreviation>& kTable =
+      *new std::vector<Abbreviation>{{"Sr.", "señor"},
+                                     {"Sra.", "señora"},
+                                     {"Srta.", "señorita"},
+                                     {"Sres.", "señores"},
+                                     {"Dr.", "doctor"},
+                                     {"Dra.", "doctora"},
+                                     {"Lic.", "licenciado"},
+                                     {"Ing.", "ingeniero"},
+                                     {"Prof.", "profesor"},
+                                     {"Ud.", "usted"},
+                                     {"Uds.", "ustedes"},
+                                     {"Vd.", "usted"},
+                                     {"etc.", "etcétera"},
+                                     {"Etc.", "etcétera"},
+                                     {"p. ej.", "por ejemplo"},
+                                     {"p.ej.", "por ejemplo"},
+                                     {"núm.", "número"},
+                                     {"Núm.", "número"},
+                                     {"n.º", "número"},
+                                     {"Nº", "número"},
+                                     {"nº", "número"},
+                                     {"Av.", "avenida"},
+                                     {"Avda.", "avenida"},
+                                     {"EE. UU.", "Estados Unidos"},
+                                     {"EE.UU.", "Estados Unidos"},
+                                     {"aprox.", "aproximadamente"},
+                                     {"tel.", "teléfono"},
+                                     {"Tel.", "teléfono"},
+                                     {"pág.", "página"},
+                                     {"págs.", "páginas"},
+                                     {"Sta.", "santa"},
+                                     {"Sto.", "santo"},
+                                     {"S.A.", "ese a"},
+                                     {"vs.", "contra"}};
+  return kTable;
+}
+}  // namespace
+
+std::string normalize(std::string_view sentence) {
+  std::string text(sentence);
+  text = expand_money(text, money);
+  text = expand_numeric_dates(text, [](unsigned d, unsigned m, unsigned y, int) {
+    return (d == 1 ? std::string("primero") : cardinal(d)) + " de " + kMonths[m - 1] + " de " +
+           cardinal(y);
+  });
+  text = expand_clock_times(text, false, [](unsigned h, int m) {
+    std::string out = cardinal(h, Form::kBeforeFeminine);  // la una, las veintiuna
+    if (m == 0) return out + " en punto";
+    return out + (m < 10 ? " cero " : " ") + cardinal(static_cast<unsigned>(m));
+  });
+  // 1.º 1º 2.ª 2ª 3.er 3er: the ordinal indicators º ª (not the degree sign °).
+  static const std::regex& kOrdinal = *new std::regex(R"(\b(\d{1,3})\.?(\xC2\xBA|\xC2\xAA|er\b))");
+  text = replace_all(text, kOrdinal, [](const std::smatch& m) {
+    const unsigned long n = std::stoul(m.str(1));
+    const std::string mark = m.str(2);
+    if (mark == "\xC2\xAA") return ordinal(n, Gender::kFeminine);
+    return ordinal(n, Gender::kMasculine, mark == "er");
+  });
+  text = expand_abbreviations(text, abbreviations());
+  static const std::regex& kDegrees = *new std::regex(R"((\d) ?\xC2\xB0 ?(C|F)?(?![A-Za-z]))");
+  text = replace_all(text, kDegrees, [](const std::smatch& m) {
+    return m.str(1) + " grados" +
+           (m.str(2) == "C"   ? " Celsius"
+            : m.str(2) == "F" ? " Fahrenheit"
+                              : "");
+  });
+  static const NumberWords& kNumbers = *new NumberWords{
+      ".,", "coma", "punto", "por ciento", [](std::uint64_t n) { return cardinal(n); }};
+  text = expand_numbers(text, kNumbers);
+  return collapse_spaces(text);
+}
+
+}  // namespace tts::frontend::es

@@ -1,0 +1,105 @@
+// French text rules (each checked against espeak-ng -v fr-fr). Every number is spelled here:
+// espeak-ng's own reading of digits differs from the same words written out ("80" as [katʁəvˈɛ̃],
+// the words as [kˈatʁvˈɛ̃]; tests/frontend_language_phonemes_test.cpp).
+//   numbers   80 -> quatre-vingts, 71 -> soixante et onze, 3,5 -> trois virgule cinq,
+//             75 % -> soixante-quinze pour cent
+//   groups    1 000 000 with no-break or narrow no-break spaces -> 1000000
+//   currency  3,50 € -> trois euros cinquante, 0,50 € -> cinquante centimes, 1 € -> un euro,
+//             2 000 000 € -> deux millions d'euros (espeak says "trois virgule cinquante euro")
+//   dates     15/03/2024 -> quinze mars deux mille vingt-quatre, 01/05/2024 -> premier mai ...
+//   times     14h30, 14 h 30 -> quatorze heures trente; 14h -> quatorze heures; 1:05 -> une heure
+//   cinq ordinals  1er 1re 2e 2ème 2nd XXIe -> premier première deuxième deuxième second
+//             (espeak says "deux e", "trois ième")
+//   titles    M. MM. Mme Mlle Dr Pr St Ste etc. p. ex. c.-à-d. n° av. bd env. tél. ...
+#include "regex_rules.h"
+#include "tts/frontend/normalizer.h"
+#include "tts/frontend/number_words.h"
+
+namespace tts::frontend::fr {
+
+namespace {
+using namespace detail;
+
+std::string money(const Amount& a) {
+  struct Words {
+    const char *code, *one, *many, *cent_one, *cent_many;
+    bool feminine;
+  };
+  static constexpr Words kWords[] = {{"EUR", "euro", "euros", "centime", "centimes", false},
+                                     {"USD", "dollar", "dollars", "cent", "cents", false},
+                                     {"MXN", "peso", "pesos", "centavo", "centavos", false},
+                                     {"GBP", "livre", "livres", "penny", "pence", true},
+                                     {"RUB", "rouble", "roubles", "kopeck", "kopecks", false},
+                                     {"JPY", "yen", "yens", "", "", false}};
+  const Words* w = &kWords[0];
+  for (const Words& candidate : kWords)
+    if (a.currency == candidate.code) w = &candidate;
+  const Gender gender = w->feminine ? Gender::kFeminine : Gender::kMasculine;
+  const int cents = a.cents < 0 || !*w->cent_one ? 0 : a.cents;
+  if (a.whole == 0 && cents > 0)
+    return cardinal(static_cast<unsigned>(cents)) + " " + (cents == 1 ? w->cent_one : w->cent_many);
+  std::string out = cardinal(a.whole, gender) + " ";
+  if (a.whole % 1'000'000 == 0 && a.whole > 0)  // deux millions d'euros, un million de dollars
+    out += std::string_view("aeiouy").find(w->many[0]) != std::string_view::npos ? "d'" : "de ";
+  out += a.whole == 1 ? w->one : w->many;
+  if (cents > 0) out += " " + cardinal(static_cast<unsigned>(cents));  // trois euros cinquante
+  return out;
+}
+
+constexpr const char* kMonths[12] = {"janvier",   "février", "mars",     "avril",
+                                     "mai",       "juin",    "juillet",  "août",
+                                     "septembre", "octobre", "novembre", "décembre"};
+
+const std::vector<Abbreviation>& abbreviations() {
+  static const std::vector<Abbreviation>& kTable = *new std::vector<Abbreviation>{
+      {"M.", "monsieur"},        {"MM.", "messieurs"},     {"Mme", "madame"},
+      {"Mmes", "mesdames"},      {"Mlle", "mademoiselle"}, {"Mlles", "mesdemoiselles"},
+      {"Dr", "docteur"},         {"Dr.", "docteur"},       {"Pr", "professeur"},
+      {"St", "saint"},           {"Ste", "sainte"},        {"etc.", "et cetera"},
+      {"p. ex.", "par exemple"}, {"p.ex.", "par exemple"}, {"c.-à-d.", "c'est-à-dire"},
+      {"n°", "numéro"},          {"N°", "numéro"},         {"av.", "avenue"},
+      {"bd", "boulevard"},       {"env.", "environ"},      {"tél.", "téléphone"},
+      {"Tél.", "téléphone"},     {"Cie", "compagnie"},     {"cf.", "confer"}};
+  return kTable;
+}
+}  // namespace
+
+std::string normalize(std::string_view sentence) {
+  std::string text = join_digit_groups(std::string(sentence));
+  text = expand_money(text, money);
+  text = expand_numeric_dates(text, [](unsigned d, unsigned m, unsigned y, int) {
+    return (d == 1 ? std::string("premier") : cardinal(d)) + " " + kMonths[m - 1] + " " +
+           cardinal(y);
+  });
+  text = expand_clock_times(text, true, [](unsigned h, int m) {
+    std::string out = cardinal(h, Gender::kFeminine) + (h == 1 ? " heure" : " heures");
+    if (m > 0) out += " " + cardinal(static_cast<unsigned>(m), Gender::kFeminine);
+    return out;
+  });
+  // 1er 1re 1ère 2e 2ème 2nd 2nde: the letters end the word.
+  static const std::regex& kOrdinal =
+      *new std::regex(R"(\b(\d{1,4})(er|re|\xC3\xA8re|e|\xC3\xA8me|nde|nd)(?![A-Za-z0-9]|\xC3))");
+  text = replace_all(text, kOrdinal, [](const std::smatch& m) {
+    const unsigned long n = std::stoul(m.str(1));
+    const std::string mark = m.str(2);
+    if (mark == "nd") return std::string(n == 2 ? "second" : m.str(0));
+    if (mark == "nde") return std::string(n == 2 ? "seconde" : m.str(0));
+    const bool feminine = mark == "re" || mark == "\xC3\xA8re";
+    if ((mark == "er" || feminine) && n != 1) return m.str(0);
+    return ordinal(n, feminine ? Gender::kFeminine : Gender::kMasculine);
+  });
+  text = expand_abbreviations(text, abbreviations());
+  static const std::regex& kDegrees = *new std::regex(R"((\d) ?\xC2\xB0 ?(C|F)?(?![A-Za-z]))");
+  text = replace_all(text, kDegrees, [](const std::smatch& m) {
+    return m.str(1) + " degrés" +
+           (m.str(2) == "C"   ? " Celsius"
+            : m.str(2) == "F" ? " Fahrenheit"
+                              : "");
+  });
+  static const NumberWords& kNumbers = *new NumberWords{
+      ".", "virgule", "point", "pour cent", [](std::uint64_t n) { return cardinal(n); }};
+  text = expand_numbers(text, kNumbers);
+  return collapse_spaces(text);
+}
+
+}  // namespace tts::frontend::fr

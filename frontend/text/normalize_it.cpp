@@ -1,0 +1,101 @@
+// Italian text rules (each checked against espeak-ng -v it). Every number is spelled here:
+// espeak-ng's own reading of digits differs from the same words written out ("2024" as three words
+// [dˈue mˈiːla ventikwˈatːro], the word as one; tests/frontend_language_phonemes_test.cpp).
+//   numbers   21 -> ventuno, 1.234 -> milleduecentotrentaquattro, 3,5 -> tre virgola cinque,
+//             75 % -> settantacinque per cento
+//   currency  3,50 € -> tre euro e cinquanta centesimi, 1 € -> un euro, 1.000.000 € -> un milione
+//             di euro (espeak says "tre virgola cinquanta euro")
+//   dates     15/03/2024 -> quindici marzo duemilaventiquattro, 1/5/2024 -> primo maggio ...
+//   times     14:30 -> quattordici e trenta, 14:05 -> quattordici e cinque, 14:00 -> quattordici
+//             (espeak says "quattordici e zero cinque")
+//   ordinals  1º 1ª 1° 2° (before a non-letter; not 20°C) -> primo prima primo secondo
+//             (espeak says "due gradi")
+//   titles    Sig. Sig.ra Dott. Dott.ssa Prof. Ing. Avv. ecc. es. p.es. n. tel. pag. ...
+#include "regex_rules.h"
+#include "tts/frontend/normalizer.h"
+#include "tts/frontend/number_words.h"
+
+namespace tts::frontend::it {
+
+namespace {
+using namespace detail;
+
+std::string money(const Amount& a) {
+  struct Words {
+    const char *code, *one, *many, *cent_one, *cent_many;
+    bool feminine;
+  };
+  static constexpr Words kWords[] = {{"EUR", "euro", "euro", "centesimo", "centesimi", false},
+                                     {"USD", "dollaro", "dollari", "centesimo", "centesimi", false},
+                                     {"MXN", "peso", "pesos", "centavo", "centavos", false},
+                                     {"GBP", "sterlina", "sterline", "penny", "pence", true},
+                                     {"RUB", "rublo", "rubli", "copeco", "copechi", false},
+                                     {"JPY", "yen", "yen", "", "", false}};
+  const Words* w = &kWords[0];
+  for (const Words& candidate : kWords)
+    if (a.currency == candidate.code) w = &candidate;
+  const int cents = a.cents < 0 || !*w->cent_one ? 0 : a.cents;
+  std::string out;
+  if (a.whole > 0 || cents == 0) {
+    out = cardinal(a.whole, w->feminine ? Form::kBeforeFeminine : Form::kBeforeMasculine) + " ";
+    if (a.whole % 1'000'000 == 0 && a.whole > 0) out += "di ";  // un milione di euro
+    out += a.whole == 1 ? w->one : w->many;
+  }
+  if (cents > 0)
+    out += std::string(out.empty() ? "" : " e ") +
+           cardinal(static_cast<unsigned>(cents), Form::kBeforeMasculine) + " " +
+           (cents == 1 ? w->cent_one : w->cent_many);
+  return out;
+}
+
+constexpr const char* kMonths[12] = {"gennaio",   "febbraio", "marzo",    "aprile",
+                                     "maggio",    "giugno",   "luglio",   "agosto",
+                                     "settembre", "ottobre",  "novembre", "dicembre"};
+
+const std::vector<Abbreviation>& abbreviations() {
+  static const std::vector<Abbreviation>& kTable = *new std::vector<Abbreviation>{
+      {"Sig.", "signor"},        {"Sig.ra", "signora"},   {"Sig.na", "signorina"},
+      {"Sigg.", "signori"},      {"Dott.", "dottor"},     {"Dott.ssa", "dottoressa"},
+      {"Dr.", "dottor"},         {"Prof.", "professor"},  {"Prof.ssa", "professoressa"},
+      {"Ing.", "ingegner"},      {"Avv.", "avvocato"},    {"Geom.", "geometra"},
+      {"ecc.", "eccetera"},      {"es.", "esempio"},      {"p.es.", "per esempio"},
+      {"p. es.", "per esempio"}, {"n.", "numero"},        {"tel.", "telefono"},
+      {"Tel.", "telefono"},      {"pag.", "pagina"},      {"pagg.", "pagine"},
+      {"ca.", "circa"},          {"S.p.A.", "esse pi a"}, {"c.so", "corso"}};
+  return kTable;
+}
+}  // namespace
+
+std::string normalize(std::string_view sentence) {
+  std::string text(sentence);
+  text = expand_money(text, money);
+  text = expand_numeric_dates(text, [](unsigned d, unsigned m, unsigned y, int) {
+    return (d == 1 ? std::string("primo") : cardinal(d)) + " " + kMonths[m - 1] + " " + cardinal(y);
+  });
+  text = expand_clock_times(text, false, [](unsigned h, int m) {
+    std::string out = cardinal(h, Form::kBeforeFeminine);  // l'una, le ventuno
+    if (m > 0) out += " e " + cardinal(static_cast<unsigned>(m));
+    return out;
+  });
+  // 1º 1ª, and 1° where it is not a temperature or an angle (20°C, 45° 30').
+  static const std::regex& kOrdinal =
+      *new std::regex(R"(\b(\d{1,3})(\xC2\xBA|\xC2\xAA|\xC2\xB0(?! ?[CFK\d']))(?![A-Za-z]))");
+  text = replace_all(text, kOrdinal, [](const std::smatch& m) {
+    return ordinal(std::stoul(m.str(1)),
+                   m.str(2) == "\xC2\xAA" ? Gender::kFeminine : Gender::kMasculine);
+  });
+  text = expand_abbreviations(text, abbreviations());
+  static const std::regex& kDegrees = *new std::regex(R"((\d) ?\xC2\xB0 ?(C|F)?(?![A-Za-z]))");
+  text = replace_all(text, kDegrees, [](const std::smatch& m) {
+    return m.str(1) + " gradi" +
+           (m.str(2) == "C"   ? " Celsius"
+            : m.str(2) == "F" ? " Fahrenheit"
+                              : "");
+  });
+  static const NumberWords& kNumbers = *new NumberWords{
+      ".", "virgola", "punto", "per cento", [](std::uint64_t n) { return cardinal(n); }};
+  text = expand_numbers(text, kNumbers);
+  return collapse_spaces(text);
+}
+
+}  // namespace tts::frontend::it

@@ -1,0 +1,190 @@
+// Russian text rules (each checked against espeak-ng -v ru). espeak-ng reads small cardinals but
+// not millions ("1234567" comes out as "один тысяча ..."), nor agreement ("2 копейки" as "два
+// копейки", "75 %" as "семьдесят пять процент"), so every number is spelled here:
+//   numbers   1 000 000 -> один миллион; 1234567 -> один миллион двести тридцать четыре тысячи ...
+//             3,5 -> три целых пять десятых; 5 млн -> пять миллионов; 2 тыс. -> две тысячи
+//   currency  3,50 € -> три евро пятьдесят центов; 21 ₽, 21 руб. ->
+//   двадцать один рубль;
+//             2,02 ₽ -> два рубля две копейки; $5 -> пять долларов
+//   percent   75 % -> семьдесят пять процентов; 2,5 % -> две целых пять десятых процента
+//   dates     15.03.2024 -> пятнадцатое марта две тысячи двадцать четвёртого года;
+//             15 марта -> пятнадцатое марта; в 2024 году -> в две тысячи двадцать четвёртом году
+//   times     14:30 -> четырнадцать тридцать, 14:05 -> четырнадцать ноль пять, 9:00 -> девять ноль
+//   ноль ordinals  2-й 3-я 5-е 10-го 7-м -> второй третья пятое десятого седьмом titles    т. е. т.
+//   д. т. п. т. к. и др. ул. д. кв. г. им. см. стр. напр. ...
+#include "regex_rules.h"
+#include "tts/frontend/normalizer.h"
+#include "tts/frontend/number_words.h"
+
+namespace tts::frontend::ru {
+
+namespace {
+using namespace detail;
+
+const char* form_of(std::uint64_t n, const char* one, const char* few, const char* many) {
+  const Plural p = plural_of(n);
+  return p == Plural::kOne ? one : p == Plural::kFew ? few : many;
+}
+
+std::string money(const Amount& a) {
+  struct Words {
+    const char *code, *one, *few, *many;
+    const char *cent_one, *cent_few, *cent_many;
+    Gender cent_gender;
+  };
+  static constexpr Words kWords[] = {
+      {"EUR", "евро", "евро", "евро", "цент", "цента", "центов", Gender::kMasculine},
+      {"USD", "доллар", "доллара", "долларов", "цент", "цента", "центов", Gender::kMasculine},
+      {"MXN", "песо", "песо", "песо", "сентаво", "сентаво", "сентаво", Gender::kNeuter},
+      {"GBP", "фунт", "фунта", "фунтов", "пенс", "пенса", "пенсов", Gender::kMasculine},
+      {"RUB", "рубль", "рубля", "рублей", "копейка", "копейки", "копеек", Gender::kFeminine},
+      {"JPY", "иена", "иены", "иен", "", "", "", Gender::kFeminine}};
+  const Words* w = &kWords[0];
+  for (const Words& candidate : kWords)
+    if (a.currency == candidate.code) w = &candidate;
+  const int cents = a.cents < 0 || !*w->cent_one ? 0 : a.cents;
+  const Gender gender = a.currency == "JPY" ? Gender::kFeminine : Gender::kMasculine;
+  std::string out;
+  if (a.whole > 0 || cents == 0)
+    out = cardinal(a.whole, gender) + " " + form_of(a.whole, w->one, w->few, w->many);
+  if (cents > 0) {
+    const auto c = static_cast<std::uint64_t>(cents);
+    out += std::string(out.empty() ? "" : " ") + cardinal(c, w->cent_gender) + " " +
+           form_of(c, w->cent_one, w->cent_few, w->cent_many);
+  }
+  return out;
+}
+
+// "3,25" -> "три целых двадцать пять сотых": the fraction counts tenths, hundredths or thousandths.
+std::string decimal(std::uint64_t whole, const std::string& fraction) {
+  static constexpr const char* kDenominators[3][2] = {
+      {"десятая", "десятых"}, {"сотая", "сотых"}, {"тысячная", "тысячных"}};
+  if (fraction.size() > 3) {
+    std::string digits;
+    for (char c : fraction)
+      digits += std::string(" ") + cardinal(static_cast<std::uint64_t>(c - '0'));
+    return cardinal(whole) + " запятая" + digits;
+  }
+  const std::uint64_t part = std::stoull(fraction);
+  const bool one_whole = plural_of(whole) == Plural::kOne;
+  const bool one_part = plural_of(part) == Plural::kOne;
+  return cardinal(whole, Gender::kFeminine) + (one_whole ? " целая " : " целых ") +
+         cardinal(part, Gender::kFeminine) + " " +
+         kDenominators[fraction.size() - 1][one_part ? 0 : 1];
+}
+
+constexpr const char* kMonthsGenitive[12] = {"января",   "февраля", "марта",  "апреля",
+                                             "мая",      "июня",    "июля",   "августа",
+                                             "сентября", "октября", "ноября", "декабря"};
+const std::string kMonthAlternatives =
+    "(января|февраля|марта|апреля|мая|июня|июля|августа|сентября|октября|ноября|декабря)";
+// A Cyrillic letter continues the word (its UTF-8 lead bytes are 0xD0 and 0xD1).
+const std::string kNotCyrillic = R"((?![\xD0\xD1]))";
+
+const std::vector<Abbreviation>& abbreviations() {
+  static const std::vector<Abbreviation>& kTable =
+      *new std::vector<Abbreviation>{{"т. е.", "то есть"},
+                                     {"т.е.", "то есть"},
+                                     {"т. д.", "так далее"},
+                                     {"т.д.", "так далее"},
+                                     {"т. п.", "тому подобное"},
+                                     {"т.п.", "тому подобное"},
+                                     {"т. к.", "так как"},
+                                     {"т.к.", "так как"},
+                                     {"др.", "другие"},
+                                     {"ул.", "улица"},
+                                     {"д.", "дом"},
+                                     {"кв.", "квартира"},
+                                     {"г.", "город"},
+                                     {"им.", "имени"},
+                                     {"см.", "смотри"},
+                                     {"стр.", "страница"},
+                                     {"напр.", "например"},
+                                     {"проф.", "профессор"},
+                                     {"акад.", "академик"},
+                                     {"руб.", "рублей"},
+                                     {"коп.", "копеек"},
+                                     {"тыс.", "тысяч"},
+                                     {"млн", "миллионов"},
+                                     {"млрд", "миллиардов"}};
+  return kTable;
+}
+}  // namespace
+
+std::string normalize(std::string_view sentence) {
+  std::string text = join_digit_groups(std::string(sentence));
+  // "руб." and "р." after an amount are the rouble sign; "коп." its kopecks.
+  static const std::regex& kRoubles =
+      *new std::regex(R"((\d) ?(?:руб\.|р\.)(?: ?(\d{1,2}) ?коп\.)?)");
+  text = replace_all(text, kRoubles, [](const std::smatch& m) {
+    return m.str(1) + (m[2].matched ? "," + m.str(2) : "") + " \xE2\x82\xBD";
+  });
+  text = expand_money(text, money);
+  text = expand_numeric_dates(text, [](unsigned d, unsigned m, unsigned y, int digits) {
+    std::string out = ordinal(d, Gender::kNeuter) + " " + kMonthsGenitive[m - 1];
+    if (digits == 4)
+      out += " " + ordinal(y, Gender::kMasculine, Case::kGenitive) + " года";
+    else
+      out += " " + cardinal(y);
+    return out;
+  });
+  static const std::regex& kDayMonth =
+      *new std::regex(R"(\b([12]?\d|3[01]) )" + kMonthAlternatives + kNotCyrillic);
+  text = replace_all(text, kDayMonth, [](const std::smatch& m) {
+    return ordinal(std::stoul(m.str(1)), Gender::kNeuter) + " " + m.str(2);
+  });
+  static const std::regex& kYear =
+      *new std::regex(R"(\b(\d{4}) ?(года|году|год|г\.))" + kNotCyrillic);
+  text = replace_all(text, kYear, [](const std::smatch& m) {
+    const unsigned long y = std::stoul(m.str(1));
+    const std::string word = m.str(2);
+    if (word == "году") return ordinal(y, Gender::kMasculine, Case::kPrepositional) + " году";
+    if (word == "год") return ordinal(y) + " год";
+    return ordinal(y, Gender::kMasculine, Case::kGenitive) + " года";
+  });
+  text = expand_clock_times(text, false, [](unsigned h, int m) {
+    return cardinal(h) +
+           (m == 0   ? " ноль ноль"
+            : m < 10 ? " ноль "
+                     : " ") +
+           (m == 0 ? std::string() : cardinal(static_cast<std::uint64_t>(m)));
+  });
+  static const std::regex& kOrdinal =
+      *new std::regex(R"(\b(\d{1,7})-(ый|ой|ий|й|ая|я|ое|е|ого|го|ом|м))" + kNotCyrillic);
+  text = replace_all(text, kOrdinal, [](const std::smatch& m) {
+    const std::string e = m.str(2);
+    const std::uint64_t n = std::stoull(m.str(1));
+    if (e == "ая" || e == "я") return ordinal(n, Gender::kFeminine);
+    if (e == "ое" || e == "е") return ordinal(n, Gender::kNeuter);
+    if (e == "ого" || e == "го") return ordinal(n, Gender::kMasculine, Case::kGenitive);
+    if (e == "ом" || e == "м") return ordinal(n, Gender::kMasculine, Case::kPrepositional);
+    return ordinal(n);
+  });
+  // 5 тыс. / 2 млн / 3 млрд: the scale word agrees with the number.
+  static const std::regex& kScale =
+      *new std::regex(R"(\b(\d{1,3}) (тыс\.|млн|млрд)\.?)" + kNotCyrillic);
+  text = replace_all(text, kScale, [](const std::smatch& m) {
+    const std::uint64_t n = std::stoull(m.str(1));
+    const std::string s = m.str(2);
+    if (s == "тыс.")
+      return cardinal(n, Gender::kFeminine) + " " + form_of(n, "тысяча", "тысячи", "тысяч");
+    if (s == "млн") return cardinal(n) + " " + form_of(n, "миллион", "миллиона", "миллионов");
+    return cardinal(n) + " " + form_of(n, "миллиард", "миллиарда", "миллиардов");
+  });
+  static const std::regex& kPercent = *new std::regex(R"(\b(\d+)(?:,(\d+))? ?%)");
+  text = replace_all(text, kPercent, [](const std::smatch& m) {
+    const std::uint64_t n = std::stoull(m.str(1));
+    if (m[2].matched) return decimal(n, m.str(2)) + " процента";
+    return cardinal(n) + " " + form_of(n, "процент", "процента", "процентов");
+  });
+  static const std::regex& kDecimal = *new std::regex(R"(\b(\d{1,15}),(\d+)\b)");
+  text = replace_all(text, kDecimal,
+                     [](const std::smatch& m) { return decimal(std::stoull(m.str(1)), m.str(2)); });
+  static const std::regex& kInteger = *new std::regex(R"(\b\d{1,15}\b)");
+  text = replace_all(text, kInteger,
+                     [](const std::smatch& m) { return cardinal(std::stoull(m.str(0))); });
+  text = expand_abbreviations(text, abbreviations());
+  return collapse_spaces(text);
+}
+
+}  // namespace tts::frontend::ru

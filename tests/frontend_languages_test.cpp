@@ -1,0 +1,286 @@
+// The text rules of Spanish, French, Italian and Russian: number words and normalised sentences
+// against goldens written from each language's own grammar (RAE, Académie française, Accademia
+// della Crusca, Russian school grammar), not from this code's output; the choice of rules by
+// language tag; and the sentence splitter's abbreviations per language. English has its own
+// suite (frontend_normalizer_test.cpp). Phonemes: frontend_language_phonemes_test.cpp.
+#include <gtest/gtest.h>
+
+#include "tts/frontend/language.h"
+#include "tts/frontend/normalizer.h"
+#include "tts/frontend/number_words.h"
+#include "tts/frontend/sentence_splitter.h"
+
+using namespace tts::frontend;
+
+TEST(SpanishNumbers, CardinalsAgreeWithWhatTheyCount) {
+  EXPECT_EQ(es::cardinal(0), "cero");
+  EXPECT_EQ(es::cardinal(16), "dieciséis");
+  EXPECT_EQ(es::cardinal(21), "veintiuno");
+  EXPECT_EQ(es::cardinal(21, es::Form::kBeforeMasculine), "veintiún");
+  EXPECT_EQ(es::cardinal(21, es::Form::kBeforeFeminine), "veintiuna");
+  EXPECT_EQ(es::cardinal(22), "veintidós");
+  EXPECT_EQ(es::cardinal(31), "treinta y uno");
+  EXPECT_EQ(es::cardinal(100), "cien");
+  EXPECT_EQ(es::cardinal(101), "ciento uno");
+  EXPECT_EQ(es::cardinal(500), "quinientos");
+  EXPECT_EQ(es::cardinal(200, es::Form::kBeforeFeminine), "doscientas");
+  EXPECT_EQ(es::cardinal(1000), "mil");
+  EXPECT_EQ(es::cardinal(1234), "mil doscientos treinta y cuatro");
+  EXPECT_EQ(es::cardinal(21000), "veintiún mil");
+  EXPECT_EQ(es::cardinal(1'000'000), "un millón");
+  EXPECT_EQ(es::cardinal(2'500'000), "dos millones quinientos mil");
+  EXPECT_EQ(es::cardinal(1'000'000'000), "mil millones");
+  EXPECT_EQ(es::cardinal(1'000'000'000'000), "un billón");
+}
+
+TEST(SpanishNumbers, Ordinals) {
+  EXPECT_EQ(es::ordinal(1), "primero");
+  EXPECT_EQ(es::ordinal(1, Gender::kMasculine, true), "primer");
+  EXPECT_EQ(es::ordinal(3, Gender::kMasculine, true), "tercer");
+  EXPECT_EQ(es::ordinal(2, Gender::kFeminine), "segunda");
+  EXPECT_EQ(es::ordinal(7), "séptimo");
+  EXPECT_EQ(es::ordinal(11), "undécimo");
+  EXPECT_EQ(es::ordinal(13), "decimotercero");
+  EXPECT_EQ(es::ordinal(21), "vigésimo primero");
+  EXPECT_EQ(es::ordinal(21, Gender::kFeminine), "vigésima primera");
+  EXPECT_EQ(es::ordinal(100), "centésimo");
+}
+
+TEST(FrenchNumbers, Cardinals) {
+  EXPECT_EQ(fr::cardinal(17), "dix-sept");
+  EXPECT_EQ(fr::cardinal(21), "vingt et un");
+  EXPECT_EQ(fr::cardinal(21, Gender::kFeminine), "vingt et une");
+  EXPECT_EQ(fr::cardinal(22), "vingt-deux");
+  EXPECT_EQ(fr::cardinal(70), "soixante-dix");
+  EXPECT_EQ(fr::cardinal(71), "soixante et onze");
+  EXPECT_EQ(fr::cardinal(77), "soixante-dix-sept");
+  EXPECT_EQ(fr::cardinal(80), "quatre-vingts");
+  EXPECT_EQ(fr::cardinal(81), "quatre-vingt-un");
+  EXPECT_EQ(fr::cardinal(91), "quatre-vingt-onze");
+  EXPECT_EQ(fr::cardinal(99), "quatre-vingt-dix-neuf");
+  EXPECT_EQ(fr::cardinal(100), "cent");
+  EXPECT_EQ(fr::cardinal(200), "deux cents");
+  EXPECT_EQ(fr::cardinal(201), "deux cent un");
+  EXPECT_EQ(fr::cardinal(1000), "mille");
+  EXPECT_EQ(fr::cardinal(80'000), "quatre-vingt mille");
+  EXPECT_EQ(fr::cardinal(200'000), "deux cent mille");
+  EXPECT_EQ(fr::cardinal(1'000'000), "un million");
+  EXPECT_EQ(fr::cardinal(80'000'000), "quatre-vingts millions");
+  EXPECT_EQ(fr::cardinal(2'000'000'000), "deux milliards");
+}
+
+TEST(FrenchNumbers, Ordinals) {
+  EXPECT_EQ(fr::ordinal(1), "premier");
+  EXPECT_EQ(fr::ordinal(1, Gender::kFeminine), "première");
+  EXPECT_EQ(fr::ordinal(2), "deuxième");
+  EXPECT_EQ(fr::ordinal(4), "quatrième");
+  EXPECT_EQ(fr::ordinal(5), "cinquième");
+  EXPECT_EQ(fr::ordinal(9), "neuvième");
+  EXPECT_EQ(fr::ordinal(21), "vingt et unième");
+  EXPECT_EQ(fr::ordinal(80), "quatre-vingtième");
+  EXPECT_EQ(fr::ordinal(100), "centième");
+  EXPECT_EQ(fr::ordinal(1000), "millième");
+}
+
+TEST(ItalianNumbers, Cardinals) {
+  EXPECT_EQ(it::cardinal(1), "uno");
+  EXPECT_EQ(it::cardinal(1, it::Form::kBeforeFeminine), "una");
+  EXPECT_EQ(it::cardinal(17), "diciassette");
+  EXPECT_EQ(it::cardinal(21), "ventuno");
+  EXPECT_EQ(it::cardinal(23), "ventitré");
+  EXPECT_EQ(it::cardinal(28), "ventotto");
+  EXPECT_EQ(it::cardinal(3), "tre");
+  EXPECT_EQ(it::cardinal(103), "centotré");
+  EXPECT_EQ(it::cardinal(180), "centottanta");
+  EXPECT_EQ(it::cardinal(1000), "mille");
+  EXPECT_EQ(it::cardinal(1234), "milleduecentotrentaquattro");
+  EXPECT_EQ(it::cardinal(2024), "duemilaventiquattro");
+  EXPECT_EQ(it::cardinal(1'000'000), "un milione");
+  EXPECT_EQ(it::cardinal(3'200'000), "tre milioni duecentomila");
+  EXPECT_EQ(it::cardinal(2'000'000'000), "due miliardi");
+}
+
+TEST(ItalianNumbers, Ordinals) {
+  EXPECT_EQ(it::ordinal(1), "primo");
+  EXPECT_EQ(it::ordinal(1, Gender::kFeminine), "prima");
+  EXPECT_EQ(it::ordinal(10), "decimo");
+  EXPECT_EQ(it::ordinal(11), "undicesimo");
+  EXPECT_EQ(it::ordinal(21), "ventunesimo");
+  EXPECT_EQ(it::ordinal(23), "ventitreesimo");
+  EXPECT_EQ(it::ordinal(26), "ventiseiesimo");
+  EXPECT_EQ(it::ordinal(100), "centesimo");
+  EXPECT_EQ(it::ordinal(1000), "millesimo");
+  EXPECT_EQ(it::ordinal(2000), "duemillesimo");
+}
+
+TEST(RussianNumbers, CardinalsWithGender) {
+  EXPECT_EQ(ru::cardinal(1), "один");
+  EXPECT_EQ(ru::cardinal(1, Gender::kFeminine), "одна");
+  EXPECT_EQ(ru::cardinal(1, Gender::kNeuter), "одно");
+  EXPECT_EQ(ru::cardinal(2, Gender::kFeminine), "две");
+  EXPECT_EQ(ru::cardinal(21), "двадцать один");
+  EXPECT_EQ(ru::cardinal(40), "сорок");
+  EXPECT_EQ(ru::cardinal(1000), "одна тысяча");
+  EXPECT_EQ(ru::cardinal(2000), "две тысячи");
+  EXPECT_EQ(ru::cardinal(5000), "пять тысяч");
+  EXPECT_EQ(ru::cardinal(11'000), "одиннадцать тысяч");
+  EXPECT_EQ(ru::cardinal(21'000), "двадцать одна тысяча");
+  EXPECT_EQ(ru::cardinal(1234), "одна тысяча двести тридцать четыре");
+  EXPECT_EQ(ru::cardinal(1'000'000), "один миллион");
+  EXPECT_EQ(ru::cardinal(3'000'000), "три миллиона");
+  EXPECT_EQ(ru::cardinal(5'000'000'000), "пять миллиардов");
+}
+
+TEST(RussianNumbers, NounFormsAndOrdinals) {
+  EXPECT_EQ(ru::plural_of(1), ru::Plural::kOne);
+  EXPECT_EQ(ru::plural_of(21), ru::Plural::kOne);
+  EXPECT_EQ(ru::plural_of(11), ru::Plural::kMany);
+  EXPECT_EQ(ru::plural_of(3), ru::Plural::kFew);
+  EXPECT_EQ(ru::plural_of(14), ru::Plural::kMany);
+  EXPECT_EQ(ru::plural_of(5), ru::Plural::kMany);
+  EXPECT_EQ(ru::ordinal(1), "первый");
+  EXPECT_EQ(ru::ordinal(2), "второй");
+  EXPECT_EQ(ru::ordinal(3, Gender::kFeminine), "третья");
+  EXPECT_EQ(ru::ordinal(3, Gender::kMasculine, ru::Case::kGenitive), "третьего");
+  EXPECT_EQ(ru::ordinal(15, Gender::kNeuter), "пятнадцатое");
+  EXPECT_EQ(ru::ordinal(40), "сороковой");
+  EXPECT_EQ(ru::ordinal(2024, Gender::kMasculine, ru::Case::kGenitive),
+            "две тысячи двадцать четвёртого");
+  EXPECT_EQ(ru::ordinal(1995, Gender::kMasculine, ru::Case::kPrepositional),
+            "тысяча девятьсот девяносто пятом");
+  EXPECT_EQ(ru::ordinal(2000, Gender::kMasculine, ru::Case::kGenitive), "двухтысячного");
+  EXPECT_EQ(ru::ordinal(1900), "тысяча девятисотый");
+}
+
+TEST(SpanishText, CurrencyDatesTimesOrdinalsAndTitles) {
+  EXPECT_EQ(normalize_text("El Sr. García pagó 3,50 € el 15/03/2024 a las 14:30.", "es-MX"),
+            "El señor García pagó tres euros con cincuenta céntimos el quince de marzo de dos "
+            "mil veinticuatro a las catorce treinta.");
+  EXPECT_EQ(normalize_text("Son $21, 1 € y 3.50 $.", "es"),
+            "Son veintiún dólares, un euro y tres dólares con cincuenta centavos.");
+  EXPECT_EQ(normalize_text("Cuesta 1.000.000 €.", "es"), "Cuesta un millón de euros.");
+  EXPECT_EQ(normalize_text("Llegó el 1/5/1995 a la 1:15.", "es"),
+            "Llegó el primero de mayo de mil novecientos noventa y cinco a la una quince.");
+  EXPECT_EQ(normalize_text("A las 13:00 y 9:05.", "es"),
+            "A las trece en punto y nueve cero cinco.");
+  EXPECT_EQ(normalize_text("El 3.er piso, la 2.ª puerta, el 21.º puesto.", "es"),
+            "El tercer piso, la segunda puerta, el vigésimo primero puesto.");
+  EXPECT_EQ(normalize_text("La Dra. Pérez vive en EE. UU., p. ej. en Texas, etc.", "es"),
+            "La doctora Pérez vive en Estados Unidos, por ejemplo en Texas, etcétera.");
+  // Every number is spelled: espeak-ng's reading of digits is not that of the words
+  // (frontend_language_phonemes_test). Decimal comma and point, thousands with dots or commas.
+  EXPECT_EQ(normalize_text("Hay 16 casas, 3,05 km, 3.5 kg, 1.234.567 y 75 %.", "es"),
+            "Hay dieciséis casas, tres coma cero cinco km, tres punto cinco kg, un millón "
+            "doscientos treinta y cuatro mil quinientos sesenta y siete y setenta y cinco por "
+            "ciento.");
+  EXPECT_EQ(normalize_text("El H.323 y el 3D.", "es"), "El H.323 y el 3D.");
+}
+
+TEST(FrenchText, CurrencyDatesTimesOrdinalsAndTitles) {
+  EXPECT_EQ(normalize_text("M. Dupont a payé 3,50 € le 15/03/2024 à 14h30.", "fr-CA"),
+            "monsieur Dupont a payé trois euros cinquante le quinze mars deux mille vingt-quatre "
+            "à quatorze heures trente.");
+  EXPECT_EQ(normalize_text("Le 1er mai, la 1re fois, le 2e, le 3ème et le 21e.", "fr"),
+            "Le premier mai, la première fois, le deuxième, le troisième et le vingt et unième.");
+  EXPECT_EQ(normalize_text("1 € et 0,50 € et 2 000 000 € et 200 $.", "fr"),
+            "un euro et cinquante centimes et deux millions d'euros et deux cents dollars.");
+  EXPECT_EQ(normalize_text("À 14 h 05, à 1:05, à 21h.", "fr"),
+            "À quatorze heures cinq, à une heure cinq, à vingt et une heures.");
+  // Narrow no-break spaces group digits the French way.
+  EXPECT_EQ(normalize_text("1\xE2\x80\xAF"
+                           "000\xE2\x80\xAF"
+                           "000 habitants",
+                           "fr"),
+            "un million habitants");
+  EXPECT_EQ(normalize_text("80, 71, 3,5 et 75 %.", "fr"),
+            "quatre-vingts, soixante et onze, trois virgule cinq et soixante-quinze pour cent.");
+  EXPECT_EQ(normalize_text("Mme Martin, Dr Roux, etc.", "fr"),
+            "madame Martin, docteur Roux, et cetera.");
+}
+
+TEST(ItalianText, CurrencyDatesTimesOrdinalsAndTitles) {
+  EXPECT_EQ(normalize_text("Il Sig. Rossi ha pagato 3,50 € il 15/03/2024 alle 14:30.", "it-IT"),
+            "Il signor Rossi ha pagato tre euro e cinquanta centesimi il quindici marzo "
+            "duemilaventiquattro alle quattordici e trenta.");
+  EXPECT_EQ(normalize_text("Il 1° maggio, la 1ª volta, il 2º posto, a 20°C.", "it"),
+            "Il primo maggio, la prima volta, il secondo posto, a venti gradi Celsius.");
+  EXPECT_EQ(normalize_text("1.000.000 €, 1 €, 0,01 €; alle 14:05 e alle 14:00, ecc.", "it"),
+            "un milione di euro, un euro, un centesimo; alle quattordici e cinque e alle "
+            "quattordici, eccetera.");
+  EXPECT_EQ(normalize_text("La Dott.ssa Bianchi, p.es. il n. 5.", "it"),
+            "La dottoressa Bianchi, per esempio il numero cinque.");
+  EXPECT_EQ(normalize_text("21, 1.234, 3,5 e 75 %.", "it"),
+            "ventuno, milleduecentotrentaquattro, tre virgola cinque e settantacinque per cento.");
+}
+
+TEST(RussianText, NumbersAgreeAndDatesDecline) {
+  EXPECT_EQ(normalize_text("Он заплатил 3,50 € 15.03.2024 в 14:30.", "ru-RU"),
+            "Он заплатил три евро пятьдесят центов пятнадцатое марта две тысячи двадцать "
+            "четвёртого года в четырнадцать тридцать.");
+  EXPECT_EQ(normalize_text("В 2024 году, 15 марта 2024 г.", "ru"),
+            "В две тысячи двадцать четвёртом году, пятнадцатое марта две тысячи двадцать "
+            "четвёртого года.");
+  EXPECT_EQ(normalize_text("1 000 000 жителей, 1234567 и 3,25.", "ru"),
+            "один миллион жителей, один миллион двести тридцать четыре тысячи пятьсот "
+            "шестьдесят семь и три целых двадцать пять сотых.");
+  EXPECT_EQ(normalize_text("2,02 ₽, 21 руб., 5 руб. 50 коп., $5.", "ru"),
+            "два рубля две копейки, двадцать один рубль, пять рублей пятьдесят копеек, пять "
+            "долларов.");
+  EXPECT_EQ(normalize_text("75 %, 2,5 %, 1 %, 3-я, 2-й, 10-го, 5 млн, 2 тыс. жителей.", "ru"),
+            "семьдесят пять процентов, две целых пять десятых процента, один процент, третья, "
+            "второй, десятого, пять миллионов, две тысячи жителей.");
+  EXPECT_EQ(normalize_text("Ему 21 год, т. е. в 9:00 и 14:05, ул. Ленина, д. 5, и т. д.", "ru"),
+            "Ему двадцать один год, то есть в девять ноль ноль и четырнадцать ноль пять, улица "
+            "Ленина, дом пять, и так далее.");
+}
+
+TEST(LanguageTags, ChooseRulesByPrimarySubtag) {
+  EXPECT_EQ(text_rules_for("en-US"), TextRules::kEnglish);
+  EXPECT_EQ(text_rules_for("en_gb"), TextRules::kEnglish);
+  EXPECT_EQ(text_rules_for("es-419"), TextRules::kSpanish);
+  EXPECT_EQ(text_rules_for("ES-mx"), TextRules::kSpanish);
+  EXPECT_EQ(text_rules_for("fr-CA"), TextRules::kFrench);
+  EXPECT_EQ(text_rules_for("it"), TextRules::kItalian);
+  EXPECT_EQ(text_rules_for("ru-RU"), TextRules::kRussian);
+  EXPECT_EQ(text_rules_for("de"), TextRules::kNone);
+  EXPECT_EQ(text_rules_for("eng"), TextRules::kNone);
+  EXPECT_EQ(primary_language("en-US"), "en");
+  EXPECT_EQ(bcp47_casing("en-us"), "en-US");
+  EXPECT_EQ(bcp47_casing("es-419"), "es-419");
+  EXPECT_EQ(bcp47_casing("en-gb-x-rp"), "en-GB-x-rp");
+  EXPECT_EQ(bcp47_casing("sr_latn_rs"), "sr-Latn-RS");
+  EXPECT_TRUE(looks_like_bcp47("es-MX"));
+  EXPECT_TRUE(looks_like_bcp47("es-419"));
+  EXPECT_FALSE(looks_like_bcp47("e"));
+  EXPECT_FALSE(looks_like_bcp47("en-"));
+  EXPECT_FALSE(looks_like_bcp47("en_US"));
+  EXPECT_FALSE(looks_like_bcp47("english"));
+  // A language without rules of ours is left alone; English rules are not applied to it.
+  EXPECT_EQ(normalize_text("Dr. Müller zahlt 5 € am 15.03.2024.", "de"),
+            "Dr. Müller zahlt 5 € am 15.03.2024.");
+}
+
+TEST(LanguageSentences, EachLanguageKnowsItsAbbreviations) {
+  using V = std::vector<std::string>;
+  EXPECT_EQ(split_sentences("La Sra. Pérez llegó. El Dr. Gómez no.", "es"),
+            V({"La Sra. Pérez llegó.", "El Dr. Gómez no."}));
+  EXPECT_EQ(split_sentences("Compró pan, leche, etc. Después se fue.", "es-MX"),
+            V({"Compró pan, leche, etc.", "Después se fue."}));
+  EXPECT_EQ(split_sentences("Mme Roux et M. Dupont sont là. Ils partent.", "fr"),
+            V({"Mme Roux et M. Dupont sont là.", "Ils partent."}));
+  EXPECT_EQ(split_sentences("Il Dott. Rossi e il Sig. Bianchi. Poi basta.", "it"),
+            V({"Il Dott. Rossi e il Sig. Bianchi.", "Poi basta."}));
+  EXPECT_EQ(split_sentences("Он живёт в г. Москва на ул. Ленина. Она тоже.", "ru"),
+            V({"Он живёт в г. Москва на ул. Ленина.", "Она тоже."}));
+  EXPECT_EQ(split_sentences("Яблоки, груши и т. д. Потом мы ушли.", "ru"),
+            V({"Яблоки, груши и т. д.", "Потом мы ушли."}));
+  // English lists for English: "Sra." is no English title.
+  EXPECT_EQ(split_sentences("See Sra. Lopez.", "en").size(), 2u);
+}
+
+TEST(LanguageSsml, SayAsSpeaksTheVoicesLanguage) {
+  EXPECT_EQ(*spell_cardinal(71, "fr-FR"), "soixante et onze");
+  EXPECT_EQ(*spell_ordinal(3, "ru"), "третий");
+  EXPECT_EQ(*spell_cardinal(21, "en-us"), "twenty one");
+  EXPECT_FALSE(spell_cardinal(21, "de").has_value());
+}
