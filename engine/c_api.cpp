@@ -30,13 +30,14 @@ using tts::engine::Voice;
 struct tts_voice {
   std::shared_ptr<const Voice> voice;
   std::string path;
+  std::string languages;  // VoiceInfo::languages_text(), for tts_voice_info.languages
   // Where its streams' vocoders sample (tts_voice_options.device, checked when loaded).
   tts::kernels::Device device = tts::kernels::Device::kCpu;
 };
 
 struct tts_voice_list {
   struct Entry {
-    std::string name, language, licence, source, path;
+    std::string name, language, languages, licence, source, path;
     int sample_rate = 0;
     std::uint64_t size_bytes = 0;
     std::string error;  // why voice.json could not be read; "" when it could
@@ -407,6 +408,7 @@ int tts_voice_load(const char* name_or_path, const tts_voice_options* options,
     const auto folder = tts::engine::resolve_voice(name_or_path);
     handle->voice = Voice::load(folder);
     handle->path = folder.string();
+    handle->languages = handle->voice->info().languages_text();
     if (*device == tts::kernels::Device::kCuda) {
       // The vocoder's shape first: a voice the GPU sampler cannot take is refused the same way on
       // every machine, before CUDA is touched, and never accepted only to fail at synthesis.
@@ -453,6 +455,7 @@ int tts_voice_get_info(const tts_voice* voice, tts_voice_info* info) {
     TTS_SET_FIELD(info, tts_voice_info, source, i.source.c_str());
     TTS_SET_FIELD(info, tts_voice_info, path, voice->path.c_str());
     TTS_SET_FIELD(info, tts_voice_info, size_bytes, i.total_bytes());
+    TTS_SET_FIELD(info, tts_voice_info, languages, voice->languages.c_str());
     return TTS_OK;
   } catch (...) {
     return fail_current(g_last_error);
@@ -473,6 +476,7 @@ int tts_voice_list_create(tts_voice_list** out_list) {
       try {
         const auto i = tts::engine::read_voice_info(folder);
         e.language = i.language;
+        e.languages = i.languages_text();
         e.licence = i.licence;
         e.source = i.source;
         e.sample_rate = i.sample_rate;
@@ -522,6 +526,7 @@ int tts_voice_list_get(const tts_voice_list* list, size_t index, tts_voice_info*
     TTS_SET_FIELD(info, tts_voice_info, source, e.source.c_str());
     TTS_SET_FIELD(info, tts_voice_info, path, e.path.c_str());
     TTS_SET_FIELD(info, tts_voice_info, size_bytes, e.size_bytes);
+    TTS_SET_FIELD(info, tts_voice_info, languages, e.languages.c_str());
     if (!e.error.empty()) return fail(g_last_error, TTS_ERR_BAD_VOICE, e.error.c_str());
     return TTS_OK;
   } catch (...) {

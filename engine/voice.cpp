@@ -6,6 +6,7 @@
 #include <set>
 
 #include "tts/engine/voice_search.h"
+#include "tts/frontend/language.h"
 #include "tts/kernels/atomic_file.h"
 #include "tts/kernels/regular_file.h"
 #include "tts/vocoder/cuda_sampler.h"
@@ -123,6 +124,12 @@ std::uint64_t VoiceInfo::total_bytes() const {
   return total;
 }
 
+std::string VoiceInfo::languages_text() const {
+  std::string out;
+  for (const auto& tag : languages) out += (out.empty() ? "" : ",") + tag;
+  return out;
+}
+
 VoiceInfo read_voice_info(const fs::path& folder) {
   const fs::path json_path = folder / "voice.json";
   const nlohmann::json j = read_json_file(json_path);
@@ -141,6 +148,19 @@ VoiceInfo read_voice_info(const fs::path& folder) {
           (version > kVoiceFormatVersion ? "; a newer tts made this voice: upgrade tts)" : ")"));
     info.name = required<std::string>(j, "name", "a string");
     info.language = required<std::string>(j, "language", "a string");
+    if (j.contains("languages")) {
+      const auto& tags = j["languages"];
+      if (!tags.is_array() || tags.empty())
+        throw std::invalid_argument("\"languages\" must be a non-empty array of BCP 47 tags");
+      for (const auto& tag : tags) {
+        if (!tag.is_string() || !frontend::looks_like_bcp47(tag.get<std::string>()))
+          throw std::invalid_argument("\"languages\" holds " + tag.dump() +
+                                      ", not a BCP 47 tag such as \"en-US\"");
+        info.languages.push_back(tag.get<std::string>());
+      }
+    } else {
+      info.languages.push_back(frontend::bcp47_casing(info.language));
+    }
     info.sample_rate = required<int>(j, "sample_rate", "an integer");
     info.licence = required<std::string>(j, "licence", "a string");
     info.source = required<std::string>(j, "source", "a string");
@@ -310,20 +330,28 @@ void write_voice_manifest(const fs::path& folder, const VoiceManifest& manifest,
                        {"bytes", fs::file_size(p)},
                        {"crc32", hex32(file_crc32(p))}});
   }
-  const nlohmann::json j = {{"format", kVoiceFormat},
-                            {"format_version", kVoiceFormatVersion},
-                            {"name", manifest.name},
-                            {"language", manifest.language},
-                            {"sample_rate", features.sample_rate},
-                            {"licence", manifest.licence},
-                            {"source", manifest.source},
-                            {"description", manifest.description},
-                            {"pitch_shift", pitch_shift_method_name(manifest.pitch_shift)},
-                            {"features", features},
-                            {"phonemes", symbols.to_json()},
-                            {"acoustic", "acoustic"},
-                            {"vocoder", "vocoder"},
-                            {"files", files}};
+  for (const auto& tag : manifest.languages)
+    if (!frontend::looks_like_bcp47(tag))
+      throw VoiceError((folder / "voice.json").string() + ": language \"" + tag +
+                       "\" is not a BCP 47 tag such as \"en-US\" or \"es-MX\"");
+  const nlohmann::json j = {
+      {"format", kVoiceFormat},
+      {"format_version", kVoiceFormatVersion},
+      {"name", manifest.name},
+      {"language", manifest.language},
+      {"languages", manifest.languages.empty()
+                        ? std::vector<std::string>{frontend::bcp47_casing(manifest.language)}
+                        : manifest.languages},
+      {"sample_rate", features.sample_rate},
+      {"licence", manifest.licence},
+      {"source", manifest.source},
+      {"description", manifest.description},
+      {"pitch_shift", pitch_shift_method_name(manifest.pitch_shift)},
+      {"features", features},
+      {"phonemes", symbols.to_json()},
+      {"acoustic", "acoustic"},
+      {"vocoder", "vocoder"},
+      {"files", files}};
   kernels::write_file_atomically(folder / "voice.json", j.dump(2) + "\n");
 }
 

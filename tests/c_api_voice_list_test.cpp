@@ -89,6 +89,7 @@ TEST_F(CApiVoiceList, GivesTheSearchPathAndTheVoicesInIt) {
   EXPECT_STREQ(info.name, "babble");  // the folder's name, which tts_voice_load takes
   EXPECT_EQ(std::string(info.path), (first / "babble").string());
   EXPECT_STREQ(info.language, "en-us");
+  EXPECT_STREQ(info.languages, "en-US");  // BCP 47 tags, comma-separated
   EXPECT_EQ(info.sample_rate, 16000);
   EXPECT_STREQ(info.licence, "CC0-1.0");
   EXPECT_GT(info.size_bytes, 0u);

@@ -131,6 +131,30 @@ TEST_F(VoiceFiles, PitchShiftMethodIsReadAndABadOneIsNamed) {
   expect_contains(load_error(v), "pitch_shift");
 }
 
+// The languages a voice speaks: voice.json's "languages" (BCP 47), written by the packer; a voice
+// with only the espeak-ng "language" is read as speaking that language's BCP 47 form.
+TEST_F(VoiceFiles, LanguagesAreBcp47TagsAndTheOldFieldStillReads) {
+  EXPECT_EQ(read_json(voice_path() / "voice.json")["languages"], nlohmann::json({"en-US"}));
+  EXPECT_EQ(read_voice_info(voice_path()).languages, std::vector<std::string>({"en-US"}));
+  const fs::path v = copy("languages");
+  auto j = read_json(v / "voice.json");
+  j.erase("languages");
+  j["language"] = "es-419";
+  write_json(v / "voice.json", j);
+  EXPECT_EQ(read_voice_info(v).languages, std::vector<std::string>({"es-419"}));
+  j["language"] = "en-us";
+  j["languages"] = {"en-US", "es-MX"};
+  write_json(v / "voice.json", j);
+  EXPECT_EQ(Voice::load(v)->info().languages, std::vector<std::string>({"en-US", "es-MX"}));
+  EXPECT_EQ(read_voice_info(v).languages_text(), "en-US,es-MX");
+  j["languages"] = {"en_US"};
+  write_json(v / "voice.json", j);
+  expect_contains(load_error(v), "\"languages\" holds \"en_US\", not a BCP 47 tag");
+  j["languages"] = nlohmann::json::array();
+  write_json(v / "voice.json", j);
+  expect_contains(load_error(v), "non-empty array");
+}
+
 // vocoder.json's "weights" must be a file beside it, as acoustic.json's is (one elsewhere would
 // be read without the voice's checksums), and one of the wrong type is named like any other error.
 TEST_F(VoiceFiles, VocoderWeightsMustBeAFileBesideVocoderJson) {

@@ -124,7 +124,8 @@ TEST(LanguagePhonemes, OneSymbolTableCoversEveryLanguage) {
        "21:15."},
       {"ru",
        "Съешь же ещё этих мягких французских булок, да выпей чаю. В чащах юга жил бы цитрус? "
-       "Да, но фальшивый экземпляр! Щука, ёжик и шёлковый шарф лежат у подъезда с 2024 года."}};
+       "Да, но фальшивый экземпляр! Щука, ёжик и шёлковый шарф лежат у подъезда с 2024 года. "
+       "Ваш микрофон выключен."}};
   for (auto [voice, paragraph] : kParagraphs) {
     if (!have_voice(voice)) {
       ADD_FAILURE() << "espeak-ng has no voice " << voice;

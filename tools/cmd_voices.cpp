@@ -41,14 +41,15 @@ void list_voices() {
     print_search_path();
     return;
   }
-  std::printf("%-20s %-8s %6s %10s  %-14s %s\n", "NAME", "LANGUAGE", "RATE", "SIZE", "LICENCE",
+  std::printf("%-20s %-14s %6s %10s  %-14s %s\n", "NAME", "LANGUAGES", "RATE", "SIZE", "LICENCE",
               "FOLDER");
   for (const auto& folder : folders) {
     try {
       const auto info = engine::read_voice_info(folder);
-      std::printf("%-20s %-8s %6d %10s  %-14s %s\n", folder.filename().string().c_str(),
-                  info.language.c_str(), info.sample_rate, human_size(info.total_bytes()).c_str(),
-                  info.licence.c_str(), folder.string().c_str());
+      std::printf("%-20s %-14s %6d %10s  %-14s %s\n", folder.filename().string().c_str(),
+                  info.languages_text().c_str(), info.sample_rate,
+                  human_size(info.total_bytes()).c_str(), info.licence.c_str(),
+                  folder.string().c_str());
     } catch (const std::exception& e) {
       std::printf("%-20s (unusable: %s)\n", folder.filename().string().c_str(), e.what());
     }
@@ -77,6 +78,8 @@ CLI::App* register_pack(CLI::App& voices, int& exit_code) {
       ->check(CLI::ExistingDirectory);
   pack->add_option("--name", o->manifest.name, "Voice name")->required();
   pack->add_option("--language", o->manifest.language, "espeak-ng voice")->capture_default_str();
+  pack->add_option("--languages", o->manifest.languages,
+                   "BCP 47 tags of the languages it speaks (default: that of --language)");
   pack->add_option("--licence", o->manifest.licence, "Licence of the voice (SPDX)")->required();
   pack->add_option("--source", o->manifest.source, "Where the recordings came from")->required();
   pack->add_option("--description", o->manifest.description, "Free text");

@@ -177,6 +177,7 @@ void HttpServer::routes() {
       voices.push_back({{"id", v.name},
                         {"name", v.name},
                         {"language", info.language},
+                        {"languages", info.languages},
                         {"sample_rate", info.sample_rate},
                         {"description", info.description},
                         {"pitch", v.voice->can_shift_pitch()}});

@@ -71,8 +71,11 @@ std::string text_to_phonemes(const std::string& text) {
     for (char& c : clause)
       if (c == '\n' || c == '\t') c = ' ';
     // French (and a few other languages) mark an unstressed word leaning on the next with '-'
-    // ("lə- ʒaʁdˈɛ̃", "le-z ˈø"): no sound of its own, and no symbol in the table.
-    clause.erase(std::remove(clause.begin(), clause.end(), '-'), clause.end());
+    // ("lə- ʒaʁdˈɛ̃", "le-z ˈø"), and Russian writes '"' inside some words ("vˈykɭʲu"tʃʲin",
+    // выключен): no sound of their own, and no symbol in the table.
+    clause.erase(
+        std::remove_if(clause.begin(), clause.end(), [](char c) { return c == '-' || c == '"'; }),
+        clause.end());
     if (clause.find_first_not_of(' ') == std::string::npos) continue;
     if (!out.empty()) out += ' ';
     out += clause;

@@ -94,6 +94,7 @@ class VoiceInfo:
     path: str          # the voice folder
     size_bytes: int
     error: Optional[str] = None  # list_voices(): why its voice.json could not be read, if it could not
+    languages: tuple = ()  # BCP 47 tags it speaks, e.g. ("en-US",)
 
 
 class Span(NamedTuple):
@@ -419,7 +420,8 @@ def _voice_info(info, error=None) -> VoiceInfo:
         name=_capi.text(info.name), language=_capi.text(info.language),
         sample_rate=int(info.sample_rate), licence=_capi.text(info.licence),
         source=_capi.text(info.source), path=_capi.text(info.path),
-        size_bytes=int(info.size_bytes), error=error)
+        size_bytes=int(info.size_bytes), error=error,
+        languages=tuple(t for t in (_capi.text(info.languages) or "").split(",") if t))
 
 
 def _voice_list():

@@ -96,6 +96,7 @@ class tts_voice_info(ctypes.Structure):
         ("source", ctypes.c_char_p),
         ("path", ctypes.c_char_p),
         ("size_bytes", ctypes.c_uint64),
+        ("languages", ctypes.c_char_p),
     ]
 
 

@@ -153,6 +153,9 @@ typedef struct tts_voice_info {
   const char* source; /* where the recordings came from */
   const char* path;   /* the voice folder */
   uint64_t size_bytes;
+  /* The languages it speaks as BCP 47 tags joined by commas: "en-US", "en-US,es-MX". (Appended
+   * after size_bytes: a caller built against a header without it is not given it.) */
+  const char* languages;
 } tts_voice_info;
 
 typedef struct tts_voice tts_voice;

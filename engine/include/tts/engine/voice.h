@@ -83,6 +83,9 @@ struct VoiceInfo {
   std::filesystem::path folder;
   std::string name;
   std::string language;  // espeak-ng voice name, e.g. "en-us"
+  // The languages it speaks, as BCP 47 tags ("en-US"): voice.json's "languages", or for a voice
+  // without one the BCP 47 form of `language`. Never empty.
+  std::vector<std::string> languages;
   int sample_rate = 0;
   std::string licence;  // SPDX identifier or a short text
   std::string source;   // where the recordings came from
@@ -90,6 +93,8 @@ struct VoiceInfo {
   PitchShiftMethod pitch_shift = PitchShiftMethod::kModel;
   std::vector<VoiceFile> files;
   std::uint64_t total_bytes() const;
+  // "en-US,es-MX": the languages joined by commas.
+  std::string languages_text() const;
 };
 
 // Reads and checks voice.json only (format, version, fields; not the weight files). Cheap: used by
@@ -138,6 +143,8 @@ std::filesystem::path resolve_voice(const std::string& name_or_path);
 struct VoiceManifest {
   std::string name;
   std::string language = "en-us";
+  // BCP 47 tags; empty: the BCP 47 form of `language` alone.
+  std::vector<std::string> languages;
   std::string licence;
   std::string source;
   std::string description;

@@ -4,7 +4,8 @@
 // words separated by one space, and the clause punctuation of the text (. , ? ! ; :) kept as a
 // token right after the clause's last phoneme, e.g. "həlˈoʊ, wˈɜːld." An ellipsis becomes ".",
 // "?!" becomes "?". espeak-ng's language-switch markers such as "(en)" are removed, and so is the
-// '-' it puts after a word that leans on the next (French "lə- ʒaʁdˈɛ̃", "le-z ˈø").
+// '-' it puts after a word that leans on the next (French "lə- ʒaʁdˈɛ̃", "le-z ˈø") and the '"'
+// it writes inside some Russian words ("выключен").
 //
 // Thread-safety: libespeak-ng keeps global state and is not thread-safe, so every call into it in
 // this program goes through one process-wide lock (espeak_lock()); a Phonemizer may be shared by
