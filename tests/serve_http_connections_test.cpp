@@ -65,6 +65,13 @@ TEST_F(HttpConnections, IdleAndSlowClientsLeaveHealthAndSpeechAnsweredAtOnce) {
     ASSERT_GT(::send(fd, start, sizeof start - 1, MSG_NOSIGNAL), 0);
     slow.push_back(fd);
   }
+  // Closed last, after the trickle has stopped writing to them.
+  struct Close {
+    std::vector<int>& fds;
+    ~Close() {
+      for (int fd : fds) ::close(fd);
+    }
+  } close_idle{idle}, close_slow{slow};
   // The slow clients trickle a header line each, every 300 ms, while the checks run.
   struct Trickle {
     std::atomic<bool> on{true};
@@ -81,12 +88,6 @@ TEST_F(HttpConnections, IdleAndSlowClientsLeaveHealthAndSpeechAnsweredAtOnce) {
       for (int i = 0; i < 30 && trickle.on; ++i) std::this_thread::sleep_for(10ms);
     }
   });
-  struct Close {
-    std::vector<int>& fds;
-    ~Close() {
-      for (int fd : fds) ::close(fd);
-    }
-  } close_idle{idle}, close_slow{slow};
   for (int round = 0; round < 3; ++round) {
     auto c = s.client(5);
     auto start = Clock::now();

@@ -266,13 +266,14 @@ void Connections::read_from(Connection& c) {
     }
     bool line_end = std::memchr(buffer, '\n', static_cast<std::size_t>(n)) != nullptr;
     c.buffer.append(buffer, static_cast<std::size_t>(n));
-    if (line_end || c.buffer.size() >= c.wanted) frame(c);
+    // Once dispatched, the connection is its worker's: not one more look at it here.
+    if ((line_end || c.buffer.size() >= c.wanted) && !frame(c)) return;
     if (c.state != Connection::State::kReading || static_cast<std::size_t>(n) < sizeof buffer)
       return;
   }
 }
 
-void Connections::frame(Connection& c) {
+bool Connections::frame(Connection& c) {
   Framing f = frame_request(c.buffer, limits_.framing);
   switch (f.state) {
     case Framing::State::kIncomplete:
@@ -280,16 +281,17 @@ void Connections::frame(Connection& c) {
       // Chunk framing can make a body several times its content; past this it is not a request.
       if (c.buffer.size() > 2 * (limits_.framing.max_head_bytes + limits_.framing.max_body_bytes))
         refuse(c, 413, "the request is too large", "too_large");
-      return;
+      return true;
     case Framing::State::kRefused:
       refuse(c, f.status, f.message,
              f.status == 413 || f.status == 431 ? "too_large" : "bad_request");
-      return;
+      return true;
     case Framing::State::kComplete:
       c.request_length = f.length;
       dispatch(c, is_long_(f));
-      return;
+      return false;
   }
+  return true;
 }
 
 void Connections::refuse(Connection& c, int status, const std::string& message,

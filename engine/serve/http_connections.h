@@ -74,7 +74,7 @@ class Connections {
   void poll_loop();
   void take_new();                // poll thread, under mutex_
   void read_from(Connection& c);  // poll thread
-  void frame(Connection& c);      // poll thread
+  bool frame(Connection& c);      // poll thread; false once dispatched (then the worker's)
   void refuse(Connection& c, int status, const std::string& message, const char* reason);
   void close_after_answer(Connection& c);                  // poll thread: linger, then close
   void expire(std::chrono::steady_clock::time_point now);  // poll thread, under mutex_
