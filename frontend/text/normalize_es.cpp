@@ -22,31 +22,26 @@ namespace {
 using namespace detail;
 
 std::string money(const Amount& a) {
-  struct Words {
-    const char *code, *one, *many, *cent_one, *cent_many;
-    bool feminine;
-  };
-  static constexpr Words kWords[] = {{"EUR", "euro", "euros", "céntimo", "céntimos", false},
-                                     {"USD", "dólar", "dólares", "centavo", "centavos", false},
-                                     {"MXN", "peso", "pesos", "centavo", "centavos", false},
-                                     {"GBP", "libra", "libras", "penique", "peniques", true},
-                                     {"RUB", "rublo", "rublos", "kopek", "kopeks", false},
-                                     {"JPY", "yen", "yenes", "", "", false}};
-  const Words* w = &kWords[0];
-  for (const Words& candidate : kWords)
-    if (a.currency == candidate.code) w = &candidate;
-  const Form form = w->feminine ? Form::kBeforeFeminine : Form::kBeforeMasculine;
-  const int cents = a.cents < 0 || !*w->cent_one ? 0 : a.cents;
+  static constexpr CurrencyWords kWords[] = {
+      {"EUR", "euro", "euros", "céntimo", "céntimos", false},
+      {"USD", "dólar", "dólares", "centavo", "centavos", false},
+      {"MXN", "peso", "pesos", "centavo", "centavos", false},
+      {"GBP", "libra", "libras", "penique", "peniques", true},
+      {"RUB", "rublo", "rublos", "kopek", "kopeks", false},
+      {"JPY", "yen", "yenes", "", "", false}};
+  const CurrencyWords& w = currency_words(kWords, a);
+  const Form form = w.feminine ? Form::kBeforeFeminine : Form::kBeforeMasculine;
+  const int cents = spoken_cents(a, w);
   std::string out;
   if (a.whole > 0 || cents == 0) {
     out = cardinal(a.whole, form) + " ";
     if (a.whole % 1'000'000 == 0 && a.whole > 0) out += "de ";  // un millón de euros
-    out += a.whole == 1 ? w->one : w->many;
+    out += a.whole == 1 ? w.one : w.many;
   }
   if (cents > 0)
     out += std::string(out.empty() ? "" : " con ") +
            cardinal(static_cast<unsigned>(cents), Form::kBeforeMasculine) + " " +
-           (cents == 1 ? w->cent_one : w->cent_many);
+           (cents == 1 ? w.cent_one : w.cent_many);
   return out;
 }
 

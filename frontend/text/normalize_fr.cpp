@@ -21,27 +21,22 @@ namespace {
 using namespace detail;
 
 std::string money(const Amount& a) {
-  struct Words {
-    const char *code, *one, *many, *cent_one, *cent_many;
-    bool feminine;
-  };
-  static constexpr Words kWords[] = {{"EUR", "euro", "euros", "centime", "centimes", false},
-                                     {"USD", "dollar", "dollars", "cent", "cents", false},
-                                     {"MXN", "peso", "pesos", "centavo", "centavos", false},
-                                     {"GBP", "livre", "livres", "penny", "pence", true},
-                                     {"RUB", "rouble", "roubles", "kopeck", "kopecks", false},
-                                     {"JPY", "yen", "yens", "", "", false}};
-  const Words* w = &kWords[0];
-  for (const Words& candidate : kWords)
-    if (a.currency == candidate.code) w = &candidate;
-  const Gender gender = w->feminine ? Gender::kFeminine : Gender::kMasculine;
-  const int cents = a.cents < 0 || !*w->cent_one ? 0 : a.cents;
+  static constexpr CurrencyWords kWords[] = {
+      {"EUR", "euro", "euros", "centime", "centimes", false},
+      {"USD", "dollar", "dollars", "cent", "cents", false},
+      {"MXN", "peso", "pesos", "centavo", "centavos", false},
+      {"GBP", "livre", "livres", "penny", "pence", true},
+      {"RUB", "rouble", "roubles", "kopeck", "kopecks", false},
+      {"JPY", "yen", "yens", "", "", false}};
+  const CurrencyWords& w = currency_words(kWords, a);
+  const Gender gender = w.feminine ? Gender::kFeminine : Gender::kMasculine;
+  const int cents = spoken_cents(a, w);
   if (a.whole == 0 && cents > 0)
-    return cardinal(static_cast<unsigned>(cents)) + " " + (cents == 1 ? w->cent_one : w->cent_many);
+    return cardinal(static_cast<unsigned>(cents)) + " " + (cents == 1 ? w.cent_one : w.cent_many);
   std::string out = cardinal(a.whole, gender) + " ";
   if (a.whole % 1'000'000 == 0 && a.whole > 0)  // deux millions d'euros, un million de dollars
-    out += std::string_view("aeiouy").find(w->many[0]) != std::string_view::npos ? "d'" : "de ";
-  out += a.whole == 1 ? w->one : w->many;
+    out += std::string_view("aeiouy").find(w.many[0]) != std::string_view::npos ? "d'" : "de ";
+  out += a.whole == 1 ? w.one : w.many;
   if (cents > 0) out += " " + cardinal(static_cast<unsigned>(cents));  // trois euros cinquante
   return out;
 }

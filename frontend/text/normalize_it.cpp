@@ -21,30 +21,25 @@ namespace {
 using namespace detail;
 
 std::string money(const Amount& a) {
-  struct Words {
-    const char *code, *one, *many, *cent_one, *cent_many;
-    bool feminine;
-  };
-  static constexpr Words kWords[] = {{"EUR", "euro", "euro", "centesimo", "centesimi", false},
-                                     {"USD", "dollaro", "dollari", "centesimo", "centesimi", false},
-                                     {"MXN", "peso", "pesos", "centavo", "centavos", false},
-                                     {"GBP", "sterlina", "sterline", "penny", "pence", true},
-                                     {"RUB", "rublo", "rubli", "copeco", "copechi", false},
-                                     {"JPY", "yen", "yen", "", "", false}};
-  const Words* w = &kWords[0];
-  for (const Words& candidate : kWords)
-    if (a.currency == candidate.code) w = &candidate;
-  const int cents = a.cents < 0 || !*w->cent_one ? 0 : a.cents;
+  static constexpr CurrencyWords kWords[] = {
+      {"EUR", "euro", "euro", "centesimo", "centesimi", false},
+      {"USD", "dollaro", "dollari", "centesimo", "centesimi", false},
+      {"MXN", "peso", "pesos", "centavo", "centavos", false},
+      {"GBP", "sterlina", "sterline", "penny", "pence", true},
+      {"RUB", "rublo", "rubli", "copeco", "copechi", false},
+      {"JPY", "yen", "yen", "", "", false}};
+  const CurrencyWords& w = currency_words(kWords, a);
+  const int cents = spoken_cents(a, w);
   std::string out;
   if (a.whole > 0 || cents == 0) {
-    out = cardinal(a.whole, w->feminine ? Form::kBeforeFeminine : Form::kBeforeMasculine) + " ";
+    out = cardinal(a.whole, w.feminine ? Form::kBeforeFeminine : Form::kBeforeMasculine) + " ";
     if (a.whole % 1'000'000 == 0 && a.whole > 0) out += "di ";  // un milione di euro
-    out += a.whole == 1 ? w->one : w->many;
+    out += a.whole == 1 ? w.one : w.many;
   }
   if (cents > 0)
     out += std::string(out.empty() ? "" : " e ") +
            cardinal(static_cast<unsigned>(cents), Form::kBeforeMasculine) + " " +
-           (cents == 1 ? w->cent_one : w->cent_many);
+           (cents == 1 ? w.cent_one : w.cent_many);
   return out;
 }
 

@@ -1,6 +1,7 @@
 // Regex rewriting helpers for the normaliser (internal).
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <functional>
 #include <regex>
@@ -47,6 +48,25 @@ struct Amount {
 };
 std::string expand_money(const std::string& text,
                          const std::function<std::string(const Amount&)>& say);
+
+// A currency's words in a language whose nouns have one singular and one plural: "euro"/"euros",
+// "céntimo"/"céntimos" (empty for a currency spoken without cents, as the yen).
+struct CurrencyWords {
+  const char *code, *one, *many, *cent_one, *cent_many;
+  bool feminine;  // the gender the number before it takes (una libra, une livre)
+};
+
+// The row of `table` for `a`'s currency (the first row when none matches), and the hundredths
+// to say: none when none were written or the currency has no cents.
+template <std::size_t N>
+const CurrencyWords& currency_words(const CurrencyWords (&table)[N], const Amount& a) {
+  for (const CurrencyWords& row : table)
+    if (a.currency == row.code) return row;
+  return table[0];
+}
+inline int spoken_cents(const Amount& a, const CurrencyWords& w) {
+  return a.cents < 0 || !*w.cent_one ? 0 : a.cents;
+}
 
 // Day-first numeric dates, as all four of es, fr, it, ru write them: 15/03/2024, 15.03.2024,
 // 15-03-24. `year_digits` is 2 or 4.
