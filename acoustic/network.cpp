@@ -20,7 +20,9 @@ namespace {
 using kernels::Matrix;
 using kernels::View;
 
-int sum(const std::vector<int>& values) { return std::accumulate(values.begin(), values.end(), 0); }
+int total_of(const std::vector<int>& values) {
+  return std::accumulate(values.begin(), values.end(), 0);
+}
 
 // The longest a single token may last at synthesis (frames), so a wild prediction cannot ask for
 // unbounded memory.
@@ -151,7 +153,7 @@ void AcousticPass::decode(const std::vector<int>& frame_lengths) {
   const LayerContext c = context();
   const auto& layout = weights_.layout();
   const View encoded = this->encoded();
-  const int channels = encoded.rows, frames = sum(durations_);
+  const int channels = encoded.rows, frames = total_of(durations_);
   Laps laps(phase_times_ != nullptr);
   frame_lengths_->assign(frame_lengths);
   token_repeats_->assign(durations_);
@@ -486,7 +488,7 @@ void AcousticPass::synthesize(const std::vector<int32_t>& ids, float rate,
         (*token_f0_hz)[k] = std::exp(token_log_f0(0, static_cast<Eigen::Index>(k)));
   }
   if (phase_times_) laps.lap(&phase_times_->variances);
-  decode({sum(durations_)});  // times its own stages
+  decode({total_of(durations_)});  // times its own stages
   mel = (on_host(predicted_, scratch).array() * c.mel_std + c.mel_mean).matrix();
   durations = durations_;
 }

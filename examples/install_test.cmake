@@ -31,9 +31,10 @@ foreach(v ${bundled})
   run("${prefix}/bin/tts" synth-mel "Installed." --voice "${prefix}/share/tts/voices/${name}"
       -o "${work}/${name}.npy")
 endforeach()
-file(GLOB libs "${prefix}/lib*/libtts.so.0")
-file(GLOB pcs "${prefix}/lib*/pkgconfig/tts.pc")
-file(GLOB configs "${prefix}/lib*/cmake/tts/ttsConfig.cmake")
+# lib, lib64, or Debian's multiarch lib/x86_64-linux-gnu (a build configured for the prefix /usr).
+file(GLOB libs "${prefix}/lib*/libtts.so.0" "${prefix}/lib/*/libtts.so.0")
+file(GLOB pcs "${prefix}/lib*/pkgconfig/tts.pc" "${prefix}/lib/*/pkgconfig/tts.pc")
+file(GLOB configs "${prefix}/lib*/cmake/tts/ttsConfig.cmake" "${prefix}/lib/*/cmake/tts/ttsConfig.cmake")
 if(NOT libs OR NOT pcs OR NOT configs)
   message(FATAL_ERROR "missing libtts.so.0 (${libs}), tts.pc (${pcs}) or ttsConfig.cmake (${configs})")
 endif()

@@ -22,14 +22,14 @@ namespace tts::cli {
 
 namespace {
 
-constexpr const char* kParagraph =
+constexpr const char* kStreamsParagraph =
     "The quick brown fox jumps over the lazy dog. A journey of a thousand miles begins with a "
     "single step. Speech synthesis turns written text into sound, one sample at a time.";
 
 struct StreamsBenchOptions {
   std::string voice;          // empty: a random voice of `size` in a temporary folder
   std::string size = "full";  // of the random voice
-  std::string text = kParagraph;
+  std::string text = kStreamsParagraph;
   std::string counts = "1,2";  // stream counts to run, one after the other
   int repeats = 2;             // paragraphs per stream (longer runs, steadier figures)
 };

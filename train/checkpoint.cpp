@@ -9,7 +9,7 @@ namespace fs = std::filesystem;
 namespace tts::train {
 
 namespace {
-const char* const kFormat = "tts-vocoder-checkpoint";
+const char* const kVocoderFormat = "tts-vocoder-checkpoint";
 }  // namespace
 
 void save_checkpoint(const fs::path& out_dir, const TrainingState& state) {
@@ -17,14 +17,14 @@ void save_checkpoint(const fs::path& out_dir, const TrainingState& state) {
   fields.update(
       {{"next_batch", state.step}, {"wavenet", state.config}, {"features", state.features}});
   if (state.loss_scale) fields["loss_scale"] = loss_scale_json(*state.loss_scale);
-  write_checkpoint_files(out_dir, kFormat, state.step, state.seed,
+  write_checkpoint_files(out_dir, kVocoderFormat, state.step, state.seed,
                          {&state.weights, &state.ema, &state.first_moment, &state.second_moment},
                          std::move(fields));
 }
 
 nlohmann::json read_vocoder_checkpoint_header(const fs::path& out_dir,
                                               std::vector<std::string>* warnings) {
-  return read_checkpoint_header(out_dir, kFormat, warnings);
+  return read_checkpoint_header(out_dir, kVocoderFormat, warnings);
 }
 
 void load_checkpoint(const fs::path& out_dir, TrainingState& state,
@@ -35,7 +35,8 @@ void load_checkpoint(const fs::path& out_dir, TrainingState& state,
   kernels::MelConfig features;
   std::optional<LossScaleState> loss_scale;
   const nlohmann::json j = read_checkpoint_files(
-      out_dir, kFormat, {&state.weights, &state.ema, &state.first_moment, &state.second_moment},
+      out_dir, kVocoderFormat,
+      {&state.weights, &state.ema, &state.first_moment, &state.second_moment},
       [&](const nlohmann::json& j) {
         if (j.contains("loss_scale")) loss_scale = read_loss_scale(j.at("loss_scale"));
         const auto config = j.at("wavenet").get<vocoder::WaveNetConfig>();
