@@ -7,7 +7,9 @@
 #include <algorithm>
 #include <cmath>
 #include <fstream>
+#include <map>
 #include <random>
+#include <sstream>
 
 #include "alsa_acoustic_corpus.h"
 #include "temp_folder.h"
@@ -15,6 +17,7 @@
 #include "tts/acoustic/model_files.h"
 #include "tts/acoustic/network.h"
 #include "tts/frontend/symbol_table.h"
+#include "tts/frontend/text_pipeline.h"
 #include "tts/train/acoustic_corpus.h"
 #include "tts/train/acoustic_trainer.h"
 
@@ -319,4 +322,56 @@ TEST_F(AcousticSpeakersTraining, TrainsBesideAnotherSpeakerFromAOneSpeakerModel)
   const auto after = one.weights->parameters().matrix(one.weights->layout().speaker_embedding);
   EXPECT_EQ(after.col(1), table.col(1));
   EXPECT_GT((after.col(0) - table.col(0)).norm(), 0.0f);
+}
+
+// More recordings of the voice's own speaker in another language (DIR:LANG on the command line):
+// each folder's transcripts are phonemised in its own language, and all of them train speaker 0.
+TEST_F(AcousticSpeakersTraining, PhonemisesEachFolderInItsOwnLanguage) {
+  fs::create_directories(root_ / "more" / "wavs");
+  std::ofstream meta(root_ / "more" / "metadata.csv");
+  const std::map<std::string, std::string> texts = {{"m_Front_Left", "Delante a la izquierda"},
+                                                    {"m_Rear_Right", "Detrás a la derecha"},
+                                                    {"m_Side_Left", "Al lado izquierdo"}};
+  for (const auto& [id, text] : texts) {
+    fs::copy_file(root_ / "data" / "wavs" / (id.substr(2) + ".wav"),
+                  root_ / "more" / "wavs" / (id + ".wav"));
+    meta << id << "|" << text << "\n";
+  }
+  meta.close();
+  auto o = options("bilingual", 2);
+  o.language = "en-us";
+  o.more_data_dirs = {root_ / "more"};
+  o.folder_languages[root_ / "more"] = "es-419";
+  o.alignments_file = root_ / "alignments.tsv";
+  train::train_acoustic(o, log_);
+  EXPECT_THAT(log_.str(), ::testing::HasSubstr("(es-419)"));
+  EXPECT_THAT(log_.str(), ::testing::HasSubstr("speaker 0: "));
+  EXPECT_EQ(acoustic::load_acoustic_files(root_ / "bilingual").weights->config().speakers, 1);
+
+  const frontend::TextPipeline spanish("es-419"), english("en-us");
+  std::ifstream tsv(root_ / "alignments.tsv");
+  std::string line;
+  std::size_t spanish_rows = 0, english_rows = 0;
+  while (std::getline(tsv, line)) {
+    std::istringstream fields(line);
+    std::string id, ids_text;
+    std::getline(fields, id, '\t');
+    std::getline(fields, ids_text, '\t');
+    std::vector<int> ids;
+    std::istringstream numbers(ids_text);
+    for (int v; numbers >> v;) ids.push_back(v);
+    const auto spanish_text = texts.find(id);
+    if (spanish_text != texts.end()) {
+      ++spanish_rows;
+      EXPECT_EQ(ids, spanish.process_sentence(spanish_text->second).ids) << id;
+      EXPECT_NE(ids, english.process_sentence(spanish_text->second).ids) << id;
+    } else {
+      ++english_rows;
+      std::string text = id;
+      text[text.find('_')] = ' ';
+      EXPECT_EQ(ids, english.process_sentence(text).ids) << id;
+    }
+  }
+  EXPECT_EQ(spanish_rows, texts.size());
+  EXPECT_EQ(english_rows, 6u);
 }

@@ -13,19 +13,22 @@ namespace tts::cli {
 void register_train_acoustic(CLI::App& train, int& exit_code) {
   auto o = std::make_shared<train::AcousticTrainingOptions>();
   auto config_file = std::make_shared<std::string>();
-  auto data = std::make_shared<std::string>(), out = std::make_shared<std::string>();
+  auto data = std::make_shared<std::vector<std::string>>();
+  auto out = std::make_shared<std::string>();
   CLI::App* cmd = train.add_subcommand("acoustic", "Train the acoustic model (text → mel)");
   cmd->add_option("--data", *data,
-                  "LJSpeech-style folder: metadata.csv (id|text[|normalised]) "
-                  "and wavs/")
+                  "LJSpeech-style folder: metadata.csv (id|text[|normalised]) and wavs/, as DIR "
+                  "or DIR:LANG (its transcripts' espeak-ng language when not --lang); repeatable: "
+                  "more recordings of the same speaker, each folder's held-out files validating")
       ->required()
-      ->check(CLI::ExistingDirectory);
+      ->take_all()
+      ->check(corpus_folder_validator());
   auto speaker_data = std::make_shared<std::vector<std::string>>();
   cmd->add_option("--speaker-data", *speaker_data,
-                  "Another speaker's folder (as --data), trained beside it for the English it "
-                  "teaches; repeatable. The model speaks as --data's speaker; each batch gives "
-                  "every speaker an equal share")
-      ->check(CLI::ExistingDirectory)
+                  "Another speaker's folder (as --data, DIR or DIR:LANG), trained beside it for "
+                  "the speech it teaches; repeatable. The model speaks as --data's speaker; each "
+                  "batch gives every speaker an equal share")
+      ->check(corpus_folder_validator())
       ->take_all();
   cmd->add_option("--out", *out, "Output folder: checkpoints and acoustic.json/.safetensors")
       ->required();
@@ -100,8 +103,16 @@ void register_train_acoustic(CLI::App& train, int& exit_code) {
   cmd->add_option("--write-alignments", *alignments,
                   "After training, write every utterance's learned durations to this TSV");
   cmd->callback([=, &exit_code] {
-    o->data_dir = *data;
-    o->other_speaker_dirs.assign(speaker_data->begin(), speaker_data->end());
+    auto folder = [&](const std::string& value) {
+      const CorpusFolder f = parse_corpus_folder(value);
+      if (!f.language.empty()) o->folder_languages[f.dir] = f.language;
+      return f.dir;
+    };
+    o->data_dir = folder(data->front());
+    o->more_data_dirs.clear();
+    for (std::size_t i = 1; i < data->size(); ++i) o->more_data_dirs.push_back(folder((*data)[i]));
+    o->other_speaker_dirs.clear();
+    for (const std::string& value : *speaker_data) o->other_speaker_dirs.push_back(folder(value));
     o->out_dir = *out;
     o->alignments_file = *alignments;
     o->init_from = *init_from;

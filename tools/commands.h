@@ -22,6 +22,16 @@ enum ExitCode : int {
 // The JSON document of a --config file; CLI::ValidationError (a usage error) naming it otherwise.
 nlohmann::json read_config_file(const std::string& path);
 
+// A corpus folder named on the command line as DIR, or DIR:LANG with its transcripts' espeak-ng
+// language (a folder whose own name holds a colon is taken whole when it exists).
+struct CorpusFolder {
+  std::string dir;
+  std::string language;  // empty: the command's --lang
+};
+CorpusFolder parse_corpus_folder(const std::string& value);
+// Checks that DIR exists and LANG, when given, is not empty.
+CLI::Validator corpus_folder_validator();
+
 // The options of the commands that run a finished acoustic model over a corpus of recordings
 // (`train aligned-mels`, `train score-acoustic`): --model, --data, --lang and --threads.
 void add_model_and_corpus_options(CLI::App& cmd, std::string& model, std::string& data,

@@ -128,21 +128,36 @@ AcousticTrainingSummary train_acoustic(const AcousticTrainingOptions& options,
     }
   }
   const frontend::SymbolTable& symbols = frontend::SymbolTable::default_table();
+  auto language_of = [&](const fs::path& dir) {
+    const auto it = o.folder_languages.find(dir);
+    return it == o.folder_languages.end() ? o.language : it->second;
+  };
   AcousticCorpus corpus =
-      load_acoustic_corpus(o.data_dir, o.features, o.language, o.loader_threads);
+      load_acoustic_corpus(o.data_dir, o.features, language_of(o.data_dir), o.loader_threads);
   for (const auto& w : corpus.warnings) log << "warning: " << w << "\n";
   log << "corpus: " << corpus.training.size() << " training and " << corpus.validation.size()
-      << " validation utterances from " << o.data_dir.string() << "\n";
+      << " validation utterances from " << o.data_dir.string() << " (" << language_of(o.data_dir)
+      << ")\n";
+  for (const fs::path& dir : o.more_data_dirs) {
+    AcousticCorpus more = load_acoustic_corpus(dir, o.features, language_of(dir), o.loader_threads);
+    for (const auto& w : more.warnings) log << "warning: " << w << "\n";
+    log << "speaker 0: " << more.training.size() << " training and " << more.validation.size()
+        << " validation utterances more from " << dir.string() << " (" << language_of(dir) << ")\n";
+    std::move(more.training.begin(), more.training.end(), std::back_inserter(corpus.training));
+    std::move(more.validation.begin(), more.validation.end(),
+              std::back_inserter(corpus.validation));
+  }
   const int speakers = 1 + static_cast<int>(o.other_speaker_dirs.size());
   // The other speakers' held-out files are not validated on (the run is judged on the voice it
   // exports) but their alignments are written with the rest.
   std::vector<AcousticUtterance> other_validation;
   for (int s = 1; s < speakers; ++s) {
     const fs::path& dir = o.other_speaker_dirs[static_cast<std::size_t>(s - 1)];
-    AcousticCorpus other = load_acoustic_corpus(dir, o.features, o.language, o.loader_threads);
+    AcousticCorpus other =
+        load_acoustic_corpus(dir, o.features, language_of(dir), o.loader_threads);
     for (const auto& w : other.warnings) log << "warning: " << w << "\n";
     log << "speaker " << s << ": " << other.training.size() << " training utterances from "
-        << dir.string() << "\n";
+        << dir.string() << " (" << language_of(dir) << ")\n";
     for (auto* set : {&other.training, &other.validation})
       for (AcousticUtterance& u : *set) u.speaker = s;
     std::move(other.training.begin(), other.training.end(), std::back_inserter(corpus.training));

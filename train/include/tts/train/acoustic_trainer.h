@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <filesystem>
 #include <iosfwd>
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -26,6 +27,12 @@ struct AcousticTrainingOptions {
   // speaker 0, the one the exported model speaks as; these are speakers 1, 2, … in order. Every
   // batch gives each speaker an equal share; validation uses data_dir's held-out files only.
   std::vector<std::filesystem::path> other_speaker_dirs;
+  // More recordings of speaker 0 (same layout), e.g. the same speaker in another language: trained
+  // and validated as data_dir's are.
+  std::vector<std::filesystem::path> more_data_dirs;
+  // The espeak-ng language of a folder's transcripts where it is not `language` (a voice of
+  // several languages, a base of speakers who speak different ones).
+  std::map<std::filesystem::path, std::string> folder_languages;
   // `symbols`, `n_mels`, `mel_mean` and `mel_std` are filled in from the symbol table, the
   // features and the training corpus.
   acoustic::AcousticConfig config;
