@@ -304,6 +304,7 @@ int start(tts_stream* s, const char* text, const tts_synthesis_options* options)
   so.threads = o.threads;
   so.ssml = o.ssml != 0;
   so.chunk_samples = o.chunk_samples;
+  if (o.language) so.language = o.language;
   so.device = s->device;
   s->state = tts_stream::State::kIdle;
   s->stream.start(text, so);  // validates the options (std::invalid_argument)
