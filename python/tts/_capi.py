@@ -47,6 +47,7 @@ class tts_synthesis_options(ctypes.Structure):
         ("threads", ctypes.c_int),
         ("ssml", ctypes.c_int),
         ("chunk_samples", ctypes.c_size_t),
+        ("language", ctypes.c_char_p),
     ]
 
 
