@@ -198,9 +198,15 @@ TEST_F(CApi, DamagedVoiceIsBadVoice) {
 TEST_F(CApi, OptionsStructSizeIsChecked) {
   tts_synthesis_options o;
   tts_default_synthesis_options(&o);
-  o.struct_size = sizeof o - 4;  // smaller than the first version of the struct
+  o.struct_size = offsetof(tts_synthesis_options, chunk_samples);  // smaller than the first version
   EXPECT_EQ(tts_synthesize_start(stream_, "x", &o), TTS_ERR_INVALID_ARGUMENT);
   EXPECT_NE(std::string(tts_stream_last_error(stream_)).find("struct_size"), std::string::npos);
+  // The first version's struct, without `language`: what lies past its size is not read.
+  tts_default_synthesis_options(&o);
+  o.struct_size = offsetof(tts_synthesis_options, language);
+  o.language = "xx-not-spoken";
+  EXPECT_EQ(tts_synthesize_start(stream_, "x", &o), TTS_OK) << tts_stream_last_error(stream_);
+  tts_stream_cancel(stream_);
   tts_default_synthesis_options(&o);
   o.rate = -1.0f;
   EXPECT_EQ(tts_synthesize_start(stream_, "x", &o), TTS_ERR_INVALID_ARGUMENT);

@@ -95,6 +95,8 @@ class VoiceInfo:
     size_bytes: int
     error: Optional[str] = None  # list_voices(): why its voice.json could not be read, if it could not
     languages: tuple = ()  # BCP 47 tags it speaks, e.g. ("en-US",)
+    speaker: str = ""      # who speaks ("" when voice.json does not say)
+    sex: str = ""          # "female", "male" or ""
 
 
 class Span(NamedTuple):
@@ -427,7 +429,8 @@ def _voice_info(info, error=None) -> VoiceInfo:
         sample_rate=int(info.sample_rate), licence=_capi.text(info.licence),
         source=_capi.text(info.source), path=_capi.text(info.path),
         size_bytes=int(info.size_bytes), error=error,
-        languages=tuple(t for t in (_capi.text(info.languages) or "").split(",") if t))
+        languages=tuple(t for t in (_capi.text(info.languages) or "").split(",") if t),
+        speaker=_capi.text(info.speaker), sex=_capi.text(info.sex))
 
 
 def _voice_list():

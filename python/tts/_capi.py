@@ -98,6 +98,8 @@ class tts_voice_info(ctypes.Structure):
         ("path", ctypes.c_char_p),
         ("size_bytes", ctypes.c_uint64),
         ("languages", ctypes.c_char_p),
+        ("speaker", ctypes.c_char_p),
+        ("sex", ctypes.c_char_p),
     ]
 
 

@@ -162,6 +162,10 @@ typedef struct tts_voice_info {
   /* The languages it speaks as BCP 47 tags joined by commas: "en-US", "en-US,es-MX". (Appended
    * after size_bytes: a caller built against a header without it is not given it.) */
   const char* languages;
+  /* Who speaks, and "female" or "male"; "" when voice.json does not say. (Appended after
+   * languages.) */
+  const char* speaker;
+  const char* sex;
 } tts_voice_info;
 
 typedef struct tts_voice tts_voice;
