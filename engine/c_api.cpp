@@ -37,7 +37,7 @@ struct tts_voice {
 
 struct tts_voice_list {
   struct Entry {
-    std::string name, language, languages, licence, source, path;
+    std::string name, language, languages, licence, source, path, speaker, sex;
     int sample_rate = 0;
     std::uint64_t size_bytes = 0;
     std::string error;  // why voice.json could not be read; "" when it could
@@ -304,6 +304,7 @@ int start(tts_stream* s, const char* text, const tts_synthesis_options* options)
   so.threads = o.threads;
   so.ssml = o.ssml != 0;
   so.chunk_samples = o.chunk_samples;
+  if (o.language) so.language = o.language;
   so.device = s->device;
   s->state = tts_stream::State::kIdle;
   s->stream.start(text, so);  // validates the options (std::invalid_argument)
@@ -456,6 +457,8 @@ int tts_voice_get_info(const tts_voice* voice, tts_voice_info* info) {
     TTS_SET_FIELD(info, tts_voice_info, path, voice->path.c_str());
     TTS_SET_FIELD(info, tts_voice_info, size_bytes, i.total_bytes());
     TTS_SET_FIELD(info, tts_voice_info, languages, voice->languages.c_str());
+    TTS_SET_FIELD(info, tts_voice_info, speaker, i.speaker.c_str());
+    TTS_SET_FIELD(info, tts_voice_info, sex, i.sex.c_str());
     return TTS_OK;
   } catch (...) {
     return fail_current(g_last_error);
@@ -477,6 +480,8 @@ int tts_voice_list_create(tts_voice_list** out_list) {
         const auto i = tts::engine::read_voice_info(folder);
         e.language = i.language;
         e.languages = i.languages_text();
+        e.speaker = i.speaker;
+        e.sex = i.sex;
         e.licence = i.licence;
         e.source = i.source;
         e.sample_rate = i.sample_rate;
@@ -527,6 +532,8 @@ int tts_voice_list_get(const tts_voice_list* list, size_t index, tts_voice_info*
     TTS_SET_FIELD(info, tts_voice_info, path, e.path.c_str());
     TTS_SET_FIELD(info, tts_voice_info, size_bytes, e.size_bytes);
     TTS_SET_FIELD(info, tts_voice_info, languages, e.languages.c_str());
+    TTS_SET_FIELD(info, tts_voice_info, speaker, e.speaker.c_str());
+    TTS_SET_FIELD(info, tts_voice_info, sex, e.sex.c_str());
     if (!e.error.empty()) return fail(g_last_error, TTS_ERR_BAD_VOICE, e.error.c_str());
     return TTS_OK;
   } catch (...) {

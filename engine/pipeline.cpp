@@ -214,10 +214,12 @@ void SynthesisStream::Run::prepare(const frontend::PhonemizedSentence& s,
 void SynthesisStream::Run::frontend_main() {
   try {
     const auto& pipeline = voice->text();
+    const std::size_t language = pipeline.find_language(options.language).value_or(0);
     if (!options.ssml) {
-      pipeline.process(text, [&](frontend::PhonemizedSentence s) { prepare(s, {}); });
+      pipeline.process(
+          text, [&](frontend::PhonemizedSentence s) { prepare(s, {}); }, language);
     } else {
-      const frontend::SsmlDocument doc = frontend::parse_ssml(text, voice->info().language);
+      const frontend::SsmlDocument doc = frontend::parse_ssml(text, pipeline.languages(), language);
       frontend::SsmlHandlers handlers;
       handlers.sentence = [&](frontend::PhonemizedSentence s, const frontend::Prosody& prosody) {
         prepare(s, prosody);
@@ -346,6 +348,10 @@ void SynthesisStream::start(std::string text, const SynthesisOptions& options) {
         "pitch: this voice's acoustic model does not predict pitch (acoustic format_version 2, "
         "from before tts had pitch and energy), so it cannot shift it; use a voice trained with "
         "this version of tts, or repack it with `tts voices pack --pitch-shift audio`");
+  if (!options.language.empty() && !voice_->text().find_language(options.language))
+    throw std::invalid_argument("language \"" + options.language + "\": voice \"" +
+                                voice_->info().name + "\" speaks " +
+                                voice_->info().languages_text());
   if (options.batch && &options.batch->weights() != voice_->vocoder().weights.get())
     throw std::invalid_argument(
         "batch: the serving batch samples another vocoder than this voice's");

@@ -1,5 +1,6 @@
 #include "tts/engine/voice.h"
 
+#include <algorithm>
 #include <array>
 #include <fstream>
 #include <nlohmann/json.hpp>
@@ -72,6 +73,46 @@ nlohmann::json read_json_file(const fs::path& path) {
   }
 }
 
+std::string joined(const std::vector<std::string>& items) {
+  std::string out;
+  for (const auto& item : items) out += (out.empty() ? "" : ", ") + item;
+  return out;
+}
+
+// The espeak-ng voice of each of `languages`: the one `chosen` names for it, else `language`.
+// Throws std::invalid_argument naming the field: a tag that is not one of `languages`, an empty
+// voice, or a first language whose voice is not `language` (which names the default's voice).
+std::vector<std::string> espeak_voices_of(const std::vector<std::string>& languages,
+                                          const std::string& language,
+                                          const std::map<std::string, std::string>& chosen) {
+  for (const auto& [tag, voice] : chosen) {
+    if (std::find(languages.begin(), languages.end(), tag) == languages.end())
+      throw std::invalid_argument("\"espeak_voices\" names \"" + tag +
+                                  "\", which is not one of \"languages\" (" + joined(languages) +
+                                  ")");
+    if (voice.empty())
+      throw std::invalid_argument("\"espeak_voices\" gives \"" + tag +
+                                  "\" an empty espeak-ng voice");
+  }
+  std::vector<std::string> out;
+  for (const auto& tag : languages) {
+    const auto it = chosen.find(tag);
+    out.push_back(it == chosen.end() ? language : it->second);
+  }
+  if (!out.empty() && !frontend::same_language_tag(out.front(), language))
+    throw std::invalid_argument("\"espeak_voices\" gives \"" + languages.front() +
+                                "\" (the first of \"languages\", the default) the espeak-ng "
+                                "voice \"" +
+                                out.front() + "\" but \"language\" is \"" + language +
+                                "\": they must agree");
+  return out;
+}
+
+void check_sex(const std::string& sex) {
+  if (sex != "female" && sex != "male")
+    throw std::invalid_argument("\"sex\" is \"" + sex + "\", not \"female\" or \"male\"");
+}
+
 void check_file(const fs::path& folder, const VoiceFile& f) {
   const fs::path path = folder / f.path;
   std::error_code ec;
@@ -130,6 +171,13 @@ std::string VoiceInfo::languages_text() const {
   return out;
 }
 
+std::vector<frontend::SpokenLanguage> VoiceInfo::spoken_languages() const {
+  std::vector<frontend::SpokenLanguage> out;
+  for (std::size_t i = 0; i < languages.size(); ++i)
+    out.push_back({languages[i], i < espeak_voices.size() ? espeak_voices[i] : language});
+  return out;
+}
+
 VoiceInfo read_voice_info(const fs::path& folder) {
   const fs::path json_path = folder / "voice.json";
   const nlohmann::json j = read_json_file(json_path);
@@ -160,6 +208,24 @@ VoiceInfo read_voice_info(const fs::path& folder) {
       }
     } else {
       info.languages.push_back(frontend::bcp47_casing(info.language));
+    }
+    std::map<std::string, std::string> chosen;
+    if (j.contains("espeak_voices")) {
+      const auto& voices = j["espeak_voices"];
+      const char* shape =
+          "\"espeak_voices\" must be an object from BCP 47 tag to espeak-ng voice, such as "
+          "{\"en-US\": \"en-us\", \"es-MX\": \"es-419\"}";
+      if (!voices.is_object()) throw std::invalid_argument(shape);
+      for (const auto& [tag, voice] : voices.items()) {
+        if (!voice.is_string()) throw std::invalid_argument(shape);
+        chosen[tag] = voice.get<std::string>();
+      }
+    }
+    info.espeak_voices = espeak_voices_of(info.languages, info.language, chosen);
+    if (j.contains("speaker")) info.speaker = required<std::string>(j, "speaker", "a string");
+    if (j.contains("sex")) {
+      info.sex = required<std::string>(j, "sex", "a string");
+      check_sex(info.sex);
     }
     info.sample_rate = required<int>(j, "sample_rate", "an integer");
     info.licence = required<std::string>(j, "licence", "a string");
@@ -256,8 +322,14 @@ std::shared_ptr<const Voice> Voice::load(const fs::path& folder) {
                                   std::to_string(voice->features_.sample_rate));
     voice->symbols_ = std::make_unique<frontend::SymbolTable>(
         frontend::SymbolTable::from_json(required<nlohmann::json>(j, "phonemes", "an object")));
-    voice->text_ =
-        std::make_unique<frontend::TextPipeline>(voice->info_.language, *voice->symbols_);
+    try {
+      voice->text_ = std::make_unique<frontend::TextPipeline>(voice->info_.spoken_languages(),
+                                                              *voice->symbols_);
+    } catch (const frontend::UnknownLanguageError& e) {
+      const bool own = frontend::same_language_tag(e.language(), voice->info_.language);
+      throw std::invalid_argument(std::string(own ? "\"language\": " : "\"espeak_voices\": ") +
+                                  e.what());
+    }
   } catch (const std::exception& e) {
     throw VoiceError(json_path.string() + ": " + e.what());
   }
@@ -334,24 +406,34 @@ void write_voice_manifest(const fs::path& folder, const VoiceManifest& manifest,
     if (!frontend::looks_like_bcp47(tag))
       throw VoiceError((folder / "voice.json").string() + ": language \"" + tag +
                        "\" is not a BCP 47 tag such as \"en-US\" or \"es-MX\"");
-  const nlohmann::json j = {
-      {"format", kVoiceFormat},
-      {"format_version", kVoiceFormatVersion},
-      {"name", manifest.name},
-      {"language", manifest.language},
-      {"languages", manifest.languages.empty()
-                        ? std::vector<std::string>{frontend::bcp47_casing(manifest.language)}
-                        : manifest.languages},
-      {"sample_rate", features.sample_rate},
-      {"licence", manifest.licence},
-      {"source", manifest.source},
-      {"description", manifest.description},
-      {"pitch_shift", pitch_shift_method_name(manifest.pitch_shift)},
-      {"features", features},
-      {"phonemes", symbols.to_json()},
-      {"acoustic", "acoustic"},
-      {"vocoder", "vocoder"},
-      {"files", files}};
+  const std::vector<std::string> languages =
+      manifest.languages.empty()
+          ? std::vector<std::string>{frontend::bcp47_casing(manifest.language)}
+          : manifest.languages;
+  try {
+    espeak_voices_of(languages, manifest.language, manifest.espeak_voices);
+    if (!manifest.sex.empty()) check_sex(manifest.sex);
+  } catch (const std::invalid_argument& e) {
+    throw VoiceError((folder / "voice.json").string() + ": " + e.what());
+  }
+  nlohmann::json j = {{"format", kVoiceFormat},
+                      {"format_version", kVoiceFormatVersion},
+                      {"name", manifest.name},
+                      {"language", manifest.language},
+                      {"languages", languages},
+                      {"sample_rate", features.sample_rate},
+                      {"licence", manifest.licence},
+                      {"source", manifest.source},
+                      {"description", manifest.description},
+                      {"pitch_shift", pitch_shift_method_name(manifest.pitch_shift)},
+                      {"features", features},
+                      {"phonemes", symbols.to_json()},
+                      {"acoustic", "acoustic"},
+                      {"vocoder", "vocoder"},
+                      {"files", files}};
+  if (!manifest.espeak_voices.empty()) j["espeak_voices"] = manifest.espeak_voices;
+  if (!manifest.speaker.empty()) j["speaker"] = manifest.speaker;
+  if (!manifest.sex.empty()) j["sex"] = manifest.sex;
   kernels::write_file_atomically(folder / "voice.json", j.dump(2) + "\n");
 }
 

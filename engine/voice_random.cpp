@@ -47,6 +47,8 @@ void create_random_voice(const std::filesystem::path& folder, const RandomVoiceO
   VoiceManifest manifest;
   manifest.name = options.name;
   manifest.language = options.language;
+  manifest.languages = options.languages;
+  manifest.espeak_voices = options.espeak_voices;
   manifest.licence = "CC0-1.0";
   manifest.source = "none: randomly initialised weights (seed " + std::to_string(options.seed) +
                     "), for tests and benchmarks";

@@ -49,10 +49,13 @@ class CApi : public tts::testing_support::RandomVoiceSuite<CApi> {
     tts_voice_free(voice_);
   }
   // All the audio of `text` on `stream`, pulled.
-  static std::vector<float> pull(tts_stream* stream, const char* text, uint64_t seed = 0) {
+  static std::vector<float> pull(tts_stream* stream, const char* text, uint64_t seed = 0,
+                                 const char* language = nullptr) {
     tts_synthesis_options o;
     tts_default_synthesis_options(&o);
+    EXPECT_EQ(o.language, nullptr);
     o.seed = seed;
+    o.language = language;
     o.rate = 6.0f;  // the random voice's durations are long; sanitizer builds are slow
     std::vector<float> audio;
     EXPECT_EQ(tts_synthesize_start(stream, text, &o), TTS_OK) << tts_stream_last_error(stream);
@@ -195,9 +198,15 @@ TEST_F(CApi, DamagedVoiceIsBadVoice) {
 TEST_F(CApi, OptionsStructSizeIsChecked) {
   tts_synthesis_options o;
   tts_default_synthesis_options(&o);
-  o.struct_size = sizeof o - 4;  // smaller than the first version of the struct
+  o.struct_size = offsetof(tts_synthesis_options, chunk_samples);  // smaller than the first version
   EXPECT_EQ(tts_synthesize_start(stream_, "x", &o), TTS_ERR_INVALID_ARGUMENT);
   EXPECT_NE(std::string(tts_stream_last_error(stream_)).find("struct_size"), std::string::npos);
+  // The first version's struct, without `language`: what lies past its size is not read.
+  tts_default_synthesis_options(&o);
+  o.struct_size = offsetof(tts_synthesis_options, language);
+  o.language = "xx-not-spoken";
+  EXPECT_EQ(tts_synthesize_start(stream_, "x", &o), TTS_OK) << tts_stream_last_error(stream_);
+  tts_stream_cancel(stream_);
   tts_default_synthesis_options(&o);
   o.rate = -1.0f;
   EXPECT_EQ(tts_synthesize_start(stream_, "x", &o), TTS_ERR_INVALID_ARGUMENT);
@@ -582,6 +591,19 @@ TEST_F(CApi, VoiceInfo) {
   EXPECT_STREQ(info.licence, "CC0-1.0");
   EXPECT_EQ(std::string(info.path), voice_path().string());
   EXPECT_GT(info.size_bytes, 0u);
+}
+
+// tts_synthesis_options.language: a language the voice speaks (its tag or primary subtag) reads
+// the text in it; one it does not speak is an invalid argument naming it and the voice's.
+TEST_F(CApi, TheSynthesisLanguageMustBeOneTheVoiceSpeaks) {
+  const std::vector<float> plain = pull(stream_, kText, 4);
+  EXPECT_EQ(pull(stream_, kText, 4, "en"), plain);
+  EXPECT_EQ(pull(stream_, kText, 4, ""), plain);
+  tts_synthesis_options o;
+  tts_default_synthesis_options(&o);
+  o.language = "es-MX";
+  EXPECT_EQ(tts_synthesize_start(stream_, kText, &o), TTS_ERR_INVALID_ARGUMENT);
+  EXPECT_STREQ(tts_stream_last_error(stream_), "language \"es-MX\": voice \"random\" speaks en-US");
 }
 
 TEST_F(CApi, PullAndCallbackAndTheCHeaderAgree) {

@@ -8,6 +8,7 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
 #include <vector>
@@ -63,6 +64,15 @@ TEST_F(CApiVoiceList, GivesTheSearchPathAndTheVoicesInIt) {
   fs::copy(voice_path(), first / "babble", fs::copy_options::recursive);
   fs::copy(voice_path(), second / "babble", fs::copy_options::recursive);  // hidden by first's
   fs::copy(voice_path(), second / "another", fs::copy_options::recursive);
+  {  // another is bilingual, and says who speaks
+    std::ifstream in(second / "another" / "voice.json");
+    nlohmann::json j = nlohmann::json::parse(in);
+    j["languages"] = {"en-US", "es-MX"};
+    j["espeak_voices"] = {{"es-MX", "es-419"}};
+    j["speaker"] = "Allison";
+    j["sex"] = "female";
+    std::ofstream(second / "another" / "voice.json") << j.dump();
+  }
   fs::create_directories(second / "broken");
   { std::ofstream(second / "broken" / "voice.json") << "{\"format\": \"nonsense\"}"; }
   fs::create_directories(second / "not-a-voice");
@@ -90,11 +100,16 @@ TEST_F(CApiVoiceList, GivesTheSearchPathAndTheVoicesInIt) {
   EXPECT_EQ(std::string(info.path), (first / "babble").string());
   EXPECT_STREQ(info.language, "en-us");
   EXPECT_STREQ(info.languages, "en-US");  // BCP 47 tags, comma-separated
+  EXPECT_STREQ(info.speaker, "");         // voice.json does not say
+  EXPECT_STREQ(info.sex, "");
   EXPECT_EQ(info.sample_rate, 16000);
   EXPECT_STREQ(info.licence, "CC0-1.0");
   EXPECT_GT(info.size_bytes, 0u);
   ASSERT_EQ(tts_voice_list_get(list, 1, &info), TTS_OK) << tts_last_error();
   EXPECT_STREQ(info.name, "another");
+  EXPECT_STREQ(info.languages, "en-US,es-MX");
+  EXPECT_STREQ(info.speaker, "Allison");
+  EXPECT_STREQ(info.sex, "female");
   EXPECT_EQ(tts_voice_list_get(list, 2, &info), TTS_ERR_BAD_VOICE);
   EXPECT_STREQ(info.name, "broken");
   EXPECT_EQ(std::string(info.path), (second / "broken").string());

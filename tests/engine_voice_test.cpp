@@ -6,6 +6,7 @@
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
+#include <optional>
 
 #include "random_voice_suite.h"
 #include "temp_folder.h"
@@ -153,6 +154,68 @@ TEST_F(VoiceFiles, LanguagesAreBcp47TagsAndTheOldFieldStillReads) {
   j["languages"] = nlohmann::json::array();
   write_json(v / "voice.json", j);
   expect_contains(load_error(v), "non-empty array");
+}
+
+// A voice names the espeak-ng voice of each language it speaks ("espeak_voices"); a language it
+// does not name is phonemised with "language". Every mistake names voice.json and the field.
+TEST_F(VoiceFiles, EspeakVoicesNameOneVoicePerLanguageAndAreChecked) {
+  const fs::path v = copy("espeak-voices");
+  const fs::path json_path = v / "voice.json";
+  auto j = read_json(json_path);
+  j["languages"] = {"en-US", "es-MX"};
+  write_json(json_path, j);
+  EXPECT_EQ(read_voice_info(v).espeak_voices, std::vector<std::string>({"en-us", "en-us"}));
+  j["espeak_voices"] = {{"es-MX", "es-419"}};
+  j["speaker"] = "Allison";
+  j["sex"] = "female";
+  write_json(json_path, j);
+  const auto voice = Voice::load(v);
+  EXPECT_EQ(voice->info().espeak_voices, std::vector<std::string>({"en-us", "es-419"}));
+  EXPECT_EQ(voice->text().espeak_voice(1), "es-419");
+  EXPECT_EQ(voice->text().find_language("es"), std::optional<std::size_t>(1));
+  EXPECT_EQ(voice->info().speaker, "Allison");
+  EXPECT_EQ(voice->info().sex, "female");
+
+  auto error_with = [&](const char* key, const nlohmann::json& value) {
+    auto damaged = j;
+    damaged[key] = value;
+    write_json(json_path, damaged);
+    const std::string error = load_error(v);
+    expect_contains(error, json_path.string());
+    return error;
+  };
+  expect_contains(error_with("espeak_voices", {{"fr-CA", "fr"}}),
+                  "\"espeak_voices\" names \"fr-CA\", which is not one of \"languages\" "
+                  "(en-US, es-MX)");
+  expect_contains(error_with("espeak_voices", {{"es-MX", "xx-nowhere"}}),
+                  "\"espeak_voices\": espeak-ng has no voice for language \"xx-nowhere\"");
+  expect_contains(error_with("espeak_voices", {{"en-US", "en-gb"}}),
+                  "\"language\" is \"en-us\": they must agree");
+  expect_contains(error_with("espeak_voices", {{"es-MX", ""}}), "an empty espeak-ng voice");
+  expect_contains(error_with("espeak_voices", nlohmann::json::array({"es-419"})),
+                  "\"espeak_voices\" must be an object");
+  expect_contains(error_with("espeak_voices", {{"es-MX", 419}}), "\"espeak_voices\" must be");
+  expect_contains(error_with("sex", "f"), "\"sex\" is \"f\", not \"female\" or \"male\"");
+  expect_contains(error_with("speaker", 3), "\"speaker\" must be a string");
+}
+
+// The packer writes what it is given and refuses what the loader would.
+TEST_F(VoiceFiles, TheManifestWritesEspeakVoicesSpeakerAndSex) {
+  RandomVoiceOptions options;
+  options.languages = {"en-US", "es-MX"};
+  options.espeak_voices = {{"es-MX", "es-419"}};
+  const fs::path v = folder() / "bilingual";
+  create_random_voice(v, options);
+  const auto j = read_json(v / "voice.json");
+  EXPECT_EQ(j["espeak_voices"], nlohmann::json({{"es-MX", "es-419"}}));
+  EXPECT_FALSE(j.contains("speaker"));
+  options.espeak_voices = {{"fr-FR", "fr"}};
+  try {
+    create_random_voice(folder() / "wrong", options);
+    ADD_FAILURE() << "a voice for a language it does not speak was written";
+  } catch (const VoiceError& e) {
+    expect_contains(e.what(), "\"espeak_voices\" names \"fr-FR\"");
+  }
 }
 
 // vocoder.json's "weights" must be a file beside it, as acoustic.json's is (one elsewhere would

@@ -124,7 +124,7 @@ TEST(Ssml, SayAsSubAndPhoneme) {
 
 TEST(Ssml, UnknownElementsAreReportedAndSkipped) {
   auto doc = parse_ssml(
-      "<speak>\n  <emphasis level=\"strong\">really</emphasis> <voice>x</voice></speak>");
+      "<speak>\n  <emphasis level=\"strong\">really</emphasis> <audio>x</audio></speak>");
   ASSERT_EQ(doc.warnings.size(), 2u);
   EXPECT_THAT(doc.warnings[0], HasSubstr("line 2, column 3: unknown element <emphasis>"));
   ASSERT_EQ(doc.segments.size(), 1u);

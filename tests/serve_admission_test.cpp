@@ -74,6 +74,9 @@ TEST(OpenAiSpeech, ReadsTheFieldsClientsSend) {
   EXPECT_FLOAT_EQ(d.request.pitch_semitones, 0.0f);
   EXPECT_FLOAT_EQ(parse_openai_speech(R"({"input":"Hi","pitch":-3.5})").request.pitch_semitones,
                   -3.5f);
+  // Ours, not OpenAI's: the text's language, which chooses a voice when none is named.
+  EXPECT_EQ(parse_openai_speech(R"({"input":"Hola","language":"es-MX"})").request.language,
+            "es-MX");
 }
 
 void expect_refused(const std::string& body, const std::string& words) {
@@ -97,6 +100,7 @@ TEST(OpenAiSpeech, NamesWhatIsWrong) {
   expect_refused(R"({"input": "a", "speed": 5})", "speed");
   expect_refused(R"({"input": "a", "pitch": "up"})", "pitch: must be a number");
   expect_refused(R"({"input": "a", "pitch": 25})", "pitch: must be within -24 and 24");
+  expect_refused(R"({"input": "a", "language": 5})", "language: must be a string");
   expect_refused(R"({"input": "a", "voise": "x"})", "unknown field \"voise\"");
   expect_refused(R"({"input": "a", "stream_format": "sse"})", "stream_format");
   expect_refused("{\"input\": \"\xff\xfe\"}", "not valid JSON");  // not UTF-8

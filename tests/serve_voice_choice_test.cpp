@@ -1,7 +1,9 @@
 // SpeechService::voice(name, language), the rule by which a request that names no voice but gives
 // a language is served (Wyoming's voice: {language}): an exact match first, then the primary
-// subtag, then the default, with tags written as Home Assistant and piper write them. Three tiny
-// random voices stand in for a real en-GB, en-US and French voice.
+// subtag, then the default, with tags written as Home Assistant and piper write them. Four tiny
+// random voices stand in for a real en-GB, en-US and French voice and a bilingual one that speaks
+// en-US and es-MX (es-MX phonemised by espeak-ng's es-419), found for either language, whose
+// request's language then reads the text.
 #include <gtest/gtest.h>
 #include <stdlib.h>
 
@@ -11,7 +13,9 @@
 #include <utility>
 #include <vector>
 
+#include "../engine/serve/wyoming_request.h"
 #include "tts/engine/voice_random.h"
+#include "tts/frontend/text_pipeline.h"
 #include "tts/serve/speech_service.h"
 
 namespace fs = std::filesystem;
@@ -35,6 +39,12 @@ class ServeVoiceChoice : public testing::Test {
       engine::create_random_voice(root_ / name, options);
       voices.push_back({name, engine::Voice::load(root_ / name)});
     }
+    engine::RandomVoiceOptions bilingual;
+    bilingual.name = "allison";
+    bilingual.languages = {"en-US", "es-MX"};
+    bilingual.espeak_voices = {{"es-MX", "es-419"}};
+    engine::create_random_voice(root_ / "allison", bilingual);
+    voices.push_back({"allison", engine::Voice::load(root_ / "allison")});
     service_ = std::make_unique<SpeechService>(std::move(voices), ServiceOptions{});
   }
   static void TearDownTestSuite() {
@@ -74,8 +84,45 @@ TEST_F(ServeVoiceChoice, ANameWinsOverALanguage) {
     chosen("nobody", "en-US");
     FAIL() << "an unknown voice was served";
   } catch (const RequestError& e) {
-    EXPECT_STREQ(e.what(), "voice \"nobody\" is not served here (voices: gb, us, fr)");
+    EXPECT_STREQ(e.what(), "voice \"nobody\" is not served here (voices: gb, us, fr, allison)");
   }
+}
+
+// The bilingual voice is found for its second language, by the tag or its primary subtag, while
+// its first (en-US) still goes to the earlier voice that speaks it.
+TEST_F(ServeVoiceChoice, ABilingualVoiceIsFoundForEitherLanguage) {
+  EXPECT_EQ(chosen("", "es-MX"), "allison");
+  EXPECT_EQ(chosen("", "es_mx"), "allison");
+  EXPECT_EQ(chosen("", "es"), "allison");
+  EXPECT_EQ(chosen("", "es-ES"), "allison");
+  EXPECT_EQ(chosen("", "en-US"), "us");
+}
+
+// A Wyoming synthesize event with voice.language es-MX, read as the server reads it, chooses the
+// bilingual voice and is spoken in Spanish: the sentence's phonemes are es-419's, numbers read by
+// the Spanish rules; the same text in en-US on that voice reads in English.
+TEST_F(ServeVoiceChoice, AWyomingRequestsLanguageReadsTheTextOnTheBilingualVoice) {
+  auto spoken = [&](const std::string& language) {
+    wyoming::Event event;
+    event.type = "synthesize";
+    event.data = {{"text", "Tengo 21 años."}, {"voice", {{"language", language}}}};
+    SpeechRequest request = wyoming::speech_request(
+        event, [](const std::string& name, const std::string& tag) { return chosen(name, tag); });
+    EXPECT_EQ(request.language, language);
+    auto job = service_->start(request, "wyoming");
+    std::string phonemes;
+    engine::AudioChunk chunk;
+    while (job->next(chunk))
+      if (chunk.sentence) phonemes = chunk.sentence->phonemes;
+    return std::make_pair(request.voice, phonemes);
+  };
+  auto alone = [](const std::string& espeak) {
+    return frontend::TextPipeline(espeak).process_sentence("Tengo 21 años.").phonemes;
+  };
+  EXPECT_EQ(spoken("es-MX"), std::make_pair(std::string("allison"), alone("es-419")));
+  EXPECT_EQ(spoken("es"), std::make_pair(std::string("allison"), alone("es-419")));
+  // A language no voice speaks: the default voice, in its own language (as piper does).
+  EXPECT_EQ(spoken("de-DE"), std::make_pair(std::string("gb"), alone("en-gb")));
 }
 
 }  // namespace

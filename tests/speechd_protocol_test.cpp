@@ -264,13 +264,22 @@ TEST(SpeechdText, ConfigAndVoiceChoice) {
   EXPECT_EQ(config["ttsvoice"], "my voice");
   EXPECT_EQ(config["ttsthreads"], "2");
   EXPECT_EQ(config.count("bad"), 0u);
-  std::vector<InstalledVoice> voices = {{"default", "en-us"}, {"brit", "en-gb"}, {"hans", "de"}};
+  std::vector<InstalledVoice> voices = {{"default", {"en-US"}},
+                                        {"brit", {"en-GB"}},
+                                        {"hans", {"de"}},
+                                        {"allison", {"en-US", "es-MX"}}};
   EXPECT_EQ(choose_voice(voices, "BRIT", "de", "default"), "brit");
   EXPECT_EQ(choose_voice(voices, "NULL", "de", "default"), "hans");
   EXPECT_EQ(choose_voice(voices, "", "en", "default"), "default");
   EXPECT_EQ(choose_voice(voices, "", "en-GB", "default"), "brit");
   EXPECT_EQ(choose_voice(voices, "nobody", "fr", "default"), "default");
   EXPECT_EQ(choose_voice(voices, "NULL", "NULL", "default"), "default");
+  // A bilingual voice is found for its second language (tag or primary subtag), as every chooser
+  // of the engine finds it (engine::voice_for_language); its first still keeps the fallback.
+  EXPECT_EQ(choose_voice(voices, "NULL", "es-MX", "default"), "allison");
+  EXPECT_EQ(choose_voice(voices, "NULL", "es", "default"), "allison");
+  EXPECT_EQ(choose_voice(voices, "NULL", "en-US", "default"), "default");
+  EXPECT_EQ(choose_voice(voices, "NULL", "en", "allison"), "allison");
 }
 
 }  // namespace

@@ -25,7 +25,7 @@ void print(const frontend::PhonemizedSentence& sentence) {
 // SSML: the sentences as above, with "# prosody ..." before a sentence whose prosody is not the
 // default and "# break N ms" for each <break>; the parser's warnings go to stderr.
 void print_ssml(const std::string& markup, const frontend::TextPipeline& pipeline) {
-  const frontend::SsmlDocument document = frontend::parse_ssml(markup, pipeline.language());
+  const frontend::SsmlDocument document = frontend::parse_ssml(markup, pipeline.languages());
   for (const auto& warning : document.warnings) std::cerr << "tts phonemize: " << warning << "\n";
   frontend::SsmlHandlers handlers;
   handlers.sentence = [](frontend::PhonemizedSentence s, const frontend::Prosody& p) {

@@ -8,6 +8,7 @@
 #include <iomanip>
 #include <iostream>
 #include <memory>
+#include <optional>
 #include <sstream>
 #include <stdexcept>
 #include <vector>
@@ -18,7 +19,9 @@
 #include "tts/audio/playback.h"
 #include "tts/engine/pipeline.h"
 #include "tts/engine/voice.h"
+#include "tts/engine/voice_language.h"
 #include "tts/engine/voice_search.h"
+#include "tts/frontend/ssml.h"
 #include "tts/kernels/atomic_file.h"
 #include "tts/kernels/device.h"
 
@@ -30,6 +33,7 @@ struct SayOptions {
   std::vector<std::string> words;
   std::string file;
   std::string voice = "default";
+  bool voice_given = false;  // --voice on the command line; without it --lang chooses the voice
   std::string output;
   std::string timings;  // TSV of every symbol's span in the output audio
   bool raw = false;
@@ -153,6 +157,18 @@ void speak(engine::SynthesisStream& stream, const std::string& text, const SayOp
   engine::SynthesisOptions so = o.synthesis;
   so.ssml = o.ssml;
   so.device = o.device;
+  if (so.ssml) {  // the engine keeps no warnings: the parser's (an xml:lang the voice does not
+                  // speak, an unknown element) are told here; errors come from the stream
+    const frontend::TextPipeline& pipeline = stream.voice().text();
+    try {
+      for (const auto& warning :
+           frontend::parse_ssml(text, pipeline.languages(),
+                                pipeline.find_language(so.language).value_or(0))
+               .warnings)
+        std::cerr << "tts say: SSML " << warning << "\n";
+    } catch (const std::exception&) {
+    }
+  }
   stream.start(text, so);
   engine::AudioChunk chunk;
   int last_sentence = -1;
@@ -191,16 +207,41 @@ int run_say(const SayOptions& o) {
   }
   // The voice first: without one there is nothing else to check.
   std::filesystem::path folder;
-  try {
-    folder = engine::resolve_voice(o.voice);
-  } catch (const engine::VoiceError& e) {
-    if (o.voice == "default" && !engine::find_voice(o.voice)) {
-      std::cerr << "tts say: no voice installed yet (looked for \"default\" in";
-      for (const auto& f : engine::voice_search_path()) std::cerr << " " << f.string();
-      std::cerr << "; TTS_VOICE_PATH adds folders)\n";
-    } else
-      std::cerr << "tts say: " << e.what() << "\n";
-    return kExitBadInput;
+  const std::string& language = o.synthesis.language;
+  if (!language.empty() && !o.voice_given) {  // the installed voice that speaks the language
+    std::vector<std::filesystem::path> folders;
+    std::vector<std::vector<std::string>> spoken;
+    std::optional<std::size_t> default_voice;
+    for (const auto& f : engine::list_voices()) {
+      try {
+        spoken.push_back(engine::read_voice_info(f).languages);
+      } catch (const engine::VoiceError&) {
+        continue;  // `tts voices` says what is wrong with it
+      }
+      if (f.filename() == "default") default_voice = folders.size();
+      folders.push_back(f);
+    }
+    const auto found = engine::voice_for_language(language, spoken, default_voice);
+    if (!found) {
+      std::cerr << "tts say: --lang " << language << ": no installed voice speaks it ("
+                << (folders.empty() ? "no voices are installed"
+                                    : "the voices speak " + engine::languages_spoken(spoken))
+                << "; `tts voices` lists them)\n";
+      return kExitBadInput;
+    }
+    folder = folders[*found];
+  } else {
+    try {
+      folder = engine::resolve_voice(o.voice);
+    } catch (const engine::VoiceError& e) {
+      if (o.voice == "default" && !engine::find_voice(o.voice)) {
+        std::cerr << "tts say: no voice installed yet (looked for \"default\" in";
+        for (const auto& f : engine::voice_search_path()) std::cerr << " " << f.string();
+        std::cerr << "; TTS_VOICE_PATH adds folders)\n";
+      } else
+        std::cerr << "tts say: " << e.what() << "\n";
+      return kExitBadInput;
+    }
   }
   try {  // the CUDA library is loaded here, and only here, when asked for
     kernels::require_device(o.device);
@@ -213,6 +254,12 @@ int run_say(const SayOptions& o) {
     voice = engine::Voice::load(folder);
   } catch (const std::exception& e) {
     std::cerr << "tts say: " << e.what() << "\n";
+    return kExitBadInput;
+  }
+  if (!language.empty() && !voice->text().find_language(language)) {
+    std::cerr << "tts say: --lang " << language << ": voice \"" << voice->info().name
+              << "\" does not speak it (it speaks " << voice->info().languages_text()
+              << "); leave out --voice to choose one that does\n";
     return kExitBadInput;
   }
 
@@ -297,7 +344,11 @@ void register_say(CLI::App& app, int& exit_code) {
   CLI::App* cmd = app.add_subcommand("say", "Speak text through the speakers or into a file");
   cmd->add_option("text", o->words, "Text to speak (default: -f FILE, else stdin line by line)");
   cmd->add_option("-f,--file", o->file, "Read the text from FILE");
-  cmd->add_option("--voice", o->voice, "Voice name or folder")->capture_default_str();
+  CLI::Option* voice_option =
+      cmd->add_option("--voice", o->voice, "Voice name or folder")->capture_default_str();
+  cmd->add_option("--lang", o->synthesis.language,
+                  "Language of the text, a BCP 47 tag (en-US, es-MX, es): without --voice, the "
+                  "installed voice that speaks it reads it; with one, that voice must speak it");
   cmd->add_option("-o,--output", o->output, "Write audio to FILE (.wav, .flac or .ogg)");
   cmd->add_flag("--raw", o->raw, "Write raw signed 16-bit little-endian mono PCM to stdout");
   cmd->add_option("--timings", o->timings,
@@ -345,7 +396,10 @@ void register_say(CLI::App& app, int& exit_code) {
       "Exit codes: 0 success, 1 synthesis or output failure (and --device cuda where CUDA is\n"
       "unavailable), 2 usage error, 3 bad input (text, SSML, file, or a voice that is missing or\n"
       "damaged), 4 no audio output device (write to a file with -o FILE instead).");
-  cmd->callback([o, &exit_code] { exit_code = run_say(*o); });
+  cmd->callback([o, voice_option, &exit_code] {
+    o->voice_given = voice_option->count() > 0;
+    exit_code = run_say(*o);
+  });
 }
 
 }  // namespace tts::cli

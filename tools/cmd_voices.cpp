@@ -4,6 +4,9 @@
 #include <cstdio>
 #include <filesystem>
 #include <iostream>
+#include <map>
+#include <string>
+#include <vector>
 
 #include "commands.h"
 #include "tts/engine/voice.h"
@@ -41,13 +44,14 @@ void list_voices() {
     print_search_path();
     return;
   }
-  std::printf("%-20s %-14s %6s %10s  %-14s %s\n", "NAME", "LANGUAGES", "RATE", "SIZE", "LICENCE",
-              "FOLDER");
+  std::printf("%-20s %-14s %-12s %-6s %6s %10s  %-14s %s\n", "NAME", "LANGUAGES", "SPEAKER", "SEX",
+              "RATE", "SIZE", "LICENCE", "FOLDER");
   for (const auto& folder : folders) {
     try {
       const auto info = engine::read_voice_info(folder);
-      std::printf("%-20s %-14s %6d %10s  %-14s %s\n", folder.filename().string().c_str(),
-                  info.languages_text().c_str(), info.sample_rate,
+      std::printf("%-20s %-14s %-12s %-6s %6d %10s  %-14s %s\n", folder.filename().string().c_str(),
+                  info.languages_text().c_str(), info.speaker.empty() ? "-" : info.speaker.c_str(),
+                  info.sex.empty() ? "-" : info.sex.c_str(), info.sample_rate,
                   human_size(info.total_bytes()).c_str(), info.licence.c_str(),
                   folder.string().c_str());
     } catch (const std::exception& e) {
@@ -58,6 +62,18 @@ void list_voices() {
   print_search_path();
 }
 
+// --espeak-voice TAG=VOICE items as voice.json's "espeak_voices".
+std::map<std::string, std::string> espeak_voices_of(const std::vector<std::string>& items) {
+  std::map<std::string, std::string> out;
+  for (const std::string& item : items) {
+    const auto eq = item.find('=');
+    if (eq == std::string::npos || eq == 0 || eq + 1 == item.size())
+      throw CLI::ValidationError("--espeak-voice", "\"" + item + "\" is not TAG=VOICE");
+    out[item.substr(0, eq)] = item.substr(eq + 1);
+  }
+  return out;
+}
+
 CLI::App* register_pack(CLI::App& voices, int& exit_code) {
   struct Options {
     std::string folder;
@@ -65,6 +81,7 @@ CLI::App* register_pack(CLI::App& voices, int& exit_code) {
     engine::VoiceManifest manifest;
     std::vector<std::string> extra;
     std::string pitch_shift = "model";
+    std::vector<std::string> espeak_voices;
   };
   auto o = std::make_shared<Options>();
   CLI::App* pack = voices.add_subcommand(
@@ -80,6 +97,13 @@ CLI::App* register_pack(CLI::App& voices, int& exit_code) {
   pack->add_option("--language", o->manifest.language, "espeak-ng voice")->capture_default_str();
   pack->add_option("--languages", o->manifest.languages,
                    "BCP 47 tags of the languages it speaks (default: that of --language)");
+  pack->add_option(
+      "--espeak-voice", o->espeak_voices,
+      "TAG=VOICE: the espeak-ng voice that phonemises one of --languages (es-MX=es-419); "
+      "repeatable; a tag without one uses --language");
+  pack->add_option("--speaker", o->manifest.speaker, "Who speaks (shown by `tts voices`)");
+  pack->add_option("--sex", o->manifest.sex, "The speaker's sex: female or male")
+      ->check(CLI::IsMember({"female", "male"}));
   pack->add_option("--licence", o->manifest.licence, "Licence of the voice (SPDX)")->required();
   pack->add_option("--source", o->manifest.source, "Where the recordings came from")->required();
   pack->add_option("--description", o->manifest.description, "Free text");
@@ -97,6 +121,7 @@ CLI::App* register_pack(CLI::App& voices, int& exit_code) {
         throw CLI::ValidationError("--extra", "\"" + item + "\" is not FILE=PATH");
       o->sources.extra_files.emplace_back(item.substr(0, eq), item.substr(eq + 1));
     }
+    o->manifest.espeak_voices = espeak_voices_of(o->espeak_voices);
     o->manifest.pitch_shift = engine::parse_pitch_shift_method(o->pitch_shift);
     try {
       engine::pack_voice(o->folder, o->sources, o->manifest);
@@ -114,20 +139,27 @@ CLI::App* register_pack(CLI::App& voices, int& exit_code) {
 
 void register_voices(CLI::App& app, int& exit_code) {
   CLI::App* cmd = app.add_subcommand("voices",
-                                     "List installed voices (name, language, sample "
-                                     "rate, size, licence) and the search path");
+                                     "List installed voices (name, languages, speaker, "
+                                     "sex, sample rate, size, licence) and the search path");
   auto random = std::make_shared<engine::RandomVoiceOptions>();
   auto folder = std::make_shared<std::string>();
+  auto random_espeak_voices = std::make_shared<std::vector<std::string>>();
   CLI::App* create = cmd->add_subcommand(
       "create-random", "Write a voice with random weights (it babbles; for tests and benchmarks)");
   create->add_option("folder", *folder, "Folder to create")->required();
   create->add_option("--name", random->name, "Voice name")->capture_default_str();
   create->add_option("--seed", random->seed, "Initialisation seed")->capture_default_str();
+  create->add_option("--language", random->language, "espeak-ng voice")->capture_default_str();
+  create->add_option("--languages", random->languages,
+                     "BCP 47 tags of the languages it speaks (default: that of --language)");
+  create->add_option("--espeak-voice", *random_espeak_voices,
+                     "TAG=VOICE: the espeak-ng voice of one of --languages; repeatable");
   create->add_option("--size", random->size, "tiny or full")
       ->check(CLI::IsMember({"tiny", "full"}))
       ->capture_default_str();
-  create->callback([random, folder, &exit_code] {
+  create->callback([random, folder, random_espeak_voices, &exit_code] {
     try {
+      random->espeak_voices = espeak_voices_of(*random_espeak_voices);
       engine::create_random_voice(*folder, *random);
       exit_code = kExitOk;
     } catch (const std::exception& e) {

@@ -178,6 +178,9 @@ void HttpServer::routes() {
                         {"name", v.name},
                         {"language", info.language},
                         {"languages", info.languages},
+                        {"speaker", info.speaker},
+                        {"sex", info.sex},
+                        {"licence", info.licence},
                         {"sample_rate", info.sample_rate},
                         {"description", info.description},
                         {"pitch", v.voice->can_shift_pitch()}});

@@ -67,9 +67,9 @@ void answer_speech(SpeechService& service, const std::string& body, httplib::Res
   bool started = false;  // start() counts its own request and errors
   try {
     speech = parse_openai_speech(body);
-    // By name alone: OpenAI's speech body has no language. A body with one would choose through
-    // service.voice(name, language), as Wyoming does, and pass the chosen voice's name on.
-    const ServedVoice& voice = service.voice(speech.request.voice);
+    // By name, or without one by our "language" (OpenAI's body has none), as Wyoming chooses.
+    const ServedVoice& voice = service.voice(speech.request.voice, speech.request.language);
+    speech.request.voice = voice.name;
     try {
       stream->encoder = audio::make_stream_encoder(speech.format, voice.voice->sample_rate());
     } catch (const audio::AudioError& e) {

@@ -24,8 +24,9 @@ OpenAiSpeech parse_openai_speech(const std::string& body) {
     return true;
   };
   for (const auto& [key, value] : doc.items()) {
-    static const char* known[] = {"model", "input",        "voice",         "response_format",
-                                  "speed", "instructions", "stream_format", "pitch"};
+    static const char* known[] = {"model",           "input", "voice",
+                                  "response_format", "speed", "instructions",
+                                  "stream_format",   "pitch", "language"};
     bool ok = false;
     for (const char* k : known) ok = ok || key == k;
     if (!ok) throw RequestError("unknown field \"" + key + "\"");
@@ -35,6 +36,7 @@ OpenAiSpeech parse_openai_speech(const std::string& body) {
   string_field("instructions", ignored);
   if (!string_field("input", out.request.text)) throw RequestError("input: required");
   string_field("voice", out.request.voice);
+  string_field("language", out.request.language);  // not OpenAI's: the text's language
   string_field("response_format", out.format);
   std::string stream_format;
   if (string_field("stream_format", stream_format) && stream_format != "audio")

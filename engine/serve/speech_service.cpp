@@ -4,6 +4,8 @@
 #include <array>
 #include <cctype>
 
+#include "tts/engine/voice_language.h"
+
 namespace tts::serve {
 
 namespace {
@@ -12,13 +14,6 @@ namespace {
 constexpr std::array<const char*, 13> kOpenAiVoices = {
     "alloy", "ash",  "ballad",  "coral", "echo",  "fable", "nova",
     "onyx",  "sage", "shimmer", "verse", "marin", "cedar"};
-
-// A language tag as voice choice compares it: lower case, '-' for '_' ("en_US" → "en-us").
-std::string language_key(std::string tag) {
-  std::replace(tag.begin(), tag.end(), '_', '-');
-  for (char& c : tag) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return tag;
-}
 
 // What a request refused because the server is shutting down is told, on either protocol.
 constexpr char kStopping[] = "the server is stopping: it takes no new requests";
@@ -83,15 +78,9 @@ const ServedVoice& SpeechService::voice(const std::string& name) const {
 const ServedVoice& SpeechService::voice(const std::string& name,
                                         const std::string& language) const {
   if (!name.empty() || language.empty()) return voice(name);
-  std::string want = language_key(language);
-  std::string primary = want.substr(0, want.find('-'));
-  const ServedVoice* match = nullptr;
-  for (const auto& v : voices_) {
-    std::string have = language_key(v.voice->info().language);
-    if (have == want) return v;
-    if (!match && have.substr(0, have.find('-')) == primary) match = &v;
-  }
-  return match ? *match : voices_.front();
+  std::vector<std::vector<std::string>> spoken;
+  for (const auto& v : voices_) spoken.push_back(v.voice->info().languages);
+  return voices_.at(engine::voice_for_language(language, spoken).value_or(0));
 }
 
 std::unique_ptr<SpeechJob> SpeechService::start(const SpeechRequest& request,
@@ -110,6 +99,7 @@ std::unique_ptr<SpeechJob> SpeechService::start(const SpeechRequest& request,
     synthesis.pitch_semitones = request.pitch_semitones;
     synthesis.volume = request.volume;
     synthesis.ssml = request.ssml;
+    if (served.voice->text().find_language(request.language)) synthesis.language = request.language;
     synthesis.threads = options_.threads_per_stream;
     synthesis.device = options_.device;
     synthesis.batch = batches_.at(static_cast<std::size_t>(&served - voices_.data()));

@@ -31,6 +31,7 @@ SpeechRequest voice_and_format(const json& data, const std::string& event,
     try {
       // Refuses an unknown voice here, before any text of a stream is spoken.
       request.voice = choose_voice(name, language);
+      request.language = language;
     } catch (const RequestError& e) {
       throw BadEvent(event + ": " + e.what());
     }

@@ -68,18 +68,39 @@ bool parse_prosody_value(const std::string& text, const Named (&names)[N], doubl
 
 class Interpreter {
  public:
-  explicit Interpreter(std::string_view language) : language_(language) {}
+  Interpreter(const std::vector<SpokenLanguage>& languages, std::size_t base)
+      : languages_(languages), current_(base) {
+    if (languages_.empty()) throw std::invalid_argument("SSML needs the voice's languages");
+    if (base >= languages_.size())
+      throw std::invalid_argument("SSML base language " + std::to_string(base) + " of " +
+                                  std::to_string(languages_.size()));
+    for (const SpokenLanguage& l : languages_) tags_.push_back(l.tag);
+  }
 
   SsmlDocument run(const XmlNode& root) {
     if (root.name != "speak")
       throw SsmlError(root.line, root.column,
                       "the root element must be <speak>, not <" + root.name + ">");
+    if (const std::string* tag = root.attribute("xml:lang")) current_ = language_of(root, *tag);
     children(root, Prosody{});
     return std::move(document_);
   }
 
  private:
-  bool english() const { return text_rules_for(language_) == TextRules::kEnglish; }
+  // The current language's tag, whose text rules say-as follows.
+  const std::string& rules() const { return languages_[current_].tag; }
+  bool english() const { return text_rules_for(rules()) == TextRules::kEnglish; }
+
+  // The language of `languages_` that an xml:lang names; one the voice does not speak is read in
+  // its default language, as other engines do, with a warning.
+  std::size_t language_of(const XmlNode& node, const std::string& tag) {
+    if (const auto found = match_language(tag, tags_)) return *found;
+    std::string spoken;
+    for (const std::string& t : tags_) spoken += (spoken.empty() ? "" : ", ") + t;
+    warn(node, "xml:lang=\"" + tag + "\": the voice does not speak it (it speaks " + spoken +
+                   "); read in " + tags_.front());
+    return 0;
+  }
 
   void warn(const XmlNode& node, const std::string& message) {
     document_.warnings.push_back("line " + std::to_string(node.line) + ", column " +
@@ -91,11 +112,11 @@ class Interpreter {
         (segments.empty() || segments.back().kind == kind))
       return;  // </s></p>: one sentence end
     if (kind == SsmlSegment::Kind::kText && !segments.empty() && segments.back().kind == kind &&
-        segments.back().prosody == prosody) {
-      segments.back().text += text;  // merge neighbouring text of the same prosody
+        segments.back().prosody == prosody && segments.back().language == current_) {
+      segments.back().text += text;  // merge neighbouring text of the same prosody and language
       return;
     }
-    segments.push_back({kind, std::move(text), break_ms, prosody});
+    segments.push_back({kind, std::move(text), break_ms, prosody, current_});
   }
 
   void children(const XmlNode& node, const Prosody& prosody) {
@@ -108,6 +129,18 @@ class Interpreter {
   }
 
   void element(const XmlNode& node, const Prosody& prosody) {
+    const std::string& name = node.name;
+    const std::size_t outer = current_;  // the language around the element, restored after it
+    const std::string* tag = node.attribute("xml:lang");
+    if (name == "lang" && !tag)
+      throw SsmlError(node.line, node.column, "<lang> needs an xml:lang attribute");
+    if (tag && (name == "s" || name == "p" || name == "voice" || name == "lang" || name == "speak"))
+      current_ = language_of(node, *tag);
+    content(node, prosody);
+    current_ = outer;
+  }
+
+  void content(const XmlNode& node, const Prosody& prosody) {
     const std::string& name = node.name;
     if (name == "s" || name == "p") {
       children(node, prosody);
@@ -142,7 +175,14 @@ class Interpreter {
         warn(node, "<mark> should be empty; its content is read after the mark");
         children(node, prosody);
       }
-    } else if (name == "speak") {
+    } else if (name == "speak" || name == "lang") {
+      children(node, prosody);
+    } else if (name == "voice") {
+      for (const char* choice : {"name", "gender", "age", "variant"})
+        if (const std::string* value = node.attribute(choice))
+          warn(node, std::string("<voice ") + choice + "=\"" + *value +
+                         "\"> is not supported (one voice speaks a request); read with this "
+                         "voice");
       children(node, prosody);
     } else {
       warn(node, "unknown element <" + name + "> skipped (its text is still read)");
@@ -251,8 +291,8 @@ class Interpreter {
       return spelled;
     }
     if (*kind == "digits") return en::digits(text);
-    if (!spell_cardinal(0, language_)) {
-      warn(node, "say-as " + *kind + " is left to espeak-ng for language " + language_);
+    if (!spell_cardinal(0, rules())) {
+      warn(node, "say-as " + *kind + " is left to espeak-ng for language " + rules());
       return text;
     }
     if ((*kind == "cardinal" || *kind == "ordinal") &&
@@ -261,10 +301,10 @@ class Interpreter {
       warn(node, "say-as " + *kind + " of \"" + text + "\" is not a whole number; read as text");
       return text;
     }
-    if (*kind == "cardinal") return *spell_cardinal(std::stoull(digits_only), language_);
-    if (*kind == "ordinal") return *spell_ordinal(std::stoull(digits_only), language_);
+    if (*kind == "cardinal") return *spell_cardinal(std::stoull(digits_only), rules());
+    if (*kind == "ordinal") return *spell_ordinal(std::stoull(digits_only), rules());
     if (*kind == "date") return date(node, text);
-    if (*kind == "time") return normalize_text(text, language_);
+    if (*kind == "time") return normalize_text(text, rules());
     warn(node, "say-as interpret-as=\"" + *kind + "\" is not supported; read as text");
     return text;
   }
@@ -282,7 +322,7 @@ class Interpreter {
         (order != "mdy" && order != "dmy" && order != "ymd")) {
       warn(node,
            "say-as date \"" + text + "\" (format " + order + ") not understood; read as text");
-      return normalize_text(text, language_);
+      return normalize_text(text, rules());
     }
     unsigned long parts[3] = {std::stoul(m.str(1)), std::stoul(m.str(2)), std::stoul(m.str(3))};
     unsigned long y = parts[order.find('y')], mo = parts[order.find('m')],
@@ -293,17 +333,24 @@ class Interpreter {
     }
     if (!english())  // day-first numeric dates are each language's own rule
       return normalize_text(std::to_string(d) + "/" + std::to_string(mo) + "/" + std::to_string(y),
-                            language_);
+                            rules());
     return std::string(kMonths[mo - 1]) + " " + en::ordinal(d) + " " + en::year(y);
   }
 
-  std::string language_;
+  std::vector<SpokenLanguage> languages_;
+  std::vector<std::string> tags_;  // the languages' BCP 47 tags, for match_language
+  std::size_t current_;            // the language of the text being read
   SsmlDocument document_;
 };
 }  // namespace
 
 SsmlDocument parse_ssml(std::string_view markup, std::string_view language) {
-  return Interpreter(language).run(detail::parse_xml(markup));
+  return parse_ssml(markup, {{bcp47_casing(language), std::string(language)}});
+}
+
+SsmlDocument parse_ssml(std::string_view markup, const std::vector<SpokenLanguage>& languages,
+                        std::size_t base) {
+  return Interpreter(languages, base).run(detail::parse_xml(markup));
 }
 
 }  // namespace tts::frontend

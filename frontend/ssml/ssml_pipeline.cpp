@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <stdexcept>
 
 #include "../text/char_class.h"
 #include "tts/frontend/phonemizer.h"
@@ -123,9 +124,11 @@ std::vector<std::size_t> align_stretches(const std::string& whole,
 // between marks is also phonemised alone: where the stretches' phoneme words add up to the whole
 // sentence's they are counted off; otherwise (the normaliser reads text differently on either
 // side of a mark, or espeak-ng fuses two words) they are aligned to it (align_stretches).
-PhonemizedSentence marked_sentence(const TextPipeline& pipeline, const std::string& sentence,
+PhonemizedSentence marked_sentence(const TextPipeline& pipeline, std::size_t language,
+                                   const std::string& sentence,
                                    const std::vector<std::string>& names, std::size_t& used) {
-  if (sentence.find(kMarkSentinel) == std::string::npos) return pipeline.process_sentence(sentence);
+  if (sentence.find(kMarkSentinel) == std::string::npos)
+    return pipeline.process_sentence(sentence, language);
   std::string clean;
   std::vector<std::size_t> at;  // byte offset in `clean` of each mark of the sentence
   for (std::size_t i = 0; i < sentence.size();) {
@@ -152,7 +155,7 @@ PhonemizedSentence marked_sentence(const TextPipeline& pipeline, const std::stri
 
   PhonemizedSentence out;
   if (detail::has_word_char(text)) {
-    out = pipeline.process_sentence(text);
+    out = pipeline.process_sentence(text, language);
   } else {
     out.text = text;  // nothing to say: its marks fall where it would have been
   }
@@ -165,7 +168,8 @@ PhonemizedSentence marked_sentence(const TextPipeline& pipeline, const std::stri
     std::vector<std::string> stretches;
     for (std::size_t c = 0; c + 1 < cuts.size(); ++c) {
       try {
-        stretches.push_back(pipeline.process_sentence(join(words, cuts[c], cuts[c + 1])).phonemes);
+        stretches.push_back(
+            pipeline.process_sentence(join(words, cuts[c], cuts[c + 1]), language).phonemes);
       } catch (const std::exception&) {  // the whole sentence could be said: use what it says
         stretches.emplace_back();
       }
@@ -193,8 +197,13 @@ PhonemizedSentence marked_sentence(const TextPipeline& pipeline, const std::stri
 
 void process_ssml(const SsmlDocument& document, const TextPipeline& pipeline,
                   const SsmlHandlers& handlers) {
-  std::string run;  // text of equal prosody, phonemised together so sentences split naturally
+  for (const auto& segment : document.segments)
+    if (segment.language >= pipeline.languages().size())
+      throw std::invalid_argument("SSML parsed for more languages than the text pipeline speaks");
+  // Text of equal prosody and language, phonemised together so sentences split naturally.
+  std::string run;
   Prosody run_prosody;
+  std::size_t run_language = 0;
   std::vector<std::string> run_marks;  // the names of the sentinels in `run`, in order
   std::vector<std::string> pending;    // marks after the run's text: they go with the next text
   auto mark = [&](const std::string& name) {
@@ -220,14 +229,14 @@ void process_ssml(const SsmlDocument& document, const TextPipeline& pipeline,
     if (!run.empty()) {
       std::size_t used = 0;
       SentenceSink each = [&](std::string sentence) {
-        PhonemizedSentence s = marked_sentence(pipeline, sentence, run_marks, used);
+        PhonemizedSentence s = marked_sentence(pipeline, run_language, sentence, run_marks, used);
         if (!detail::has_word_char(s.text)) {  // only marks (the splitter keeps them)
           for (const auto& m : s.marks) mark(m.name);
           return;
         }
         deliver(std::move(s), run_prosody);
       };
-      SentenceSplitter splitter(pipeline.language());
+      SentenceSplitter splitter(pipeline.languages()[run_language].tag);
       splitter.feed(run, each);
       splitter.finish(each);
       for (; used < run_marks.size(); ++used) mark(run_marks[used]);  // none expected
@@ -238,8 +247,9 @@ void process_ssml(const SsmlDocument& document, const TextPipeline& pipeline,
   for (const auto& segment : document.segments) {
     switch (segment.kind) {
       case SsmlSegment::Kind::kText: {
-        if (!(segment.prosody == run_prosody)) flush(false);
+        if (!(segment.prosody == run_prosody) || segment.language != run_language) flush(false);
         run_prosody = segment.prosody;
+        run_language = segment.language;
         std::string text = segment.text;
         for (std::size_t at; (at = text.find(kMarkSentinel)) != std::string::npos;)
           text.replace(at, kMarkSentinel.size(), " ");

@@ -66,4 +66,23 @@ bool looks_like_bcp47(std::string_view tag) {
   }
 }
 
+bool same_language_tag(std::string_view a, std::string_view b) {
+  if (a.size() != b.size()) return false;
+  auto key = [](char c) { return c == '_' ? '-' : lower(c); };
+  for (std::size_t i = 0; i < a.size(); ++i)
+    if (key(a[i]) != key(b[i])) return false;
+  return true;
+}
+
+std::optional<std::size_t> match_language(std::string_view wanted,
+                                          const std::vector<std::string>& tags) {
+  if (wanted.empty()) return std::nullopt;
+  for (std::size_t i = 0; i < tags.size(); ++i)
+    if (same_language_tag(wanted, tags[i])) return i;
+  const std::string primary = primary_language(wanted);
+  for (std::size_t i = 0; i < tags.size(); ++i)
+    if (primary_language(tags[i]) == primary) return i;
+  return std::nullopt;
+}
+
 }  // namespace tts::frontend

@@ -95,6 +95,8 @@ class VoiceInfo:
     size_bytes: int
     error: Optional[str] = None  # list_voices(): why its voice.json could not be read, if it could not
     languages: tuple = ()  # BCP 47 tags it speaks, e.g. ("en-US",)
+    speaker: str = ""      # who speaks ("" when voice.json does not say)
+    sex: str = ""          # "female", "male" or ""
 
 
 class Span(NamedTuple):
@@ -138,6 +140,7 @@ def synthesis_defaults() -> dict:
                        getattr(_lib, "tts_default_synthesis_options_sized", None))
     values = {name: getattr(o, name) for name in _OPTION_NAMES}
     values["ssml"] = bool(values["ssml"])
+    values["language"] = values["language"].decode("utf-8") if values["language"] else None
     return values
 
 
@@ -161,6 +164,10 @@ def _options(kwargs) -> "_capi.tts_synthesis_options":
                                f"{name} {value} does not fit its C field (from {low} below {high})")
         elif name == "ssml":
             value = 1 if value else 0
+        elif name == "language":
+            if not isinstance(value, str):
+                raise TypeError(f"synthesis option language must be a str, not {value!r}")
+            value = value.encode("utf-8")
         else:
             value = float(value)
         setattr(o, name, value)
@@ -265,7 +272,8 @@ class Voice:
 
         Options (tts_synthesis_options; unset ones keep the library's defaults, see
         synthesis_defaults()): rate, pitch_semitones, volume, sentence_silence, seed, temperature,
-        threads, ssml (True: the text is SSML), chunk_samples. Invalid options raise TtsError
+        threads, ssml (True: the text is SSML), chunk_samples, language (a BCP 47 tag the voice
+        speaks, VoiceInfo.languages: the text's language). Invalid options raise TtsError
         (Status.INVALID_ARGUMENT) at the call, before anything is yielded; text that cannot be
         spoken raises TtsError (Status.BAD_INPUT) after the chunks of the sentences before it.
         Closing the generator early (close(), break out of a for loop, garbage collection) cancels
@@ -421,7 +429,8 @@ def _voice_info(info, error=None) -> VoiceInfo:
         sample_rate=int(info.sample_rate), licence=_capi.text(info.licence),
         source=_capi.text(info.source), path=_capi.text(info.path),
         size_bytes=int(info.size_bytes), error=error,
-        languages=tuple(t for t in (_capi.text(info.languages) or "").split(",") if t))
+        languages=tuple(t for t in (_capi.text(info.languages) or "").split(",") if t),
+        speaker=_capi.text(info.speaker), sex=_capi.text(info.sex))
 
 
 def _voice_list():

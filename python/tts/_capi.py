@@ -47,6 +47,7 @@ class tts_synthesis_options(ctypes.Structure):
         ("threads", ctypes.c_int),
         ("ssml", ctypes.c_int),
         ("chunk_samples", ctypes.c_size_t),
+        ("language", ctypes.c_char_p),
     ]
 
 
@@ -97,6 +98,8 @@ class tts_voice_info(ctypes.Structure):
         ("path", ctypes.c_char_p),
         ("size_bytes", ctypes.c_uint64),
         ("languages", ctypes.c_char_p),
+        ("speaker", ctypes.c_char_p),
+        ("sex", ctypes.c_char_p),
     ]
 
 

@@ -59,6 +59,17 @@ class VoiceTest(unittest.TestCase):
     def tearDownClass(cls):
         cls.voice.close()
 
+    def test_the_language_option_must_be_one_the_voice_speaks(self):
+        english = [x for c in self.voice.synthesize(TEXT, seed=SEED, language="en")
+                   for x in floats(c.samples)]
+        self.assertEqual(english, self.audio)
+        with self.assertRaises(tts.TtsError) as caught:
+            list(self.voice.synthesize(TEXT, language="es-MX"))
+        self.assertEqual(caught.exception.status, tts.Status.INVALID_ARGUMENT)
+        self.assertIn('language "es-MX"', str(caught.exception))
+        with self.assertRaises(TypeError):
+            self.voice.synthesize(TEXT, language=5)
+
     def test_info(self):
         info = self.voice.info
         self.assertEqual(info.name, "default")
@@ -313,7 +324,8 @@ class DefaultsTest(unittest.TestCase):
     def test_synthesis_defaults_mirror_the_options_struct(self):
         d = tts.synthesis_defaults()
         self.assertEqual(set(d), {"rate", "pitch_semitones", "volume", "sentence_silence", "seed",
-                                  "temperature", "threads", "ssml", "chunk_samples"})
+                                  "temperature", "threads", "ssml", "chunk_samples", "language"})
+        self.assertIsNone(d["language"])
         self.assertEqual(d["rate"], 1.0)
         self.assertEqual(d["ssml"], False)
         self.assertEqual(d["chunk_samples"], 2048)

@@ -9,6 +9,7 @@ SOUND_ICON, settings, errors and QUIT.
 """
 
 import os
+import subprocess
 import sys
 import tempfile
 import time
@@ -59,7 +60,7 @@ class ModuleTest(unittest.TestCase):
         self.assertIn(b"default", self.init.lines[0])
         lines = self.voices.text.split("\n")
         self.assertEqual(lines[-1], "200 OK VOICE LIST SENT")
-        self.assertIn("200-default\ten-us\tnone", lines)
+        self.assertIn("200-default\ten-US\tnone", lines)
 
     def test_02_marks_before_every_word(self):
         self.m.send("SET")
@@ -212,6 +213,62 @@ class ModuleTest(unittest.TestCase):
         self.m.send("QUIT")
         self.assertEqual(self.m.reply().text, "210 OK QUIT")
         self.assertEqual(self.m.proc.wait(10), 0)
+
+
+class BilingualVoiceTest(unittest.TestCase):
+    """Two random voices on TTS_VOICE_PATH: babble (en-US, the configured voice) and allison (en-US
+    and es-MX, es-MX phonemised by es-419). LIST VOICES names allison once per language; SET
+    language=es-MX finds her and she reads the text in Spanish: the same audio as when she is named
+    with language=es, other audio than her English reading of the same text."""
+
+    @classmethod
+    def setUpClass(cls):
+        cls.tmp = tempfile.TemporaryDirectory()
+        voices = os.path.join(cls.tmp.name, "voices")
+        tts = os.path.join(BUILD, "tools", "tts")
+        for name, seed, extra in (("babble", "7", []),
+                                  ("allison", "8", ["--languages", "en-US", "es-MX",
+                                                    "--espeak-voice", "es-MX=es-419"])):
+            subprocess.run([tts, "voices", "create-random", os.path.join(voices, name),
+                            "--name", name, "--seed", seed] + extra, check=True)
+        cls.saved_path = os.environ.get("TTS_VOICE_PATH")
+        os.environ["TTS_VOICE_PATH"] = voices
+        binary = os.path.join(BUILD, "tools", "sd_tts", "sd_tts")
+        cls.module = Module(binary, 'TtsVoice "babble"\nTtsThreads 1\n', cls.tmp.name)
+        cls.init, cls.voices = cls.module.handshake()
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.module.close()
+        if cls.saved_path is None:
+            os.environ.pop("TTS_VOICE_PATH", None)
+        else:
+            os.environ["TTS_VOICE_PATH"] = cls.saved_path
+        cls.tmp.cleanup()
+
+    def spoken(self, voice, language):
+        m = self.module
+        m.send("SET")
+        self.assertEqual(m.reply().text, "203 OK RECEIVING SETTINGS")
+        m.send(f"synthesis_voice={voice}", f"language={language}", "rate=100", ".")
+        self.assertEqual(m.reply().text, "203 OK SETTINGS RECEIVED")
+        m.speak("<speak>Tengo 21 años.</speak>")
+        got = m.until({"702", "703", "704"})
+        self.assertEqual(got[-1].text, "702 END")
+        return [s for msg in got if msg.code == "705" for s in msg.samples]
+
+    def test_list_voices_names_each_language(self):
+        lines = self.voices.text.split("\n")
+        for line in ("200-babble\ten-US\tnone", "200-allison\ten-US\tnone",
+                     "200-allison\tes-MX\tnone"):
+            self.assertIn(line, lines)
+
+    def test_a_language_finds_the_bilingual_voice_and_reads_in_it(self):
+        by_language = self.spoken("NULL", "es-MX")
+        self.assertGreater(len(by_language), 0)
+        self.assertEqual(self.spoken("allison", "es"), by_language)
+        self.assertNotEqual(self.spoken("allison", "en-US"), by_language)
+        self.assertNotEqual(self.spoken("NULL", "en-US"), by_language)  # babble, in English
 
 
 if __name__ == "__main__":

@@ -11,6 +11,7 @@
 
 #include "tts/build_info.h"
 #include "tts/engine/voice_search.h"
+#include "tts/frontend/language.h"
 
 namespace tts::speechd {
 
@@ -101,13 +102,13 @@ bool Session::init(std::string& message) {
     engine::VoiceInfo info = engine::read_voice_info(folder);
     default_voice_ = info.name;
     voice_folders_[info.name] = folder;
-    installed_.push_back({info.name, info.language});
+    installed_.push_back({info.name, info.languages});
     for (const std::filesystem::path& other : engine::list_voices()) {
       try {
         engine::VoiceInfo other_info = engine::read_voice_info(other);
         if (voice_folders_.count(other_info.name)) continue;
         voice_folders_[other_info.name] = other;
-        installed_.push_back({other_info.name, other_info.language});
+        installed_.push_back({other_info.name, other_info.languages});
       } catch (const std::exception& e) {
         log(std::string("sd_tts: skipping a voice: ") + e.what());
       }
@@ -189,8 +190,9 @@ std::string Session::debug(bool on, const std::string& file) {
 
 std::string Session::list_voices() const {
   std::vector<VoiceEntry> entries;
-  for (const InstalledVoice& voice : installed_)
-    entries.push_back({voice.name, voice.language, ""});
+  for (const InstalledVoice& voice : installed_)  // a voice once for each language it speaks
+    for (const std::string& language : voice.languages)
+      entries.push_back({voice.name, language, ""});
   return format_voice_list(entries);
 }
 
@@ -212,6 +214,12 @@ void Session::speak(const Request& request) {
           spelling_ ? spell_ssml(request.text) : speak_punctuation(request.text, punctuation_);
   }
   job.voice = choose_voice(installed_, synthesis_voice_, language_, default_voice_);
+  // The text is read in the language set, when the voice speaks it (a bilingual voice chosen for
+  // its second language reads that one); else in the voice's own.
+  for (const InstalledVoice& voice : installed_)
+    if (voice.name == job.voice && language_ != "NULL" &&
+        frontend::match_language(language_, voice.languages))
+      job.options.language = language_;
   job.options.rate = rate_factor(rate_);
   job.options.pitch_semitones = pitch_semitones(pitch_);
   job.options.volume = volume_gain(volume_);

@@ -6,6 +6,8 @@
 #include <cmath>
 #include <cstdlib>
 
+#include "tts/engine/voice_language.h"
+
 namespace tts::speechd {
 namespace {
 
@@ -336,20 +338,14 @@ std::string choose_voice(const std::vector<InstalledVoice>& voices,
       if (lower(voice.name) == wanted) return voice.name;
   }
   if (!unset(language)) {
-    std::string wanted = lower(language);
-    std::replace(wanted.begin(), wanted.end(), '_', '-');
-    std::string primary = wanted.substr(0, wanted.find('-'));
-    for (const InstalledVoice& voice : voices)
-      if (lower(voice.language) == wanted) return voice.name;
-    // Then the fallback when its language fits, so "en" keeps the configured English voice.
+    std::vector<std::vector<std::string>> spoken;
+    std::optional<std::size_t> preferred;  // so "en" keeps the configured English voice
     for (const InstalledVoice& voice : voices) {
-      std::string have = lower(voice.language);
-      if (voice.name == fallback && have.substr(0, have.find('-')) == primary) return voice.name;
+      if (voice.name == fallback) preferred = spoken.size();
+      spoken.push_back(voice.languages);
     }
-    for (const InstalledVoice& voice : voices) {
-      std::string have = lower(voice.language);
-      if (have.substr(0, have.find('-')) == primary) return voice.name;
-    }
+    if (auto found = engine::voice_for_language(language, spoken, preferred))
+      return voices[*found].name;
   }
   return std::string(fallback);
 }

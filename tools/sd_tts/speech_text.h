@@ -60,11 +60,13 @@ std::string spell_ssml(std::string_view ssml);
 std::map<std::string, std::string> parse_config(std::string_view text);
 
 struct InstalledVoice {
-  std::string name, language;  // language as in voice.json ("en-us")
+  std::string name;
+  std::vector<std::string> languages;  // BCP 47, as VoiceInfo::languages ("en-US", "es-MX")
 };
 // The voice to speak with: `synthesis_voice` when installed (by name, case-insensitive), else the
-// first voice whose language matches `language` (en-US = en-us; "en" matches "en-us"), else
-// `fallback`. Empty strings and "NULL" (what the server sends for unset) mean unset.
+// one engine::voice_for_language finds for `language` among all the languages of each voice
+// (en_US = en-US; "en" finds "en-US", `fallback` first when it fits), else `fallback`. Empty
+// strings and "NULL" (what the server sends for unset) mean unset.
 std::string choose_voice(const std::vector<InstalledVoice>& voices,
                          std::string_view synthesis_voice, std::string_view language,
                          std::string_view fallback);

@@ -97,6 +97,12 @@ typedef struct tts_synthesis_options {
   int threads; /* vocoder threads for this stream, [1, 256] (audio does not depend on it) */
   int ssml;    /* nonzero: the text is SSML (<speak>...</speak>) */
   size_t chunk_samples; /* samples per chunk, >= 1; default 2048 (the first is at most 256) */
+  /* The text's language, a BCP 47 tag the voice speaks (tts_voice_info.languages; "es" finds
+   * "es-MX"): its text rules and espeak-ng voice read the text, and SSML xml:lang switches from
+   * it. NULL or "" (the default): the voice's first language. One the voice does not speak is
+   * TTS_ERR_INVALID_ARGUMENT. (Appended after chunk_samples: a smaller struct_size leaves it NULL.)
+   */
+  const char* language;
 } tts_synthesis_options;
 
 /* One symbol of a sentence and where it sounds: samples [start, start + count) of the sentence's
@@ -156,6 +162,10 @@ typedef struct tts_voice_info {
   /* The languages it speaks as BCP 47 tags joined by commas: "en-US", "en-US,es-MX". (Appended
    * after size_bytes: a caller built against a header without it is not given it.) */
   const char* languages;
+  /* Who speaks, and "female" or "male"; "" when voice.json does not say. (Appended after
+   * languages.) */
+  const char* speaker;
+  const char* sex;
 } tts_voice_info;
 
 typedef struct tts_voice tts_voice;

@@ -65,6 +65,11 @@ struct SynthesisOptions {
   std::size_t chunk_samples = 2048;
   std::size_t queue_chunks = 8;     // bound of the vocoder → caller queue
   std::size_t sentences_ahead = 2;  // bound of the frontend → vocoder queue
+  // The language of the text, a BCP 47 tag the voice speaks (VoiceInfo::languages; matched as
+  // frontend::match_language: the tag, then its primary subtag): its text rules, sentence
+  // splitting and espeak-ng voice read the text, and SSML xml:lang switches from it. Empty: the
+  // voice's first language. One the voice does not speak makes start() throw.
+  std::string language;
   // Throws std::invalid_argument naming the field.
   void validate() const;
 };

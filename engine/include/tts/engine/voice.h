@@ -1,8 +1,9 @@
 // A voice on disk and in memory. A voice is a folder (docs/voice-format.md is the full
 // specification):
 //
-//   voice.json                  format, format_version, name, language, sample_rate, features
-//                               (MelConfig), phonemes (symbol table), licence, source, files
+//   voice.json                  format, format_version, name, language, languages,
+//                               espeak_voices, speaker, sex, sample_rate, features (MelConfig),
+//                               phonemes (symbol table), licence, source, files
 //                               (byte size and CRC-32 of every weight/config file below)
 //   acoustic/acoustic.json      acoustic model hyper-parameters  (acoustic/)
 //   acoustic/acoustic.safetensors
@@ -21,6 +22,7 @@
 
 #include <cstdint>
 #include <filesystem>
+#include <map>
 #include <memory>
 #include <mutex>
 #include <stdexcept>
@@ -28,6 +30,7 @@
 #include <vector>
 
 #include "tts/acoustic/acoustic_model.h"
+#include "tts/frontend/language.h"
 #include "tts/frontend/symbol_table.h"
 #include "tts/frontend/text_pipeline.h"
 #include "tts/kernels/mel.h"
@@ -86,7 +89,12 @@ struct VoiceInfo {
   // The languages it speaks, as BCP 47 tags ("en-US"): voice.json's "languages", or for a voice
   // without one the BCP 47 form of `language`. Never empty.
   std::vector<std::string> languages;
+  // The espeak-ng voice that phonemises each of `languages` (the same order): voice.json's
+  // "espeak_voices" where it names one, else `language`.
+  std::vector<std::string> espeak_voices;
   int sample_rate = 0;
+  std::string speaker;  // who speaks (optional; "" when voice.json does not say)
+  std::string sex;      // "female", "male", or "" when voice.json does not say
   std::string licence;  // SPDX identifier or a short text
   std::string source;   // where the recordings came from
   std::string description;
@@ -95,6 +103,9 @@ struct VoiceInfo {
   std::uint64_t total_bytes() const;
   // "en-US,es-MX": the languages joined by commas.
   std::string languages_text() const;
+  // Each language with its espeak-ng voice, the default first: what the voice's TextPipeline
+  // speaks.
+  std::vector<frontend::SpokenLanguage> spoken_languages() const;
 };
 
 // Reads and checks voice.json only (format, version, fields; not the weight files). Cheap: used by
@@ -145,6 +156,11 @@ struct VoiceManifest {
   std::string language = "en-us";
   // BCP 47 tags; empty: the BCP 47 form of `language` alone.
   std::vector<std::string> languages;
+  // The espeak-ng voice of some of `languages` (tag → voice), written as "espeak_voices" when not
+  // empty; a tag without one is phonemised with `language`.
+  std::map<std::string, std::string> espeak_voices;
+  std::string speaker;  // written when not empty
+  std::string sex;      // "female" or "male"; written when not empty
   std::string licence;
   std::string source;
   std::string description;

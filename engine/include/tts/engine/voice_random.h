@@ -4,13 +4,17 @@
 
 #include <cstdint>
 #include <filesystem>
+#include <map>
 #include <string>
+#include <vector>
 
 namespace tts::engine {
 
 struct RandomVoiceOptions {
   std::string name = "random";
   std::string language = "en-us";
+  std::vector<std::string> languages;                // BCP 47; empty: that of `language`
+  std::map<std::string, std::string> espeak_voices;  // tag → espeak-ng voice (voice.json)
   std::uint64_t seed = 1;
   // Size of the networks. "tiny" (fast, for tests: WaveNet L=4, R=8, S=16; acoustic 16 channels)
   // or "full" (the default hyper-parameters of both models, for benchmarks).

@@ -22,6 +22,9 @@ class BusyError : public std::runtime_error {
 struct SpeechRequest {
   std::string text;
   std::string voice;  // a served voice's name; empty for the first (default) one
+  // The text's language, a BCP 47 tag (Wyoming's voice.language, the HTTP body's "language"):
+  // used when the voice speaks it (SynthesisOptions::language), else the voice's own is.
+  std::string language;
   bool ssml = false;
   float rate = 1.0f;
   float pitch_semitones = 0.0f;

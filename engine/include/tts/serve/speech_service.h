@@ -83,10 +83,10 @@ class SpeechService {
   // RequestError listing the served voices.
   const ServedVoice& voice(const std::string& name) const;
   // The voice a request names, as voice(name); when it names none but gives a language, the first
-  // voice of that language, else of its primary subtag ("en" or "en-GB" choose an "en-us" voice),
-  // else the first served voice, as piper chooses. Tags compare as Home Assistant and piper write
-  // them ("en_US", "en-US") against espeak-ng's ("en-us"). Wyoming's requests carry a language;
-  // OpenAI's have none, and voice(name) is this rule without one.
+  // voice that speaks it (any of VoiceInfo::languages, so a bilingual voice for either), else its
+  // primary subtag ("en" or "en-GB" choose an "en-US" voice), else the first served voice, as
+  // piper chooses: engine::voice_for_language. Tags compare as Home Assistant and piper write them
+  // ("en_US" is "en-US"). Wyoming's requests carry a language, OpenAI's only as our "language".
   const ServedVoice& voice(const std::string& name, const std::string& language) const;
   const std::vector<ServedVoice>& voices() const { return voices_; }
   const ServiceOptions& options() const { return options_; }

@@ -2,8 +2,11 @@
 // (what the phonemiser takes: "en-us", "es-419"), and the text rules chosen for each.
 #pragma once
 
+#include <cstddef>
+#include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace tts::frontend {
 
@@ -25,5 +28,23 @@ std::string bcp47_casing(std::string_view tag);
 // Whether `tag` has the shape of a BCP 47 language tag: a 2-3 letter language, then subtags of
 // 1-8 letters or digits, separated by '-'. (Not a registry check.)
 bool looks_like_bcp47(std::string_view tag);
+
+// One language a voice speaks: its BCP 47 tag ("es-MX") and the espeak-ng voice that phonemises
+// its text ("es-419").
+struct SpokenLanguage {
+  std::string tag;
+  std::string espeak_voice;
+};
+
+// Whether two tags are the same, as clients write them: case aside, '_' read as '-' ("en_US" is
+// "en-US").
+bool same_language_tag(std::string_view a, std::string_view b);
+
+// Which of `tags` the tag `wanted` names: the same tag (same_language_tag), else the first with
+// its primary subtag ("es" and "es-ES" name "es-MX"); nothing when none does or `wanted` is empty.
+// Every choice by language goes through it: SSML xml:lang against a voice's languages, and the
+// engine's choice of a voice for a language (tts/engine/voice_language.h).
+std::optional<std::size_t> match_language(std::string_view wanted,
+                                          const std::vector<std::string>& tags);
 
 }  // namespace tts::frontend

@@ -1,7 +1,8 @@
 // The SSML subset the engine reads: speak, s, p, break (time, strength), prosody (rate, pitch,
 // volume), say-as (interpret-as characters/spell-out, digits, cardinal, ordinal, date, time), sub
-// (alias), phoneme (alphabet="ipa", ph), mark (name). Unknown elements are reported as warnings and
-// skipped; their text is still spoken. Malformed markup throws SsmlError with line and column.
+// (alias), phoneme (alphabet="ipa", ph), mark (name), lang and voice; xml:lang on speak, p, s,
+// voice and lang switches the language of their content. Unknown elements are reported as warnings
+// and skipped; their text is still spoken. Malformed markup throws SsmlError with line and column.
 // Stateless and thread-safe.
 #pragma once
 
@@ -10,6 +11,8 @@
 #include <string>
 #include <string_view>
 #include <vector>
+
+#include "tts/frontend/language.h"
 
 namespace tts::frontend {
 
@@ -51,6 +54,9 @@ struct SsmlSegment {
   std::string text;
   int break_ms = 0;
   Prosody prosody;
+  // The language `text` is read in: an index into the languages the document was parsed for
+  // (the innermost xml:lang the voice speaks, else the document's base language).
+  std::size_t language = 0;
 };
 
 struct SsmlDocument {
@@ -62,6 +68,16 @@ struct SsmlDocument {
 // the language's text rules (English, Spanish, French, Italian, Russian: language.h); other
 // languages keep the digits for espeak-ng, with a warning where that loses meaning.
 SsmlDocument parse_ssml(std::string_view markup, std::string_view language = "en-us");
+
+// For a voice that speaks `languages` (the first its default; TextPipeline::languages()), the text
+// starting in languages[base]. xml:lang on <speak>, <p>, <s>, <voice> and <lang> switches the
+// language of their content to the one of `languages` it names (match_language: the tag, then its
+// primary subtag), which then chooses the text rules, the sentence splitting and the espeak-ng
+// voice; a language the voice does not speak is a warning naming it, and the content is read in
+// the voice's default language. <voice> chooses no other voice (a name, gender or age is a
+// warning). Throws std::invalid_argument for an empty list or a base outside it.
+SsmlDocument parse_ssml(std::string_view markup, const std::vector<SpokenLanguage>& languages,
+                        std::size_t base = 0);
 
 // True if `text` looks like SSML (starts, after white space, with "<speak" or "<?xml").
 bool looks_like_ssml(std::string_view text);

@@ -1,6 +1,8 @@
 // SSML through the text pipeline: the parsed document's text runs are split, normalised and
-// phonemised sentence by sentence (runs of equal prosody together), <phoneme> IPA is encoded as
-// given, and <break>s are reported. `tts say` (through the engine) and `tts phonemize --ssml` both
+// phonemised sentence by sentence (runs of equal prosody and language together, each in its
+// segment's language of the pipeline's languages), <phoneme> IPA is encoded as given, and <break>s
+// are reported. A change of language, like one of prosody, ends a sentence: the text on either
+// side is phonemised apart. `tts say` (through the engine) and `tts phonemize --ssml` both
 // walk SSML this way.
 //
 // <mark>s: a mark before a word of a sentence is in that sentence's `marks` at the word's first
@@ -27,8 +29,9 @@ struct SsmlHandlers {
   std::function<void(const std::string& name)> mark;  // a mark outside any sentence (may be empty)
 };
 
-// Throws what TextPipeline::process throws, and UnknownPhonemeError for <phoneme> IPA the
-// pipeline's symbol table does not have.
+// Throws what TextPipeline::process throws, UnknownPhonemeError for <phoneme> IPA the
+// pipeline's symbol table does not have, and std::invalid_argument for a document parsed for more
+// languages than the pipeline speaks (parse it with pipeline.languages()).
 void process_ssml(const SsmlDocument& document, const TextPipeline& pipeline,
                   const SsmlHandlers& handlers);
 

@@ -1,0 +1,26 @@
+// Choosing a voice by language: the one rule `tts say --lang`, the servers (Wyoming's
+// voice.language) and sd_tts (SET language) share. A voice is found for any of the languages it
+// speaks (VoiceInfo::languages), so a bilingual voice is found for either.
+#pragma once
+
+#include <cstddef>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace tts::engine {
+
+// Which of several voices speaks `tag`: the first that speaks the tag itself (case aside, '_' as
+// '-': "en_US" is "en-US"), else `preferred` when it speaks the tag's primary subtag, else the
+// first that does ("es" and "es-ES" find an "es-MX" voice). `spoken[i]` holds the BCP 47 tags voice
+// i speaks. Nothing when none speaks it, or for an empty tag.
+std::optional<std::size_t> voice_for_language(std::string_view tag,
+                                              const std::vector<std::vector<std::string>>& spoken,
+                                              std::optional<std::size_t> preferred = std::nullopt);
+
+// Every tag of `spoken`, each once, in order, joined by ", ": what a message says the voices
+// speak ("en-US, es-MX, fr-CA").
+std::string languages_spoken(const std::vector<std::vector<std::string>>& spoken);
+
+}  // namespace tts::engine
