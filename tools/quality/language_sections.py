@@ -36,8 +36,8 @@ def header(ctx, lang, held, run):
           f"| Command | `{ctx.command}` |",
           f"| Voice | `{voice.get('name', '?')}` (folder `{ctx.rel(lang.voice_given)}`): "
           f"{md_escape(voice.get('description', ''))} |",
-          f"| Language | {lang.tag}, phonemised by espeak-ng as `{lang.espeak}`; the voice spoke it "
-          f"through {md_escape(lang.speaking)} |",
+          f"| Language | {lang.tag}, phonemised by espeak-ng as `{lang.espeak}`; the voice spoke "
+          f"it through {md_escape(lang.speaking)} |",
           f"| Held-out prompts | {len(held.ids)} of the {held.n_all} in "
           f"`{ctx.rel(lang.held_out_file)}` ({md_escape(lang.held_out_why)}), from "
           f"`{ctx.rel(ctx.corpus)}` |",
@@ -127,9 +127,10 @@ def spectrogram_section(ctx, pngs, held):
 
 def listening_section(ctx, run):
     return ["## Listening\n",
-            f"`{ctx.pictures_folder}/wavs/`: {run.wavs_kept} files, each held-out prompt as the voice spoke "
-            f"it (`PROMPT.tts.wav`, seed 0) and as espeak-ng did (`PROMPT.espeak-ng.wav`), the "
-            f"16 kHz files Praat measured; the recordings are the corpus's own `wavs/`.\n"]
+            f"`{ctx.pictures_folder}/wavs/`: {run.wavs_kept} files, each held-out prompt as the "
+            f"voice spoke it (`PROMPT.tts.wav`, seed 0) and as espeak-ng did "
+            f"(`PROMPT.espeak-ng.wav`), the 16 kHz files Praat measured; the recordings are the "
+            f"corpus's own `wavs/`.\n"]
 
 
 def speed_table(named_speeds):

@@ -270,13 +270,13 @@ def other_languages_section(ctx):
     from languages import is_english, report_stem, voice_languages
     others = [t for t in voice_languages(ctx.voice_json) if not is_english(t)]
     md = ["## Other languages\n",
-          "A voice in another language (its `voice.json` names the espeak-ng voice as `language` and "
-          "the BCP 47 tags as `languages`), or any language passed with `--language TAG`, gets its "
-          "own report from the same command: `quality-TAG.md` beside this one, with its pictures, "
-          "`praat.json` and the wavs for listening in `quality-TAG/`. It judges the voice on the "
-          "held-out prompts of that language's Asterisk corpus (`--corpus`, or `--corpus-XX` for a "
-          "voice's second language; the held-out ids from `VOICE/held-out-TAG.txt`, else the "
-          "voice's `held-out.txt` for its own language, else "
+          "A voice in another language (its `voice.json` names the espeak-ng voice as `language` "
+          "and the BCP 47 tags as `languages`), or any language passed with `--language TAG`, "
+          "gets its own report from the same command: `quality-TAG.md` beside this one, with its "
+          "pictures, `praat.json` and the wavs for listening in `quality-TAG/`. It judges the "
+          "voice on the held-out prompts of that language's Asterisk corpus (`--corpus`, or "
+          "`--corpus-XX` for a voice's second language; the held-out ids from "
+          "`VOICE/held-out-TAG.txt`, else the voice's `held-out.txt` for its own language, else "
           "`scripts/corpus/held-out/asterisk-XX.txt`): Praat's HNR and F0 spread of the "
           "recordings, of their copy-synthesis through the voice's vocoder and of the voice "
           "speaking the prompts, beside espeak-ng in the same language; the aligned log-mel "
