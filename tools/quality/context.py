@@ -17,6 +17,7 @@ class Context:
     seeds: list          # the voice samples: it speaks everything once per seed
     command: str         # the command line, as shown in the report
     pitch_sentences: int = 10   # dev sentences of the pitch-shift check (tts say --pitch)
+    pictures_folder: str = "quality"   # OUT/this/ holds the pictures (and praat.json)
     voice_dir: str = ""
     voice_json: dict = field(default_factory=dict)
     work: str = ""       # temporary folder with every wav

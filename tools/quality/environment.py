@@ -13,10 +13,14 @@ from systems import FLITE_VOICES
 PACKAGES = ["pocketsphinx", "pocketsphinx-en-us", "flite", "espeak-ng", "sox", "praat"]
 
 
-def check_tools(tts):
-    """Stops the run (Fatal) when a program or model file it needs is missing."""
+def check_tts(tts):
     if not (os.path.isfile(tts) and os.access(tts, os.X_OK)):
         raise Fatal(f"tts command {tts} not found or not executable (build it, or pass --tts PATH)")
+
+
+def check_tools(tts):
+    """Stops the run (Fatal) when a program or model file it needs is missing."""
+    check_tts(tts)
     for program in ["pocketsphinx_continuous", "flite", "espeak-ng", "sox", "praat"]:
         if shutil.which(program) is None:
             raise Fatal(f"{program} is not installed (scripts/install-deps quality)")

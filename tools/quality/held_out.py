@@ -37,12 +37,15 @@ def read_prompt_ids(held_out_file, limit):
     return (ids[:limit] if limit else ids), len(ids)
 
 
-def read_metadata(ctx):
-    """prompt id -> (raw transcript, normalised transcript); builds the corpus when it is missing."""
+def read_metadata(ctx, language="en"):
+    """prompt id -> (raw transcript, normalised transcript); builds the corpus when it is missing
+    (language: build-asterisk-corpus's --language)."""
     metadata_path = os.path.join(ctx.corpus, "metadata.csv")
     if not os.path.isfile(metadata_path):
         log(f"{metadata_path} is missing: building the corpus with scripts/build-asterisk-corpus")
         cmd = [os.path.join(ctx.root, "scripts", "build-asterisk-corpus"), ctx.corpus]
+        if language != "en":
+            cmd += ["--language", language]
         rc = subprocess.run(cmd).returncode
         if rc != 0 or not os.path.isfile(metadata_path):
             ctx.failures.append((SECTION, describe_failure(
@@ -91,15 +94,18 @@ def scoring_tasks(ctx, known, metadata, hdir):
     return tasks
 
 
-def score_acoustic_model(ctx, known, hdir):
-    """The voice's acoustic model against the held-out recordings (`tts train score-acoustic`):
-    its JSON, or None with a failure recorded."""
+def score_acoustic_model(ctx, known, hdir, espeak_voice=None):
+    """The voice's acoustic model against the held-out recordings (`tts train score-acoustic`,
+    transcripts phonemised with espeak_voice, by default its English): its JSON, or None with a
+    failure recorded."""
     ids_file = os.path.join(hdir, "scored-ids.txt")
     with open(ids_file, "w", encoding="utf-8") as f:
         f.write("".join(pid + "\n" for pid in known))
     acoustic_dir = os.path.join(ctx.voice_dir, ctx.voice_json.get("acoustic", "acoustic"))
     cmd = [ctx.tts, "train", "score-acoustic", "--model", acoustic_dir, "--data", ctx.corpus,
            "--ids", ids_file]
+    if espeak_voice:
+        cmd += ["--lang", espeak_voice]
     rc, out, err = run(cmd)
     try:
         if rc == 0:

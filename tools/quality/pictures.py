@@ -12,25 +12,27 @@ SPECTROGRAM_SYSTEMS = [("recording", "recording"), ("copy", "copy-synthesis"),
                        ("tts", "TTS from the text")]   # seed 0 of each
 
 
-def make_pictures(ctx, held_out):
-    """({png name: what the report says about it}, [(log name, training_logs.Log or None)])."""
+def make_pictures(ctx, held_out, systems=None):
+    """({png name: what the report says about it}, [(log name, training_logs.Log or None)]).
+    systems: the spectrogram's panels, [(held-out system id, label)] (default
+    SPECTROGRAM_SYSTEMS)."""
     import plots  # matplotlib only now, after the long part has been checked
     pngs = {}
-    spectrograms = spectrogram_picture(ctx, held_out, plots)
+    spectrograms = spectrogram_picture(ctx, held_out, plots, systems or SPECTROGRAM_SYSTEMS)
     if spectrograms:
         pngs["spectrograms.png"] = spectrograms
     logs_info, drawn = loss_curves(ctx, plots)
     if drawn:
         pngs["losses.png"] = {}
-    remove_stale_pictures(ctx.out_dir, pngs)
+    remove_stale_pictures(os.path.join(ctx.out_dir, ctx.pictures_folder), pngs)
     return pngs, logs_info
 
 
-def spectrogram_prompt(held_out):
-    """A prompt that all three renderings made it through, preferably 1.5 to 6 s long; or None."""
+def spectrogram_prompt(held_out, systems=SPECTROGRAM_SYSTEMS):
+    """A prompt that all renderings made it through, preferably 1.5 to 6 s long; or None."""
     def usable(pid):
         return all(held_out.items[s][pid].wav and not held_out.items[s][pid].error
-                   for s, _ in SPECTROGRAM_SYSTEMS)
+                   for s, _ in systems)
     good = [p for p in held_out.ids if usable(p)]
     preferred = [p for p in good if 1.5 <= (held_out.items["recording"][p].seconds or 0) <= 6.0]
     return (preferred or good or [None])[0]
@@ -53,19 +55,19 @@ def mel_command(ctx, wav, npy):
     return cmd
 
 
-def spectrogram_picture(ctx, held_out, plots):
+def spectrogram_picture(ctx, held_out, plots, systems=SPECTROGRAM_SYSTEMS):
     """Draws quality/spectrograms.png; {prompt, vmin, vmax}, or None with a note or a failure."""
     if not held_out:
         ctx.notes.append("No spectrogram picture: it shows a held-out prompt, and none was scored.")
         return None
-    chosen = spectrogram_prompt(held_out)
+    chosen = spectrogram_prompt(held_out, systems)
     if chosen is None:
-        ctx.notes.append("No held-out prompt had all three renderings, so there is no spectrogram "
-                         "picture.")
+        ctx.notes.append(f"No held-out prompt had all {len(systems)} renderings, so there is no "
+                         f"spectrogram picture.")
         return None
     import numpy as np
     arrays = []
-    for sys_id, label in SPECTROGRAM_SYSTEMS:
+    for sys_id, label in systems:
         npy = os.path.join(ctx.work, f"mel-{sys_id}.npy")
         cmd = mel_command(ctx, held_out.items[sys_id][chosen].wav, npy)
         rc, _, err = run(cmd)
@@ -76,7 +78,7 @@ def spectrogram_picture(ctx, held_out, plots):
     features = ctx.voice_json.get("features", {})
     hop_seconds = features.get("hop_length", 200) / float(features.get("sample_rate", 16000))
     vmin, vmax = plots.spectrograms(
-        arrays, hop_seconds, os.path.join(ctx.out_dir, "quality", "spectrograms.png"),
+        arrays, hop_seconds, os.path.join(ctx.out_dir, ctx.pictures_folder, "spectrograms.png"),
         f"held-out prompt '{chosen}': {held_out.metadata[chosen][0]}")
     return {"prompt": chosen, "vmin": vmin, "vmax": vmax}
 
@@ -102,13 +104,13 @@ def loss_curves(ctx, plots):
         logs_info.append((name, parsed))
     drawn = any(p[1] is not None and not p[1].empty for p in panels)
     if drawn:
-        plots.losses(panels, os.path.join(ctx.out_dir, "quality", "losses.png"))
+        plots.losses(panels, os.path.join(ctx.out_dir, ctx.pictures_folder, "losses.png"))
     return logs_info, drawn
 
 
-def remove_stale_pictures(out_dir, pngs):
+def remove_stale_pictures(folder, pngs):
     """A picture this run did not make must not stay behind from an earlier run."""
     for name in PNG_NAMES:
-        stale = os.path.join(out_dir, "quality", name)
+        stale = os.path.join(folder, name)
         if name not in pngs and os.path.exists(stale):
             os.remove(stale)

@@ -3,6 +3,8 @@
 Scores a voice with an independent recogniser (pocketsphinx, US-English model) and with Praat's
 harmonicity and pitch, beside flite (kal16, rms, slt), espeak-ng and the human recordings, in one
 run, and writes OUT/quality.md plus OUT/quality/*.png and OUT/quality/praat.json.
+A voice that speaks another language (voice.json "languages", or --language) gets, for each such
+language, the per-language report of language_report.py: OUT/quality-TAG.md and OUT/quality-TAG/.
 See docs/quality.md (generated) and tools/quality-report --help.
 """
 
@@ -32,6 +34,8 @@ import environment  # noqa: E402
 import harmonicity_pitch  # noqa: E402
 import header  # noqa: E402
 import held_out as held_out_prompts  # noqa: E402
+import language_report  # noqa: E402
+import languages  # noqa: E402
 import pictures  # noqa: E402
 import sections  # noqa: E402
 import speed as speed_figure  # noqa: E402
@@ -57,9 +61,26 @@ def parse_args():
     ap.add_argument("--unseen-sentences", type=int, default=80)
     ap.add_argument("--eval-dir", default=None)
     ap.add_argument("--corpus", default=None)
+    ap.add_argument("--corpus-for", action="append", default=[], metavar="LANG=DIR",
+                    help="the corpus of one language (primary subtag), e.g. es=data/asterisk-es")
+    ap.add_argument("--language", default=None,
+                    help="report only this language (BCP 47 tag; default: each the voice speaks)")
+    ap.add_argument("--held-out", default=None,
+                    help="held-out prompt ids for --language (default: the voice's list)")
+    ap.add_argument("--reference-mel-distance", type=float, default=None,
+                    help="the English voice's aligned log-mel distance, instead of scoring it")
     ap.add_argument("--keep-work", action="store_true")
     ap.add_argument("--command", default=None, help="the command line, as shown in the report")
-    return ap.parse_args()
+    a = ap.parse_args()
+    a.corpora = {}
+    for entry in a.corpus_for:
+        lang, sep, folder = entry.partition("=")
+        if not sep or not lang or not folder:
+            ap.error(f"--corpus-for takes LANG=DIR, not '{entry}'")
+        a.corpora[languages.primary(lang)] = os.path.abspath(folder)
+    if a.held_out and not a.language:
+        ap.error("--held-out needs --language (it names one language's prompts)")
+    return a
 
 
 def prepare(a):
@@ -102,6 +123,7 @@ def render(ctx, facts, dev, unseen, held_out, held_out_note, voice, pngs, logs_i
           + sections.spectrograms_section(ctx, pngs, held_out)
           + sections.training_section(pngs, logs_info)
           + sections.speed_section(ctx, speed)
+          + sections.other_languages_section(ctx)
           + sections.failures_section(ctx)
           + appendix.appendix(dev, held_out, unseen))
     return "\n".join(md)
@@ -144,8 +166,8 @@ def print_summary(ctx, dev, unseen, held_out, voice, speed):
         log(f"real-time factor (1 thread): {speed.median_real_time_factor:.3f}")
 
 
-def main():
-    a = parse_args()
+def english_report(a):
+    """The English report; its exit status."""
     started = time.monotonic()
     ctx, dev, unseen = prepare(a)
     facts = environment.describe(ctx.root, ctx.tts)
@@ -174,6 +196,31 @@ def main():
             log(f"  {section}: {message}")
         return 1
     return 0
+
+
+def main():
+    """The English report for an English voice, as it always was; a voice's other languages (or
+    --language) each get their own report in the same run. The worst exit status counts."""
+    a = parse_args()
+    a.command = a.command or shlex.join(sys.argv)
+    environment.check_tts(os.path.abspath(a.tts))
+    voice_dir = resolve_voice(os.path.abspath(a.tts), a.voice)
+    voice_json = read_voice_json(voice_dir)
+    tags = [a.language] if a.language else languages.voice_languages(voice_json)
+    log(f"languages reported: {', '.join(tags)}")
+    status = 0
+    for tag in tags:
+        # --corpus is the first language's; --corpus-for names any language's
+        corpus = languages.corpus_for(a.root, tag, a.corpora, a.corpus, tags[0])
+        if languages.is_english(tag):
+            status = max(status, english_report(argparse.Namespace(**dict(vars(a),
+                                                                          corpus=corpus))))
+        else:
+            english_corpus = languages.corpus_for(a.root, "en", a.corpora, a.corpus, tags[0])
+            status = max(status, language_report.main(a, os.path.abspath(a.root), tag, voice_dir,
+                                                      voice_json, corpus,
+                                                      os.path.abspath(english_corpus)))
+    return status
 
 
 if __name__ == "__main__":

@@ -89,9 +89,10 @@ class Item:
         return self
 
 
-def score_item(item, make, workdir, native_too=False):
+def score_item(item, make, workdir, native_too=False, recognise_speech=True):
     """make(raw_path) -> error or None writes the system's audio; then 16 kHz at the common level,
-    then recognise. native_too: the recogniser also hears the file at the system's own level."""
+    then recognise. native_too: the recogniser also hears the file at the system's own level.
+    recognise_speech=False: no recogniser (a language it does not know); Praat alone judges."""
     stem = os.path.join(workdir, f"{item.system}-{item.key}")
     raw, wav16, native = stem + ".raw.wav", stem + ".wav", stem + ".own-level.wav"
     item.error = make(raw)
@@ -102,6 +103,8 @@ def score_item(item, make, workdir, native_too=False):
     if item.error is None:
         item.wav = wav16
         item.seconds = seconds_of(wav16)
+        if not recognise_speech:
+            return item.finish()
         item.hypothesis, item.error = recognise(wav16)
         if item.error is None and native_too:
             item.native_hypothesis, item.error = recognise(native)

@@ -226,14 +226,14 @@ def training_log_line(name, parsed):
     return line + "."
 
 
-def training_section(pngs, logs_info):
+def training_section(pngs, logs_info, folder="quality"):
     md = ["## Training\n"]
     if "losses.png" in pngs:
         md.append("Losses parsed from the logs in the voice's `training/` folder (the vocoder's "
                   "validation loss is computed with its EMA weights; the acoustic model's "
                   "validation figure is its mel loss only, so compare it with the green training "
                   "mel loss, not the total).\n")
-        md.append("![training losses](quality/losses.png)\n")
+        md.append(f"![training losses]({folder}/losses.png)\n")
     md += [training_log_line(name, parsed) for name, parsed in logs_info]
     md.append("")
     return md
@@ -261,6 +261,36 @@ def speed_section(ctx, speed):
     md.append("")
     md.append(f"Median real-time factor **{rtf:.3f}** ({1 / rtf:.1f}× real time); median time "
               f"to first audio {speed.median_time_to_first_audio:.3f} s.\n")
+    return md
+
+
+def other_languages_section(ctx):
+    """How the other languages are judged, and where this voice's other reports are."""
+    import language_targets as lt
+    from languages import is_english, report_stem, voice_languages
+    others = [t for t in voice_languages(ctx.voice_json) if not is_english(t)]
+    md = ["## Other languages\n",
+          "A voice in another language (its `voice.json` names the espeak-ng voice as `language` "
+          "and the BCP 47 tags as `languages`), or any language passed with `--language TAG`, "
+          "gets its own report from the same command: `quality-TAG.md` beside this one, with its "
+          "pictures, `praat.json` and the wavs for listening in `quality-TAG/`. It judges the "
+          "voice on the held-out prompts of that language's Asterisk corpus (`--corpus`, or "
+          "`--corpus-XX` for a voice's second language; the held-out ids from "
+          "`VOICE/held-out-TAG.txt`, else the voice's `held-out.txt` for its own language, else "
+          "`scripts/corpus/held-out/asterisk-XX.txt`): Praat's HNR and F0 spread of the "
+          "recordings, of their copy-synthesis through the voice's vocoder and of the voice "
+          "speaking the prompts, beside espeak-ng in the same language; the aligned log-mel "
+          "distance of its acoustic model to the recordings (`tts train score-acoustic --lang`); "
+          f"and the speed on one thread. Its targets: TTS HNR ≥ copy-synthesis HNR − "
+          f"{lt.HNR_MARGIN:g} dB, F0 SD within {lt.F0_SD_TOLERANCE:g} semitones of the "
+          f"recordings', aligned log-mel distance ≤ {lt.MEL_FACTOR:g} × that of `voices/default` "
+          f"on its own held-out prompts (scored in the same run, or `--reference-mel-distance "
+          f"X`), real-time factor at most {100 * lt.SPEED_TOLERANCE:g}% above `voices/default`'s, "
+          f"measured in turn on the same machine. It has no word error rate: the recogniser here "
+          f"knows US English only.\n"]
+    if others:
+        md.append("This voice also speaks " + ", ".join(
+            f"{t} ([{report_stem(t)}.md]({report_stem(t)}.md))" for t in others) + ".\n")
     return md
 
 

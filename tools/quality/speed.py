@@ -25,29 +25,39 @@ class Speed:
         return statistics.median(b["time_to_first_audio_seconds"] for b in self.runs)
 
 
-def bench_command(tts, voice_dir):
-    return [tts, "bench", "pipeline", "--voice", voice_dir, "--threads", "1"]
+def bench_command(tts, voice_dir, text=None):
+    return ([tts, "bench", "pipeline", "--voice", voice_dir, "--threads", "1"]
+            + (["--text", text] if text else []))
+
+
+# One thread for the vocoder's maths too, so the figure is that of one core.
+ONE_THREAD = {"OMP_NUM_THREADS": "1", "OPENBLAS_NUM_THREADS": "1"}
+
+
+def bench_once(cmd):
+    """(tts bench pipeline's JSON with "load_before" added, None) or (None, the failure)."""
+    load = loadavg()
+    rc, out, err = run(cmd, env=dict(os.environ, **ONE_THREAD))
+    if rc != 0:
+        return None, describe_failure("tts bench pipeline", cmd, rc, err)
+    try:
+        result = json.loads([l for l in out.splitlines() if l.strip().startswith("{")][-1])
+    except (IndexError, json.JSONDecodeError):
+        return None, f"tts bench pipeline printed no JSON: {tail(out + err)}"
+    result["load_before"] = load
+    return result, None
 
 
 def measure(ctx):
     """Stops at the first run that fails (a failure in ctx.failures)."""
     runs = []
     t0 = time.monotonic()
-    # One thread for the vocoder's maths too, so the figure is that of one core.
-    env = dict(os.environ, OMP_NUM_THREADS="1", OPENBLAS_NUM_THREADS="1")
     cmd = bench_command(ctx.tts, ctx.voice_dir)
     for _ in range(max(0, ctx.bench_runs)):
-        load = loadavg()
-        rc, out, err = run(cmd, env=env)
-        if rc != 0:
-            ctx.failures.append(("speed", describe_failure("tts bench pipeline", cmd, rc, err)))
+        result, failure = bench_once(cmd)
+        if failure:
+            ctx.failures.append(("speed", failure))
             break
-        try:
-            result = json.loads([l for l in out.splitlines() if l.strip().startswith("{")][-1])
-        except (IndexError, json.JSONDecodeError):
-            ctx.failures.append(("speed", f"tts bench pipeline printed no JSON: {tail(out + err)}"))
-            break
-        result["load_before"] = load
         runs.append(result)
     seconds = time.monotonic() - t0
     log(f"speed: {len(runs)} run(s) of tts bench pipeline ({seconds:.0f} s)")

@@ -31,9 +31,9 @@ def flite_say(text, voice="kal16"):
     return make
 
 
-def espeak_say(text):
+def espeak_say(text, voice="en-us"):
     def make(out):
-        cmd = ["espeak-ng", "-v", "en-us", "-w", out, text]
+        cmd = ["espeak-ng", "-v", voice, "-w", out, text]
         rc, _, err = run(cmd)
         return None if rc == 0 else describe_failure("espeak-ng", cmd, rc, err)
     return make
