@@ -10,13 +10,25 @@ std::optional<std::size_t> voice_for_language(std::string_view tag,
                                               const std::vector<std::vector<std::string>>& spoken,
                                               std::optional<std::size_t> preferred) {
   if (tag.empty()) return std::nullopt;
-  for (std::size_t i = 0; i < spoken.size(); ++i)
-    for (const std::string& have : spoken[i])
-      if (frontend::same_language_tag(tag, have)) return i;
-  if (preferred && *preferred < spoken.size() && frontend::match_language(tag, spoken[*preferred]))
-    return preferred;
-  for (std::size_t i = 0; i < spoken.size(); ++i)
-    if (frontend::match_language(tag, spoken[i])) return i;
+  // Four passes, closest first: the tag itself as a voice's first (default) language, then among
+  // all its languages, then the primary subtag likewise. A voice whose own language it is reads
+  // it best (a bilingual voice's second language is its weaker one); `preferred` wins a tie.
+  auto speaks = [&](std::size_t i, bool exact, bool first_only) {
+    if (spoken[i].empty()) return false;
+    const std::vector<std::string> first{spoken[i].front()};
+    const std::vector<std::string>& tags = first_only ? first : spoken[i];
+    if (!exact) return frontend::match_language(tag, tags).has_value();
+    return std::any_of(tags.begin(), tags.end(), [&](const std::string& have) {
+      return frontend::same_language_tag(tag, have);
+    });
+  };
+  for (const bool exact : {true, false})
+    for (const bool first_only : {true, false}) {
+      if (preferred && *preferred < spoken.size() && speaks(*preferred, exact, first_only))
+        return preferred;
+      for (std::size_t i = 0; i < spoken.size(); ++i)
+        if (speaks(i, exact, first_only)) return i;
+    }
   return std::nullopt;
 }
 

@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "../engine/serve/wyoming_request.h"
+#include "tts/engine/voice_language.h"
 #include "tts/engine/voice_random.h"
 #include "tts/frontend/text_pipeline.h"
 #include "tts/serve/speech_service.h"
@@ -86,6 +87,24 @@ TEST_F(ServeVoiceChoice, ANameWinsOverALanguage) {
   } catch (const RequestError& e) {
     EXPECT_STREQ(e.what(), "voice \"nobody\" is not served here (voices: gb, us, fr, allison)");
   }
+}
+
+// The rule itself: a voice whose default language is asked for wins over an earlier one that
+// speaks it second, the preferred voice wins a tie, and the primary subtag comes last.
+TEST(VoiceForLanguage, ItsOwnLanguageBeforeAnotherVoicesSecondThenThePrimarySubtag) {
+  const std::vector<std::vector<std::string>> spoken = {
+      {"en-US", "es-MX"}, {"en-US"}, {"es-MX", "en-US"}, {"fr-CA"}};
+  EXPECT_EQ(engine::voice_for_language("en-US", spoken), 0u);
+  EXPECT_EQ(engine::voice_for_language("en-US", spoken, 1), 1u);
+  EXPECT_EQ(engine::voice_for_language("en-US", spoken, 2), 0u);  // en-US is its second language
+  EXPECT_EQ(engine::voice_for_language("es_mx", spoken), 2u);
+  EXPECT_EQ(engine::voice_for_language("es", spoken), 2u);
+  EXPECT_EQ(engine::voice_for_language("es-ES", spoken, 0), 2u);
+  EXPECT_EQ(engine::voice_for_language("fr", spoken), 3u);
+  EXPECT_EQ(engine::voice_for_language("en-GB", spoken, 1), 1u);
+  EXPECT_EQ(engine::voice_for_language("de-DE", spoken), std::nullopt);
+  EXPECT_EQ(engine::voice_for_language("", spoken), std::nullopt);
+  EXPECT_EQ(engine::voice_for_language("es-MX", {{"en-US", "es-MX"}}), 0u);
 }
 
 // The bilingual voice is found for its second language, by the tag or its primary subtag, while

@@ -11,10 +11,11 @@
 
 namespace tts::engine {
 
-// Which of several voices speaks `tag`: the first that speaks the tag itself (case aside, '_' as
-// '-': "en_US" is "en-US"), else `preferred` when it speaks the tag's primary subtag, else the
-// first that does ("es" and "es-ES" find an "es-MX" voice). `spoken[i]` holds the BCP 47 tags voice
-// i speaks. Nothing when none speaks it, or for an empty tag.
+// Which of several voices speaks `tag`: one whose first (default) language is the tag itself (case
+// aside, '_' as '-': "en_US" is "en-US"), else one that speaks it among its other languages, else
+// the same two by the tag's primary subtag ("es" and "es-ES" find an "es-MX" voice). Within each,
+// `preferred` when it qualifies, else the first that does. `spoken[i]` holds the BCP 47 tags voice
+// i speaks, its default first. Nothing when none speaks it, or for an empty tag.
 std::optional<std::size_t> voice_for_language(std::string_view tag,
                                               const std::vector<std::vector<std::string>>& spoken,
                                               std::optional<std::size_t> preferred = std::nullopt);
