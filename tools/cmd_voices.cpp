@@ -1,6 +1,7 @@
 // `tts voices`: list the voices on the search path; `tts voices create-random DIR` writes a
 // randomly initialised voice (tests, benchmarks); `tts voices pack DIR` assembles a voice from
 // trained models.
+#include <algorithm>
 #include <cstdio>
 #include <filesystem>
 #include <iostream>
@@ -44,19 +45,44 @@ void list_voices() {
     print_search_path();
     return;
   }
-  std::printf("%-20s %-14s %-12s %-6s %6s %10s  %-14s %s\n", "NAME", "LANGUAGES", "SPEAKER", "SEX",
-              "RATE", "SIZE", "LICENCE", "FOLDER");
+  // Rows first, so that each column is as wide as its widest entry.
+  struct Row {
+    std::string name, languages, speaker, sex, rate, size, licence, folder, unusable;
+  };
+  std::vector<Row> rows;
+  rows.push_back({"NAME", "LANGUAGES", "SPEAKER", "SEX", "RATE", "SIZE", "LICENCE", "FOLDER", ""});
   for (const auto& folder : folders) {
+    Row row;
+    row.name = folder.filename().string();
     try {
       const auto info = engine::read_voice_info(folder);
-      std::printf("%-20s %-14s %-12s %-6s %6d %10s  %-14s %s\n", folder.filename().string().c_str(),
-                  info.languages_text().c_str(), info.speaker.empty() ? "-" : info.speaker.c_str(),
-                  info.sex.empty() ? "-" : info.sex.c_str(), info.sample_rate,
-                  human_size(info.total_bytes()).c_str(), info.licence.c_str(),
-                  folder.string().c_str());
+      row.languages = info.languages_text();
+      row.speaker = info.speaker.empty() ? "-" : info.speaker;
+      row.sex = info.sex.empty() ? "-" : info.sex;
+      row.rate = std::to_string(info.sample_rate);
+      row.size = human_size(info.total_bytes());
+      row.licence = info.licence;
+      row.folder = folder.string();
     } catch (const std::exception& e) {
-      std::printf("%-20s (unusable: %s)\n", folder.filename().string().c_str(), e.what());
+      row.unusable = e.what();
     }
+    rows.push_back(std::move(row));
+  }
+  std::size_t widths[7] = {};
+  for (const Row& r : rows) {
+    const std::string* cells[7] = {&r.name, &r.languages, &r.speaker, &r.sex,
+                                   &r.rate, &r.size,      &r.licence};
+    for (int c = 0; c < 7; ++c) widths[c] = std::max(widths[c], cells[c]->size());
+  }
+  auto w = [&](int c) { return static_cast<int>(widths[c]); };
+  for (const Row& r : rows) {
+    if (!r.unusable.empty()) {
+      std::printf("%-*s (unusable: %s)\n", w(0), r.name.c_str(), r.unusable.c_str());
+      continue;
+    }
+    std::printf("%-*s  %-*s  %-*s  %-*s  %*s  %*s  %-*s  %s\n", w(0), r.name.c_str(), w(1),
+                r.languages.c_str(), w(2), r.speaker.c_str(), w(3), r.sex.c_str(), w(4),
+                r.rate.c_str(), w(5), r.size.c_str(), w(6), r.licence.c_str(), r.folder.c_str());
   }
   std::fflush(stdout);
   print_search_path();
