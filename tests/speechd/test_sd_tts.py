@@ -217,9 +217,11 @@ class ModuleTest(unittest.TestCase):
 
 class BilingualVoiceTest(unittest.TestCase):
     """Two random voices on TTS_VOICE_PATH: babble (en-US, the configured voice) and allison (en-US
-    and es-MX, es-MX phonemised by es-419). LIST VOICES names allison once per language; SET
-    language=es-MX finds her and she reads the text in Spanish: the same audio as when she is named
-    with language=es, other audio than her English reading of the same text."""
+    and pt-BR, pt-BR phonemised by pt-br). LIST VOICES names allison once per language; SET
+    language=pt-BR finds her and she reads the text in Portuguese: the same audio as when she is
+    named with language=pt, other audio than her English reading of the same text. Her second
+    language is one no bundled voice speaks (the search path ends with those, and a voice whose
+    own language it is would be chosen first)."""
 
     @classmethod
     def setUpClass(cls):
@@ -227,8 +229,8 @@ class BilingualVoiceTest(unittest.TestCase):
         voices = os.path.join(cls.tmp.name, "voices")
         tts = os.path.join(BUILD, "tools", "tts")
         for name, seed, extra in (("babble", "7", []),
-                                  ("allison", "8", ["--languages", "en-US", "es-MX",
-                                                    "--espeak-voice", "es-MX=es-419"])):
+                                  ("allison", "8", ["--languages", "en-US", "pt-BR",
+                                                    "--espeak-voice", "pt-BR=pt-br"])):
             subprocess.run([tts, "voices", "create-random", os.path.join(voices, name),
                             "--name", name, "--seed", seed] + extra, check=True)
         cls.saved_path = os.environ.get("TTS_VOICE_PATH")
@@ -252,7 +254,7 @@ class BilingualVoiceTest(unittest.TestCase):
         self.assertEqual(m.reply().text, "203 OK RECEIVING SETTINGS")
         m.send(f"synthesis_voice={voice}", f"language={language}", "rate=100", ".")
         self.assertEqual(m.reply().text, "203 OK SETTINGS RECEIVED")
-        m.speak("<speak>Tengo 21 años.</speak>")
+        m.speak("<speak>Tenho 21 anos.</speak>")
         got = m.until({"702", "703", "704"})
         self.assertEqual(got[-1].text, "702 END")
         return [s for msg in got if msg.code == "705" for s in msg.samples]
@@ -260,13 +262,13 @@ class BilingualVoiceTest(unittest.TestCase):
     def test_list_voices_names_each_language(self):
         lines = self.voices.text.split("\n")
         for line in ("200-babble\ten-US\tnone", "200-allison\ten-US\tnone",
-                     "200-allison\tes-MX\tnone"):
+                     "200-allison\tpt-BR\tnone"):
             self.assertIn(line, lines)
 
     def test_a_language_finds_the_bilingual_voice_and_reads_in_it(self):
-        by_language = self.spoken("NULL", "es-MX")
+        by_language = self.spoken("NULL", "pt-BR")
         self.assertGreater(len(by_language), 0)
-        self.assertEqual(self.spoken("allison", "es"), by_language)
+        self.assertEqual(self.spoken("allison", "pt"), by_language)
         self.assertNotEqual(self.spoken("allison", "en-US"), by_language)
         self.assertNotEqual(self.spoken("NULL", "en-US"), by_language)  # babble, in English
 
