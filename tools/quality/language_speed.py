@@ -14,16 +14,16 @@ while its synthesis has just ended, and one run of it moves by 10% or more.
 """
 
 import argparse
-import json
 import os
 import statistics
-import subprocess
 import sys
+from types import SimpleNamespace
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
+import held_out as held_out_prompts  # noqa: E402
 from language_report import bench_text  # noqa: E402
-from speed import ONE_THREAD, bench_command  # noqa: E402
+from speed import bench_command, bench_once  # noqa: E402
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 VOICES = ["allison-bilingual:es", "es-mx-allison:es", "fr-ca-june:fr", "it-it-carlo:it",
@@ -31,30 +31,25 @@ VOICES = ["allison-bilingual:es", "es-mx-allison:es", "fr-ca-june:fr", "it-it-ca
 
 
 def held_out_paragraph(language, prompts=5):
-    """The first `prompts` held-out prompts of data/asterisk-XX, as tools/quality-report reads them."""
-    with open(os.path.join(ROOT, "scripts", "corpus", "held-out", f"asterisk-{language}.txt"),
-              encoding="utf-8") as f:
-        ids = [line.strip() for line in f if line.strip()]
-    texts = {}
-    with open(os.path.join(ROOT, "data", f"asterisk-{language}", "metadata.csv"),
-              encoding="utf-8") as f:
-        for line in f:
-            fields = line.rstrip("\n").split("|")
-            if len(fields) >= 2:
-                texts[fields[0]] = fields[1]
-    missing = [i for i in ids[:prompts] if i not in texts]
-    if missing:
-        sys.exit(f"language_speed: data/asterisk-{language}/metadata.csv lacks {missing[0]} "
-                 f"(scripts/build-asterisk-corpus --language {language})")
-    return bench_text([texts[i] for i in ids[:prompts]])
+    """The first `prompts` held-out prompts of data/asterisk-XX as one paragraph, read as
+    tools/quality-report reads them (the corpus is built when it is missing)."""
+    ctx = SimpleNamespace(root=ROOT, corpus=os.path.join(ROOT, "data", f"asterisk-{language}"),
+                          failures=[])
+    held_out_file = os.path.join(ROOT, "scripts", "corpus", "held-out", f"asterisk-{language}.txt")
+    ids, _ = held_out_prompts.read_prompt_ids(held_out_file, 0)
+    metadata = held_out_prompts.read_metadata(ctx, language)
+    known = held_out_prompts.prompts_in_corpus(ctx, ids, metadata, held_out_file)
+    if ctx.failures or not known:
+        sys.exit(f"language_speed: {ctx.failures[0][1] if ctx.failures else held_out_file}: "
+                 "no held-out prompt to speak")
+    return bench_text([metadata[p][0] for p in known[:prompts]])
 
 
 def real_time_factor(cmd):
-    done = subprocess.run(cmd, env=dict(os.environ, **ONE_THREAD), capture_output=True, text=True)
-    if done.returncode != 0:
-        sys.exit(f"language_speed: {' '.join(cmd[:5])} … failed: {done.stderr.strip()[-300:]}")
-    lines = [line for line in done.stdout.splitlines() if line.strip().startswith("{")]
-    return json.loads(lines[-1])["real_time_factor"]
+    result, failure = bench_once(cmd)
+    if failure:
+        sys.exit(f"language_speed: {failure}")
+    return result["real_time_factor"]
 
 
 def main():
