@@ -174,6 +174,9 @@ TEST(SpanishText, CurrencyDatesTimesOrdinalsAndTitles) {
             "doscientos treinta y cuatro mil quinientos sesenta y siete y setenta y cinco por "
             "ciento.");
   EXPECT_EQ(normalize_text("El H.323 y el 3D.", "es"), "El H.323 y el 3D.");
+  EXPECT_EQ(normalize_text("Hace 25 °C, 77 °F y un ángulo de 45°.", "es"),
+            "Hace veinticinco grados Celsius, setenta y siete grados Fahrenheit y un ángulo de "
+            "cuarenta y cinco grados.");
 }
 
 TEST(FrenchText, CurrencyDatesTimesOrdinalsAndTitles) {
@@ -196,6 +199,8 @@ TEST(FrenchText, CurrencyDatesTimesOrdinalsAndTitles) {
             "quatre-vingts, soixante et onze, trois virgule cinq et soixante-quinze pour cent.");
   EXPECT_EQ(normalize_text("Mme Martin, Dr Roux, etc.", "fr"),
             "madame Martin, docteur Roux, et cetera.");
+  EXPECT_EQ(normalize_text("Il fait 25 °C, soit 77°F.", "fr"),
+            "Il fait vingt-cinq degrés Celsius, soit soixante-dix-sept degrés Fahrenheit.");
 }
 
 TEST(ItalianText, CurrencyDatesTimesOrdinalsAndTitles) {

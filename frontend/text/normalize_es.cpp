@@ -110,13 +110,7 @@ std::string normalize(std::string_view sentence) {
     return ordinal(n, Gender::kMasculine, mark == "er");
   });
   text = expand_abbreviations(text, abbreviations());
-  static const std::regex& kDegrees = *new std::regex(R"((\d) ?\xC2\xB0 ?(C|F)?(?![A-Za-z]))");
-  text = replace_all(text, kDegrees, [](const std::smatch& m) {
-    return m.str(1) + " grados" +
-           (m.str(2) == "C"   ? " Celsius"
-            : m.str(2) == "F" ? " Fahrenheit"
-                              : "");
-  });
+  text = expand_degrees(text, "grados");
   static const NumberWords& kNumbers = *new NumberWords{
       ".,", "coma", "punto", "por ciento", [](std::uint64_t n) { return cardinal(n); }};
   text = expand_numbers(text, kNumbers);

@@ -84,13 +84,7 @@ std::string normalize(std::string_view sentence) {
     return ordinal(n, feminine ? Gender::kFeminine : Gender::kMasculine);
   });
   text = expand_abbreviations(text, abbreviations());
-  static const std::regex& kDegrees = *new std::regex(R"((\d) ?\xC2\xB0 ?(C|F)?(?![A-Za-z]))");
-  text = replace_all(text, kDegrees, [](const std::smatch& m) {
-    return m.str(1) + " degrés" +
-           (m.str(2) == "C"   ? " Celsius"
-            : m.str(2) == "F" ? " Fahrenheit"
-                              : "");
-  });
+  text = expand_degrees(text, "degrés");
   static const NumberWords& kNumbers = *new NumberWords{
       ".", "virgule", "point", "pour cent", [](std::uint64_t n) { return cardinal(n); }};
   text = expand_numbers(text, kNumbers);

@@ -80,13 +80,7 @@ std::string normalize(std::string_view sentence) {
                    m.str(2) == "\xC2\xAA" ? Gender::kFeminine : Gender::kMasculine);
   });
   text = expand_abbreviations(text, abbreviations());
-  static const std::regex& kDegrees = *new std::regex(R"((\d) ?\xC2\xB0 ?(C|F)?(?![A-Za-z]))");
-  text = replace_all(text, kDegrees, [](const std::smatch& m) {
-    return m.str(1) + " gradi" +
-           (m.str(2) == "C"   ? " Celsius"
-            : m.str(2) == "F" ? " Fahrenheit"
-                              : "");
-  });
+  text = expand_degrees(text, "gradi");
   static const NumberWords& kNumbers = *new NumberWords{
       ".", "virgola", "punto", "per cento", [](std::uint64_t n) { return cardinal(n); }};
   text = expand_numbers(text, kNumbers);

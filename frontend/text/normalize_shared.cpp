@@ -119,6 +119,14 @@ std::string expand_numeric_dates(
   });
 }
 
+std::string expand_degrees(const std::string& text, std::string_view degrees) {
+  static const std::regex& kDegrees = *new std::regex(R"((\d) ?\xC2\xB0 ?(C|F)?(?![A-Za-z]))");
+  return replace_all(text, kDegrees, [degrees](const std::smatch& m) {
+    const std::string scale = m.str(2) == "C" ? " Celsius" : m.str(2) == "F" ? " Fahrenheit" : "";
+    return m.str(1) + " " + std::string(degrees) + scale;
+  });
+}
+
 std::string expand_clock_times(const std::string& text, bool french_h,
                                const std::function<std::string(unsigned, int)>& say) {
   static const std::regex& kColon =

@@ -79,6 +79,10 @@ std::string expand_numeric_dates(
 std::string expand_clock_times(const std::string& text, bool french_h,
                                const std::function<std::string(unsigned hour, int minute)>& say);
 
+// Temperatures and angles: "20 °C" -> "20 <degrees> Celsius", "45°" -> "45 <degrees>", with
+// `degrees` the language's word ("grados", "degrés", "gradi").
+std::string expand_degrees(const std::string& text, std::string_view degrees);
+
 // Digit groups separated by spaces, no-break spaces or narrow no-break spaces ("1 000 000") joined
 // into one number ("1000000").
 std::string join_digit_groups(const std::string& text);
