@@ -111,20 +111,6 @@ def targets_section(targets, reference):
             targets_table(targets), ""]
 
 
-def spectrogram_section(ctx, pngs, held):
-    md = ["## Spectrograms\n"]
-    if "spectrograms.png" not in pngs:
-        md.append(" ".join(n for n in ctx.notes if "spectrogram picture" in n) + "\n")
-        return md
-    s = pngs["spectrograms.png"]
-    md.append(f"Log-mel spectrograms (`tts mel`, the voice's features) of the held-out prompt "
-              f"`{s['prompt']}` (\"{md_escape(held.metadata[s['prompt']][0])}\"): the recording, "
-              f"its copy-synthesis, the voice speaking its text and espeak-ng, on one colour "
-              f"scale ({s['vmin']:.1f} to {s['vmax']:.1f}) and one time scale.\n")
-    md.append(f"![log-mel spectrograms]({ctx.pictures_folder}/spectrograms.png)\n")
-    return md
-
-
 def listening_section(ctx, run):
     return ["## Listening\n",
             f"`{ctx.pictures_folder}/wavs/`: {run.wavs_kept} files, each held-out prompt as the "
@@ -225,7 +211,8 @@ def write(ctx, lang, held, rows, targets, reference, speed, pngs, logs_info, run
     md = (header(ctx, lang, held, run)
           + targets_section(targets, reference)
           + held_out_section(ctx, lang, held, rows)
-          + spectrogram_section(ctx, pngs, held)
+          + sections.spectrograms_section(
+              ctx, pngs, held, ", the voice speaking its text and espeak-ng", ctx.pictures_folder)
           + listening_section(ctx, run)
           + sections.training_section(pngs, logs_info, ctx.pictures_folder)
           + speed_section(ctx, lang, speed, reference, run)

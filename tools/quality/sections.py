@@ -197,12 +197,22 @@ def harmonicity_pitch_section(ctx, vm):
     return md
 
 
-def spectrograms_section(ctx, pngs, held_out):
+def spectrograms_section(ctx, pngs, held_out, rendered=" and the TTS rendering of its text",
+                          folder="quality"):
+    """The spectrogram picture of one held-out prompt; `rendered` names what follows the
+    recording and its copy-synthesis, `folder` where the picture lies beside the report."""
     md = ["## Spectrograms\n"]
     if "spectrograms.png" not in pngs:
         # why there is none: pictures.py left a note
         md.append(" ".join(n for n in ctx.notes if "spectrogram picture" in n) + "\n")
         return md
+    s = pngs["spectrograms.png"]
+    md.append(f"Log-mel spectrograms (`tts mel`, the voice's features) of the held-out prompt "
+              f"`{s['prompt']}` (\"{md_escape(held_out.metadata[s['prompt']][0])}\"): the "
+              f"recording, its copy-synthesis{rendered}, on one colour "
+              f"scale ({s['vmin']:.1f} to {s['vmax']:.1f}) and one time scale.\n")
+    md.append(f"![log-mel spectrograms]({folder}/spectrograms.png)\n")
+    return md
     s = pngs["spectrograms.png"]
     md.append(f"Log-mel spectrograms (`tts mel`, the voice's features) of the held-out prompt "
               f"`{s['prompt']}` (\"{md_escape(held_out.metadata[s['prompt']][0])}\"): the "
