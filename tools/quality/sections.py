@@ -213,13 +213,6 @@ def spectrograms_section(ctx, pngs, held_out, rendered=" and the TTS rendering o
               f"scale ({s['vmin']:.1f} to {s['vmax']:.1f}) and one time scale.\n")
     md.append(f"![log-mel spectrograms]({folder}/spectrograms.png)\n")
     return md
-    s = pngs["spectrograms.png"]
-    md.append(f"Log-mel spectrograms (`tts mel`, the voice's features) of the held-out prompt "
-              f"`{s['prompt']}` (\"{md_escape(held_out.metadata[s['prompt']][0])}\"): the "
-              f"recording, its copy-synthesis and the TTS rendering of its text, on one colour "
-              f"scale ({s['vmin']:.1f} to {s['vmax']:.1f}) and one time scale.\n")
-    md.append("![log-mel spectrograms](quality/spectrograms.png)\n")
-    return md
 
 
 def training_log_line(name, parsed):

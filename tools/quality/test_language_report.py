@@ -13,6 +13,7 @@ import language_report  # noqa: E402
 import language_sections  # noqa: E402
 import language_targets as lt  # noqa: E402
 import languages  # noqa: E402
+import sections  # noqa: E402
 from harmonicity_pitch import Row  # noqa: E402
 from held_out import HeldOut  # noqa: E402
 from praat import Measure, Pool  # noqa: E402
@@ -103,6 +104,11 @@ class TargetsTest(unittest.TestCase):
         self.assertEqual([t.passed for t in targets], [None] * 4)
 
 
+class Ctx:
+    def __init__(self, notes):
+        self.notes = notes
+
+
 class Item:
     def __init__(self, seconds):
         self.seconds = seconds
@@ -134,6 +140,22 @@ class TablesTest(unittest.TestCase):
         table = language_sections.speed_table([("es", Speed([run], 1.0)), ("en", Speed([], 0.0))])
         self.assertIn("| es | 1 | 18.00 | **0.250** | 0.100 | 1.50 |", table)
         self.assertIn("| en | 0 | | not measured | | |", table)
+
+    def test_spectrogram_paragraph_names_what_each_report_shows_and_where(self):
+        held = HeldOut(["a"], 1, {"a": ("Hola | adiós", "hola adiós")}, {}, 0.0)
+        pngs = {"spectrograms.png": {"prompt": "a", "vmin": -10.55, "vmax": 0.3}}
+        ctx = Ctx(notes=["no spectrogram picture: matplotlib is missing"])
+        english = sections.spectrograms_section(ctx, pngs, held)
+        self.assertIn('prompt `a` ("Hola \\| adiós"): the recording, its copy-synthesis and the '
+                      "TTS rendering of its text, on one colour scale (-10.6 to 0.3)", english[1])
+        self.assertEqual(english[2], "![log-mel spectrograms](quality/spectrograms.png)\n")
+        spanish = sections.spectrograms_section(
+            ctx, pngs, held, ", the voice speaking its text and espeak-ng", "quality-es-MX")
+        self.assertIn("its copy-synthesis, the voice speaking its text and espeak-ng, on one",
+                      spanish[1])
+        self.assertEqual(spanish[2], "![log-mel spectrograms](quality-es-MX/spectrograms.png)\n")
+        self.assertEqual(sections.spectrograms_section(ctx, {}, held),
+                         ["## Spectrograms\n", "no spectrogram picture: matplotlib is missing\n"])
 
     def test_bench_text_ends_each_prompt(self):
         self.assertEqual(language_report.bench_text(["Hola", "¿Qué tal?", " ", "Bien."]),
