@@ -1,12 +1,13 @@
-// libFuzzer target for the text front end (frontend/text/): the sentence splitter and the English
-// normaliser, on arbitrary bytes.
+// libFuzzer target for the text front end (frontend/text/): the sentence splitter and the
+// normalisers of the five languages with rules, on arbitrary bytes.
 //
 // Checks, besides the sanitizers': input that is not UTF-8 throws InvalidUtf8Error at the offset
 // find_invalid_utf8 names, and nothing else escapes; fed in pieces of 1 to 16 bytes (as a stream
 // arrives) the splitter gives the same sentences, or the same error, as all at once; every
 // sentence is valid UTF-8, at most kMaxSentenceBytes long, non-empty, trimmed, without control
-// characters or runs of spaces (sentence_splitter.h); normalize_text of a sentence returns valid
-// UTF-8 without throwing, and leaves a language without rules (German) unchanged.
+// characters or runs of spaces (sentence_splitter.h); normalize_text of a sentence in English,
+// Spanish, French, Italian or Russian returns valid UTF-8 without throwing, and leaves a language
+// without rules (German) unchanged.
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
@@ -65,8 +66,10 @@ void check_sentence(const std::string& s) {
   TTS_FUZZ_CHECK(s.find("  ") == std::string::npos);
   for (unsigned char c : s) TTS_FUZZ_CHECK(c >= 0x20 && c != 0x7F);
 
-  const std::string english = tts::frontend::normalize_text(s, "en-us");
-  TTS_FUZZ_CHECK(!tts::frontend::find_invalid_utf8(english));
+  for (const char* language : {"en-us", "es-MX", "fr-CA", "it-IT", "ru-RU"}) {
+    const std::string normalised = tts::frontend::normalize_text(s, language);
+    TTS_FUZZ_CHECK(!tts::frontend::find_invalid_utf8(normalised));
+  }
   TTS_FUZZ_CHECK(tts::frontend::normalize_text(s, "de") == s);
 }
 

@@ -239,6 +239,64 @@ TEST(RussianText, NumbersAgreeAndDatesDecline) {
             "Ленина, дом пять, и так далее.");
 }
 
+// A minus sign is said in the language (espeak-ng drops a hyphen-minus before a number, and reads
+// U+2212 with its English name); a dash between digits or after a letter is not a minus sign.
+TEST(LanguageText, MinusSignsAreSaidAndDashesBetweenNumbersAreNot) {
+  EXPECT_EQ(normalize_text("Hace -5 °C, de noche −12 °C (-3,5 en la costa).", "es"),
+            "Hace menos cinco grados Celsius, de noche menos doce grados Celsius (menos tres coma "
+            "cinco en la costa).");
+  EXPECT_EQ(normalize_text("Il fait -5 °C le jour et –12 °C la nuit.", "fr"),
+            "Il fait moins cinq degrés Celsius le jour et moins douze degrés Celsius la nuit.");
+  EXPECT_EQ(normalize_text("Fuori ci sono -5 °C, cioè −2 rispetto a ieri.", "it"),
+            "Fuori ci sono meno cinque gradi Celsius, cioè meno due rispetto a ieri.");
+  EXPECT_EQ(normalize_text("Ночью -12 °C.", "ru"), "Ночью минус двенадцать градусов Цельсия.");
+  for (const char* language : {"es", "fr", "it", "ru"}) {
+    const std::string said = normalize_text("10-12, 555-1234, A-5, 2024-05-01", language);
+    for (const char* minus : {"menos", "moins", "meno", "минус"})
+      EXPECT_EQ(said.find(minus), std::string::npos) << language << ": " << said;
+  }
+}
+
+// A number too long to spell (over 15 digits) is left as digits, in every language, not an error.
+TEST(LanguageText, ANumberTooLongToSpellStaysDigits) {
+  const std::string digits = "1234567890123456789012345";
+  for (const char* language : {"en", "es", "fr", "it", "ru"})
+    for (const std::string& text : {digits + " %", digits + " °C", "-" + digits, digits + ",5 %"}) {
+      std::string said;
+      EXPECT_NO_THROW(said = normalize_text(text, language)) << language << ": " << text;
+      EXPECT_NE(said.find(digits), std::string::npos) << language << ": " << said;
+    }
+}
+
+// Russian degrees agree with the number as any counted noun does (1 градус, 2 градуса,
+// 5 градусов; a fraction takes the genitive singular), after a Latin or a Cyrillic C.
+TEST(RussianText, DegreesAgreeWithTheNumber) {
+  EXPECT_EQ(normalize_text("Вчера 1 °С, сегодня 2 °C, завтра 25°C, а в среднем 2,5 °C.", "ru"),
+            "Вчера один градус Цельсия, сегодня два градуса Цельсия, завтра двадцать пять "
+            "градусов Цельсия, а в среднем две целых пять десятых градуса Цельсия.");
+  EXPECT_EQ(normalize_text("Угол 90°, 21° и 451 °F.", "ru"),
+            "Угол девяносто градусов, двадцать один градус и четыреста пятьдесят один градус "
+            "Фаренгейта.");
+}
+
+// Roman numerals as each language reads them (espeak-ng spells them as letters, or adds "romain").
+TEST(LanguageText, RomanNumeralsAreReadAsEachLanguageReadsThem) {
+  // French: the ordinal with its suffix, otherwise the cardinal after a name or a numbered word.
+  EXPECT_EQ(normalize_text("Au XIXe siècle, sous Louis XIV et François Ier, chapitre V.", "fr"),
+            "Au dix-neuvième siècle, sous Louis quatorze et François premier, chapitre cinq.");
+  // Spanish (RAE): centuries and kings as ordinals up to ten and cardinals above.
+  EXPECT_EQ(
+      normalize_text("En el siglo V y el siglo XIX, Felipe II y Alfonso XIII; capítulo IV.", "es"),
+      "En el siglo quinto y el siglo diecinueve, Felipe segundo y Alfonso trece; capítulo "
+      "cuatro.");
+  // Russian: the ordinal agrees with "век"; a monarch's with his name in the nominative.
+  EXPECT_EQ(normalize_text("В XIX веке, до XVIII века; XX век. Пётр I и Николай II.", "ru"),
+            "В девятнадцатом веке, до восемнадцатого века; двадцатый век. Пётр первый и Николай "
+            "второй.");
+  // Not numerals: parts of longer words, and invalid spellings.
+  EXPECT_EQ(normalize_text("VIXEN y XVIIII.", "es"), "VIXEN y XVIIII.");
+}
+
 TEST(LanguageTags, ChooseRulesByPrimarySubtag) {
   EXPECT_EQ(text_rules_for("en-US"), TextRules::kEnglish);
   EXPECT_EQ(text_rules_for("en_gb"), TextRules::kEnglish);

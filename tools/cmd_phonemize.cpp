@@ -52,7 +52,9 @@ void register_phonemize(CLI::App& app, int& exit_code) {
       "between words and the clause punctuation . , ? ! ; : kept after its clause; the second is\n"
       "the phoneme ids of the default symbol table, space-separated, from BOS (1) to EOS (2).\n"
       "Without TEXT, reads UTF-8 text from standard input and prints each sentence as soon as it\n"
-      "is complete. English text is normalised first (currency, times, units, URLs, ...).\n"
+      "is complete. English, Spanish, French, Italian and Russian text is normalised first\n"
+      "(numbers, dates, times, currency, abbreviations, ...; docs/languages.md); text in other\n"
+      "languages is left to espeak-ng's own rules.\n"
       "With --ssml the text is SSML: lines \"# break N ms\" mark <break>s and \"# prosody rate R\n"
       "pitch P volume V\" precedes a sentence spoken with other than the default prosody.\n"
       "Exit code 3 for invalid UTF-8 (the message names the byte offset) or an unknown language.");

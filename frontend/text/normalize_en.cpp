@@ -4,6 +4,7 @@
 #include "char_class.h"
 #include "regex_rules.h"
 #include "tts/frontend/normalizer.h"
+#include "tts/frontend/number_words.h"
 
 namespace tts::frontend {
 
@@ -177,6 +178,27 @@ std::string expand_abbreviations(const std::string& text) {
 }  // namespace detail
 
 namespace en {
+namespace {
+// "World War II" -> "World War two", "Chapter IV" -> "Chapter four" (after a word that numbers what
+// follows it); "Henry VIII" -> "Henry the eighth" (after a name). A lone "I", "V" or "X" after a
+// name stays as it is: "Then I ..." is the pronoun.
+std::optional<std::string> say_roman(const detail::RomanNumeral& r) {
+  if (detail::word_is_one_of(
+          r.word_before, {"chapter", "part",    "volume", "book",     "act",   "scene", "section",
+                          "article", "title",   "war",    "phase",    "stage", "level", "type",
+                          "class",   "episode", "season", "appendix", "round", "grade", "bowl"}))
+    return cardinal(r.value);
+  const bool after_a_name =
+      detail::capitalised(r.word_before) &&
+      !detail::word_is_one_of(
+          r.word_before,
+          {"the", "a",   "an",   "in", "on", "at",  "of",   "to",   "for", "by",  "with",  "and",
+           "or",  "but", "from", "as", "is", "was", "this", "that", "his", "her", "their", "its"});
+  if (r.letters.size() >= 2 && after_a_name) return "the " + ordinal(r.value);
+  return std::nullopt;
+}
+}  // namespace
+
 std::string normalize(std::string_view sentence) {
   using namespace detail;
   std::string text(sentence);
@@ -186,6 +208,7 @@ std::string normalize(std::string_view sentence) {
   text = expand_dates(text);
   text = expand_units(text);
   text = expand_abbreviations(text);
+  text = expand_roman_numerals(text, {}, say_roman);
   static const std::regex& kSpaces = *new std::regex(R"( {2,})");
   return std::regex_replace(text, kSpaces, " ");
 }

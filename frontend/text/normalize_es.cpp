@@ -3,6 +3,7 @@
 // "16" as [djˌɛsisˈeɪs], the word as [djˌesisˈeis]; tests/frontend_language_phonemes_test.cpp).
 //   numbers   21 -> veintiuno, 1.234.567 and 1,234,567 -> un millón doscientos ..., 3,05 -> tres
 //             coma cero cinco, 3.5 -> tres punto cinco, 75 % -> setenta y cinco por ciento
+//             -5, −5 -> menos cinco (espeak drops the hyphen and reads U+2212 in English)
 //   currency  3,50 € -> tres euros con cincuenta céntimos, $21 -> veintiún dólares, 1 € -> un euro
 //             (espeak says "uno euro", "tres coma cincuenta euro")
 //   dates     15/03/2024 -> quince de marzo de dos mil veinticuatro; 1/5/2024 -> primero de mayo
@@ -87,10 +88,28 @@ const std::vector<Abbreviation>& abbreviations() {
                                      {"vs.", "contra"}};
   return kTable;
 }
+
+// Centuries, kings and popes as the RAE reads them: ordinals up to ten, cardinals above ("siglo V"
+// -> "siglo quinto", "Felipe II" -> "Felipe segundo", "Alfonso XIII" -> "Alfonso trece"), and the
+// cardinal after a word that numbers what follows ("capítulo IV" -> "capítulo cuatro"). A name's
+// ordinal is masculine. (espeak-ng reads "Felipe II" as "Felipe dos" and "siglo V" as a letter.)
+std::optional<std::string> say_roman(const RomanNumeral& r) {
+  if (word_is_one_of(r.word_before, {"capítulo", "tomo", "parte", "acto", "volumen", "libro",
+                                     "título", "artículo", "anexo", "fase", "nivel", "tipo",
+                                     "temporada", "episodio", "escena", "sección"}))
+    return cardinal(r.value);
+  const bool after_a_name =
+      capitalised(r.word_before) &&
+      !word_is_one_of(r.word_before, {"el", "la", "los", "las", "un", "una", "en", "de", "del", "y",
+                                      "o", "a", "al", "con", "por", "para", "su", "sus"});
+  if (word_is_one_of(r.word_before, {"siglo", "siglos"}) || after_a_name)
+    return r.value <= 10 ? ordinal(r.value) : cardinal(r.value);
+  return std::nullopt;
+}
 }  // namespace
 
 std::string normalize(std::string_view sentence) {
-  std::string text(sentence);
+  std::string text = expand_minus_signs(std::string(sentence), "menos");
   text = expand_money(text, money);
   text = expand_numeric_dates(text, [](unsigned d, unsigned m, unsigned y, int) {
     return (d == 1 ? std::string("primero") : cardinal(d)) + " de " + kMonths[m - 1] + " de " +
@@ -110,6 +129,7 @@ std::string normalize(std::string_view sentence) {
     return ordinal(n, Gender::kMasculine, mark == "er");
   });
   text = expand_abbreviations(text, abbreviations());
+  text = expand_roman_numerals(text, {}, say_roman);
   text = expand_degrees(text, "grados");
   static const NumberWords& kNumbers = *new NumberWords{
       ".,", "coma", "punto", "por ciento", [](std::uint64_t n) { return cardinal(n); }};

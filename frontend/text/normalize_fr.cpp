@@ -3,6 +3,7 @@
 // the words as [kˈatʁvˈɛ̃]; tests/frontend_language_phonemes_test.cpp).
 //   numbers   80 -> quatre-vingts, 71 -> soixante et onze, 3,5 -> trois virgule cinq,
 //             75 % -> soixante-quinze pour cent
+//             -5, −5 -> moins cinq (espeak drops the hyphen and reads U+2212 in English)
 //   groups    1 000 000 with no-break or narrow no-break spaces -> 1000000
 //   currency  3,50 € -> trois euros cinquante, 0,50 € -> cinquante centimes, 1 € -> un euro,
 //             2 000 000 € -> deux millions d'euros (espeak says "trois virgule cinquante euro")
@@ -57,10 +58,27 @@ const std::vector<Abbreviation>& abbreviations() {
       {"Tél.", "téléphone"},     {"Cie", "compagnie"},     {"cf.", "confer"}};
   return kTable;
 }
+
+// "XIXe siècle" -> "dix-neuvième siècle", "François Ier" -> "François premier"; after a name or a
+// word that numbers what follows, the cardinal: "Louis XIV" -> "Louis quatorze", "chapitre V" ->
+// "chapitre cinq". (espeak-ng says "quatorze romain", and reads "XIXe" as letters.)
+std::optional<std::string> say_roman(const RomanNumeral& r) {
+  if (r.suffix == "er" || r.suffix == "re") {
+    if (r.value != 1) return std::nullopt;
+    return r.suffix == "er" ? "premier" : "première";
+  }
+  if (!r.suffix.empty()) return ordinal(r.value);
+  if (word_is_one_of(r.word_before, {"chapitre", "tome", "acte", "livre", "partie", "titre",
+                                     "article", "annexe", "volume", "scène", "saison", "épisode",
+                                     "section", "type", "niveau", "phase"}))
+    return cardinal(r.value);
+  if (r.letters.size() >= 2 && capitalised(r.word_before)) return cardinal(r.value);
+  return std::nullopt;
+}
 }  // namespace
 
 std::string normalize(std::string_view sentence) {
-  std::string text = join_digit_groups(std::string(sentence));
+  std::string text = expand_minus_signs(join_digit_groups(std::string(sentence)), "moins");
   text = expand_money(text, money);
   text = expand_numeric_dates(text, [](unsigned d, unsigned m, unsigned y, int) {
     return (d == 1 ? std::string("premier") : cardinal(d)) + " " + kMonths[m - 1] + " " +
@@ -84,6 +102,7 @@ std::string normalize(std::string_view sentence) {
     return ordinal(n, feminine ? Gender::kFeminine : Gender::kMasculine);
   });
   text = expand_abbreviations(text, abbreviations());
+  text = expand_roman_numerals(text, {"e", "er", "re", "ème", "eme", "\xE1\xB5\x89"}, say_roman);
   text = expand_degrees(text, "degrés");
   static const NumberWords& kNumbers = *new NumberWords{
       ".", "virgule", "point", "pour cent", [](std::uint64_t n) { return cardinal(n); }};

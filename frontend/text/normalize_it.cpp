@@ -3,6 +3,7 @@
 // [dˈue mˈiːla ventikwˈatːro], the word as one; tests/frontend_language_phonemes_test.cpp).
 //   numbers   21 -> ventuno, 1.234 -> milleduecentotrentaquattro, 3,5 -> tre virgola cinque,
 //             75 % -> settantacinque per cento
+//             -5, −5 -> meno cinque (espeak drops the hyphen)
 //   currency  3,50 € -> tre euro e cinquanta centesimi, 1 € -> un euro, 1.000.000 € -> un milione
 //             di euro (espeak says "tre virgola cinquanta euro")
 //   dates     15/03/2024 -> quindici marzo duemilaventiquattro, 1/5/2024 -> primo maggio ...
@@ -62,7 +63,7 @@ const std::vector<Abbreviation>& abbreviations() {
 }  // namespace
 
 std::string normalize(std::string_view sentence) {
-  std::string text(sentence);
+  std::string text = expand_minus_signs(std::string(sentence), "meno");
   text = expand_money(text, money);
   text = expand_numeric_dates(text, [](unsigned d, unsigned m, unsigned y, int) {
     return (d == 1 ? std::string("primo") : cardinal(d)) + " " + kMonths[m - 1] + " " + cardinal(y);

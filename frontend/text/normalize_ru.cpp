@@ -1,17 +1,22 @@
 // Russian text rules (each checked against espeak-ng -v ru). espeak-ng reads small cardinals but
 // not millions ("1234567" comes out as "один тысяча ..."), nor agreement ("2 копейки" as "два
 // копейки", "75 %" as "семьдесят пять процент"), so every number is spelled here:
-//   numbers   1 000 000 -> один миллион; 1234567 -> один миллион двести тридцать четыре тысячи ...
-//             3,5 -> три целых пять десятых; 5 млн -> пять миллионов; 2 тыс. -> две тысячи
-//   currency  3,50 € -> три евро пятьдесят центов; 21 ₽, 21 руб. ->
-//   двадцать один рубль;
+//   numbers   1 000 000 -> один миллион;
+//             1234567 -> один миллион двести тридцать четыре тысячи ...;
+//             3,5 -> три целых пять десятых; 5 млн -> пять миллионов; 2 тыс. -> две тысячи;
+//             -5, −5 -> минус пять
+//   currency  3,50 € -> три евро пятьдесят центов;
+//             21 ₽, 21 руб. -> двадцать один рубль;
 //             2,02 ₽ -> два рубля две копейки; $5 -> пять долларов
 //   percent   75 % -> семьдесят пять процентов; 2,5 % -> две целых пять десятых процента
+//   degrees   -5 °C -> минус пять градусов Цельсия; 1° -> один градус
 //   dates     15.03.2024 -> пятнадцатое марта две тысячи двадцать четвёртого года;
-//             15 марта -> пятнадцатое марта; в 2024 году -> в две тысячи двадцать четвёртом году
-//   times     14:30 -> четырнадцать тридцать, 14:05 -> четырнадцать ноль пять, 9:00 -> девять ноль
-//   ноль ordinals  2-й 3-я 5-е 10-го 7-м -> второй третья пятое десятого седьмом titles    т. е. т.
-//   д. т. п. т. к. и др. ул. д. кв. г. им. см. стр. напр. ...
+//             15 марта -> пятнадцатое марта;
+//             в 2024 году -> в две тысячи двадцать четвёртом году
+//   times     14:30 -> четырнадцать тридцать, 14:05 -> четырнадцать ноль пять,
+//             9:00 -> девять ноль ноль
+//   ordinals  2-й 3-я 5-е 10-го 7-м -> второй третья пятое десятого седьмом
+//   titles    т. е. т. д. т. п. т. к. и др. ул. д. кв. г. им. см. стр. напр. ...
 #include "regex_rules.h"
 #include "tts/frontend/normalizer.h"
 #include "tts/frontend/number_words.h"
@@ -109,10 +114,27 @@ const std::vector<Abbreviation>& abbreviations() {
                                      {"млрд", "миллиардов"}};
   return kTable;
 }
+
+// "XIX век" -> "девятнадцатый век", "в XIX веке" -> "в девятнадцатом веке", "XX века" ->
+// "двадцатого века"; a monarch after a name in the nominative: "Пётр I" -> "Пётр первый".
+// (espeak-ng spells the letters in English.)
+std::optional<std::string> say_roman(const RomanNumeral& r) {
+  if (r.word_after == "век") return ordinal(r.value);
+  if (r.word_after == "века") return ordinal(r.value, Gender::kMasculine, Case::kGenitive);
+  if (r.word_after == "веке") return ordinal(r.value, Gender::kMasculine, Case::kPrepositional);
+  if (!capitalised(r.word_before)) return std::nullopt;
+  // A masculine name in the nominative ends in a consonant, "й" or "ь" (Пётр, Николай, Игорь).
+  static constexpr std::string_view kVowels[] = {"а", "е", "ё", "и", "о", "у", "ы", "э", "ю", "я"};
+  for (std::string_view vowel : kVowels)
+    if (r.word_before.size() >= vowel.size() &&
+        r.word_before.compare(r.word_before.size() - vowel.size(), vowel.size(), vowel) == 0)
+      return std::nullopt;
+  return ordinal(r.value);
+}
 }  // namespace
 
 std::string normalize(std::string_view sentence) {
-  std::string text = join_digit_groups(std::string(sentence));
+  std::string text = expand_minus_signs(join_digit_groups(std::string(sentence)), "минус");
   // "руб." and "р." after an amount are the rouble sign; "коп." its kopecks.
   static const std::regex& kRoubles =
       *new std::regex(R"((\d) ?(?:руб\.|р\.)(?: ?(\d{1,2}) ?коп\.)?)");
@@ -171,7 +193,17 @@ std::string normalize(std::string_view sentence) {
     if (s == "млн") return cardinal(n) + " " + form_of(n, "миллион", "миллиона", "миллионов");
     return cardinal(n) + " " + form_of(n, "миллиард", "миллиарда", "миллиардов");
   });
-  static const std::regex& kPercent = *new std::regex(R"(\b(\d+)(?:,(\d+))? ?%)");
+  // 25 °C, 1°, 2,5 °С (the C Latin or Cyrillic): "градус" agrees with the number, and a fraction
+  // takes the genitive singular, as "процент" does.
+  static const std::regex& kDegrees =
+      *new std::regex(R"(\b(\d{1,15})(?:,(\d+))? ?\xC2\xB0 ?(C|F|\xD0\xA1)?(?![A-Za-z\xD0\xD1]))");
+  text = replace_all(text, kDegrees, [](const std::smatch& m) {
+    const std::uint64_t n = std::stoull(m.str(1));
+    const std::string scale = m.str(3) == "F" ? " Фаренгейта" : m[3].matched ? " Цельсия" : "";
+    if (m[2].matched) return decimal(n, m.str(2)) + " градуса" + scale;
+    return cardinal(n) + " " + form_of(n, "градус", "градуса", "градусов") + scale;
+  });
+  static const std::regex& kPercent = *new std::regex(R"(\b(\d{1,15})(?:,(\d+))? ?%)");
   text = replace_all(text, kPercent, [](const std::smatch& m) {
     const std::uint64_t n = std::stoull(m.str(1));
     if (m[2].matched) return decimal(n, m.str(2)) + " процента";
@@ -184,6 +216,7 @@ std::string normalize(std::string_view sentence) {
   text = replace_all(text, kInteger,
                      [](const std::smatch& m) { return cardinal(std::stoull(m.str(0))); });
   text = expand_abbreviations(text, abbreviations());
+  text = expand_roman_numerals(text, {}, say_roman);
   return collapse_spaces(text);
 }
 

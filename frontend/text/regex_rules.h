@@ -4,6 +4,8 @@
 #include <cstddef>
 #include <cstdint>
 #include <functional>
+#include <initializer_list>
+#include <optional>
 #include <regex>
 #include <string>
 #include <string_view>
@@ -79,6 +81,11 @@ std::string expand_numeric_dates(
 std::string expand_clock_times(const std::string& text, bool french_h,
                                const std::function<std::string(unsigned hour, int minute)>& say);
 
+// Minus signs said as the language's word (`minus`: "menos", "moins", "meno", "минус"): the sign
+// U+2212 wherever it stands, and "-5" or "–5" (hyphen-minus, en dash) at the start of a word. A
+// dash between digits or after a letter ("10-12", "555-1234", "1-го") is left as it is.
+std::string expand_minus_signs(const std::string& text, std::string_view minus);
+
 // Temperatures and angles: "20 °C" -> "20 <degrees> Celsius", "45°" -> "45 <degrees>", with
 // `degrees` the language's word ("grados", "degrés", "gradi").
 std::string expand_degrees(const std::string& text, std::string_view degrees);
@@ -99,6 +106,25 @@ struct NumberWords {
   std::function<std::string(std::uint64_t)> cardinal;
 };
 std::string expand_numbers(const std::string& text, const NumberWords& words);
+
+// A Roman numeral written with I, V and X (1 to 39, in its one canonical spelling: "XIX", not
+// "XVIIII"), as a whole word, with the words on either side for the language to choose a reading.
+struct RomanNumeral {
+  unsigned value = 0;
+  std::string_view letters;  // "XIX"
+  std::string_view suffix;   // one of the language's suffixes that followed it ("e" of "XIXe")
+  std::string word_before, word_after;  // the neighbouring words ("" at an edge or a sign)
+};
+// Whether `word` is written as a name is: a capital, then a small letter ("Louis", "Пётр"; not
+// "THE" or "I").
+bool capitalised(std::string_view word);
+// Whether `word`, its ASCII capitals lowered, is one of `lowercase_words` ("Chapter", "Capítulo").
+bool word_is_one_of(std::string_view word, std::initializer_list<std::string_view> lowercase_words);
+// Replaces each Roman numeral (its letters and suffix) by what `say` returns for it; one for which
+// `say` returns nothing stays as it is. `suffixes` are tried longest first.
+std::string expand_roman_numerals(
+    const std::string& text, const std::vector<std::string_view>& suffixes,
+    const std::function<std::optional<std::string>(const RomanNumeral&)>& say);
 
 // Collapses runs of spaces left by the rules.
 std::string collapse_spaces(const std::string& text);
