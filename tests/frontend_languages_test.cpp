@@ -170,7 +170,8 @@ TEST(SpanishText, CurrencyDatesTimesOrdinalsAndTitles) {
   // Every number is spelled: espeak-ng's reading of digits is not that of the words
   // (frontend_language_phonemes_test). Decimal comma and point, thousands with dots or commas.
   EXPECT_EQ(normalize_text("Hay 16 casas, 3,05 km, 3.5 kg, 1.234.567 y 75 %.", "es"),
-            "Hay dieciséis casas, tres coma cero cinco km, tres punto cinco kg, un millón "
+            "Hay dieciséis casas, tres coma cero cinco kilómetros, tres punto cinco kilogramos, un "
+            "millón "
             "doscientos treinta y cuatro mil quinientos sesenta y siete y setenta y cinco por "
             "ciento.");
   EXPECT_EQ(normalize_text("El H.323 y el 3D.", "es"), "El H.323 y el 3D.");
@@ -268,6 +269,14 @@ TEST(LanguageText, ANumberTooLongToSpellStaysDigits) {
     }
 }
 
+// Russian numbers written with a case ending: decades as plural ordinals, small cardinals in the
+// genitive.
+TEST(RussianText, DecadesAndGenitivesWrittenWithTheirEnding) {
+  EXPECT_EQ(normalize_text("В 1990-х и в 2000-х, 90-е годы; для 3-х человек, 5-ти и 8-ми.", "ru"),
+            "В тысяча девятьсот девяностых и в двухтысячных, девяностые годы; для трёх человек, "
+            "пяти и восьми.");
+}
+
 // Russian degrees agree with the number as any counted noun does (1 градус, 2 градуса,
 // 5 градусов; a fraction takes the genitive singular), after a Latin or a Cyrillic C.
 TEST(RussianText, DegreesAgreeWithTheNumber) {
@@ -295,6 +304,25 @@ TEST(LanguageText, RomanNumeralsAreReadAsEachLanguageReadsThem) {
             "второй.");
   // Not numerals: parts of longer words, and invalid spellings.
   EXPECT_EQ(normalize_text("VIXEN y XVIIII.", "es"), "VIXEN y XVIIII.");
+}
+
+// Units of measure after a number take the number's agreement: the unit's gender ("veintiún
+// kilogramos", "veintiuna horas", "une minute"), its number (French singular below two), and in
+// Russian the three forms and the genitive singular after a fraction.
+TEST(LanguageText, UnitsAgreeWithTheirNumber) {
+  EXPECT_EQ(normalize_text("Pesa 1 kg, 21 kg y 0,5 L; va a 120 km/h durante 1 h y 21 h.", "es"),
+            "Pesa un kilogramo, veintiún kilogramos y cero coma cinco litros; va a ciento veinte "
+            "kilómetros por hora durante una hora y veintiuna horas.");
+  EXPECT_EQ(normalize_text("Son 1.000.000 km, no 5G ni 3D.", "es"),
+            "Son un millón de kilómetros, no 5G ni 3D.");
+  EXPECT_EQ(normalize_text("1 kg, 1,5 km, 21 min et 120 km/h.", "fr"),
+            "un kilogramme, un virgule cinq kilomètre, vingt et une minutes et cent vingt "
+            "kilomètres à l'heure.");
+  EXPECT_EQ(normalize_text("1 kg, 1 h, 2 h e 3 m².", "it"),
+            "un chilogrammo, un'ora, due ore e tre metri quadrati.");
+  EXPECT_EQ(normalize_text("1 кг, 2 кг, 5 кг, 2,5 км, 1 мин, 21 м² и 120 км/ч.", "ru"),
+            "один килограмм, два килограмма, пять килограммов, две целых пять десятых километра, "
+            "одна минута, двадцать один квадратный метр и сто двадцать километров в час.");
 }
 
 TEST(LanguageTags, ChooseRulesByPrimarySubtag) {

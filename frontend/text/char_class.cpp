@@ -82,6 +82,16 @@ char32_t first_code_point(std::string_view text) {
   return next_code_point(text, i);
 }
 
+bool word_char_before(std::string_view text, std::size_t at) {
+  if (at == 0) return false;
+  std::size_t end = at;
+  return is_word_char(previous_code_point(text, end));
+}
+
+bool word_char_at(std::string_view text, std::size_t at) {
+  return at < text.size() && is_word_char(first_code_point(text.substr(at)));
+}
+
 bool has_word_char(std::string_view text) {
   for (std::size_t i = 0; i < text.size();)
     if (is_word_char(next_code_point(text, i))) return true;

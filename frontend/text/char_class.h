@@ -2,6 +2,7 @@
 // Cyrillic: enough to find sentence ends and drop control characters, not a Unicode database.
 #pragma once
 
+#include <cstddef>
 #include <string_view>
 
 namespace tts::frontend::detail {
@@ -25,6 +26,9 @@ bool is_word_char(char32_t cp);  // letters and digits of any script (approximat
 char32_t previous_code_point(std::string_view text, std::size_t& end);
 // The first code point of `text` (0 if empty).
 char32_t first_code_point(std::string_view text);
+// Whether a letter or digit (of any script) ends just before, or starts at, byte `at` of `text`.
+bool word_char_before(std::string_view text, std::size_t at);
+bool word_char_at(std::string_view text, std::size_t at);
 // True if `text` holds a letter or digit.
 bool has_word_char(std::string_view text);
 // `word` without leading openers and trailing closers/punctuation.

@@ -106,6 +106,35 @@ std::optional<std::string> say_roman(const RomanNumeral& r) {
     return r.value <= 10 ? ordinal(r.value) : cardinal(r.value);
   return std::nullopt;
 }
+
+// Units of measure after a number: "1 km" -> "un kilómetro", "21 h" -> "veintiuna horas".
+const UnitRule& units() {
+  static const UnitRule& kRule = *new UnitRule(
+      std::vector<UnitWords>{{"km", "kilómetro", "kilómetros", false},
+                             {"m", "metro", "metros", false},
+                             {"cm", "centímetro", "centímetros", false},
+                             {"mm", "milímetro", "milímetros", false},
+                             {"kg", "kilogramo", "kilogramos", false},
+                             {"g", "gramo", "gramos", false},
+                             {"mg", "miligramo", "miligramos", false},
+                             {"l", "litro", "litros", false},
+                             {"L", "litro", "litros", false},
+                             {"ml", "mililitro", "mililitros", false},
+                             {"mL", "mililitro", "mililitros", false},
+                             {"km/h", "kilómetro por hora", "kilómetros por hora", false},
+                             {"m/s", "metro por segundo", "metros por segundo", false},
+                             {"m\xC2\xB2", "metro cuadrado", "metros cuadrados", false},
+                             {"km\xC2\xB2", "kilómetro cuadrado", "kilómetros cuadrados", false},
+                             {"m\xC2\xB3", "metro cúbico", "metros cúbicos", false},
+                             {"h", "hora", "horas", true},
+                             {"min", "minuto", "minutos", false}},
+      ".,",
+      [](std::uint64_t n, bool feminine) {
+        return cardinal(n, feminine ? Form::kBeforeFeminine : Form::kBeforeMasculine);
+      },
+      "de ");
+  return kRule;
+}
 }  // namespace
 
 std::string normalize(std::string_view sentence) {
@@ -130,6 +159,7 @@ std::string normalize(std::string_view sentence) {
   });
   text = expand_abbreviations(text, abbreviations());
   text = expand_roman_numerals(text, {}, say_roman);
+  text = units().apply(text);
   text = expand_degrees(text, "grados");
   static const NumberWords& kNumbers = *new NumberWords{
       ".,", "coma", "punto", "por ciento", [](std::uint64_t n) { return cardinal(n); }};

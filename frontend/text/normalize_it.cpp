@@ -60,6 +60,36 @@ const std::vector<Abbreviation>& abbreviations() {
       {"ca.", "circa"},          {"S.p.A.", "esse pi a"}, {"c.so", "corso"}};
   return kTable;
 }
+
+// Units of measure after a number: "1 km" -> "un chilometro", "1 h" -> "un'ora", "2 h" -> "due
+// ore".
+const UnitRule& units() {
+  static const UnitRule& kRule = *new UnitRule(
+      std::vector<UnitWords>{{"km", "chilometro", "chilometri", false},
+                             {"m", "metro", "metri", false},
+                             {"cm", "centimetro", "centimetri", false},
+                             {"mm", "millimetro", "millimetri", false},
+                             {"kg", "chilogrammo", "chilogrammi", false},
+                             {"g", "grammo", "grammi", false},
+                             {"mg", "milligrammo", "milligrammi", false},
+                             {"l", "litro", "litri", false},
+                             {"L", "litro", "litri", false},
+                             {"ml", "millilitro", "millilitri", false},
+                             {"mL", "millilitro", "millilitri", false},
+                             {"km/h", "chilometro orario", "chilometri orari", false},
+                             {"m/s", "metro al secondo", "metri al secondo", false},
+                             {"m\xC2\xB2", "metro quadrato", "metri quadrati", false},
+                             {"km\xC2\xB2", "chilometro quadrato", "chilometri quadrati", false},
+                             {"m\xC2\xB3", "metro cubo", "metri cubi", false},
+                             {"h", "ora", "ore", true},
+                             {"min", "minuto", "minuti", false}},
+      ".",
+      [](std::uint64_t n, bool feminine) {
+        return cardinal(n, feminine ? Form::kBeforeFeminine : Form::kBeforeMasculine);
+      },
+      "di ");
+  return kRule;
+}
 }  // namespace
 
 std::string normalize(std::string_view sentence) {
@@ -81,6 +111,9 @@ std::string normalize(std::string_view sentence) {
                    m.str(2) == "\xC2\xAA" ? Gender::kFeminine : Gender::kMasculine);
   });
   text = expand_abbreviations(text, abbreviations());
+  text = units().apply(text);
+  static const std::regex& kOneHour = *new std::regex(R"(\buna ora\b)");
+  text = std::regex_replace(text, kOneHour, "un'ora");  // elided before the vowel
   text = expand_degrees(text, "gradi");
   static const NumberWords& kNumbers = *new NumberWords{
       ".", "virgola", "punto", "per cento", [](std::uint64_t n) { return cardinal(n); }};

@@ -15,7 +15,9 @@
 //             в 2024 году -> в две тысячи двадцать четвёртом году
 //   times     14:30 -> четырнадцать тридцать, 14:05 -> четырнадцать ноль пять,
 //             9:00 -> девять ноль ноль
-//   ordinals  2-й 3-я 5-е 10-го 7-м -> второй третья пятое десятого седьмом
+//   ordinals  2-й 3-я 5-е 10-го 7-м -> второй третья пятое десятого седьмом;
+//             1990-х -> тысяча девятьсот девяностых, 90-е годы -> девяностые годы;
+//             3-х -> трёх, 5-ти -> пяти
 //   titles    т. е. т. д. т. п. т. к. и др. ул. д. кв. г. им. см. стр. напр. ...
 #include "regex_rules.h"
 #include "tts/frontend/normalizer.h"
@@ -131,6 +133,42 @@ std::optional<std::string> say_roman(const RomanNumeral& r) {
       return std::nullopt;
   return ordinal(r.value);
 }
+
+// Units of measure after a number, agreeing with it: "1 км" -> "один километр", "2 км" -> "два
+// километра", "5 км" -> "пять километров", "2,5 км" -> "две целых пять десятых километра".
+struct RussianUnit {
+  std::string_view written;
+  const char *one, *few, *many, *of_fraction;
+  Gender gender;
+};
+const std::vector<RussianUnit>& units() {
+  static const std::vector<RussianUnit>& kUnits = *new std::vector<RussianUnit>{
+      {"км", "километр", "километра", "километров", "километра", Gender::kMasculine},
+      {"м", "метр", "метра", "метров", "метра", Gender::kMasculine},
+      {"см", "сантиметр", "сантиметра", "сантиметров", "сантиметра", Gender::kMasculine},
+      {"мм", "миллиметр", "миллиметра", "миллиметров", "миллиметра", Gender::kMasculine},
+      {"кг", "килограмм", "килограмма", "килограммов", "килограмма", Gender::kMasculine},
+      {"мг", "миллиграмм", "миллиграмма", "миллиграммов", "миллиграмма", Gender::kMasculine},
+      {"л", "литр", "литра", "литров", "литра", Gender::kMasculine},
+      {"мл", "миллилитр", "миллилитра", "миллилитров", "миллилитра", Gender::kMasculine},
+      {"км/ч", "километр в час", "километра в час", "километров в час", "километра в час",
+       Gender::kMasculine},
+      {"м/с", "метр в секунду", "метра в секунду", "метров в секунду", "метра в секунду",
+       Gender::kMasculine},
+      {"м\xC2\xB2", "квадратный метр", "квадратных метра", "квадратных метров", "квадратного метра",
+       Gender::kMasculine},
+      {"км\xC2\xB2", "квадратный километр", "квадратных километра", "квадратных километров",
+       "квадратного километра", Gender::kMasculine},
+      {"ч", "час", "часа", "часов", "часа", Gender::kMasculine},
+      {"мин", "минута", "минуты", "минут", "минуты", Gender::kFeminine}};
+  return kUnits;
+}
+
+std::vector<std::string_view> unit_symbols() {
+  std::vector<std::string_view> symbols;
+  for (const RussianUnit& unit : units()) symbols.push_back(unit.written);
+  return symbols;
+}
 }  // namespace
 
 std::string normalize(std::string_view sentence) {
@@ -171,6 +209,26 @@ std::string normalize(std::string_view sentence) {
                      : " ") +
            (m == 0 ? std::string() : cardinal(static_cast<std::uint64_t>(m)));
   });
+  // Decades: "в 1990-х" -> "в тысяча девятьсот девяностых", "90-е годы" -> "девяностые годы".
+  static const std::regex& kDecade =
+      *new std::regex(R"(\b([1-9]\d{0,2}0)-(?:(х)|е(?= год)))" + kNotCyrillic);
+  text = replace_all(text, kDecade, [](const std::smatch& m) {
+    std::string said = ordinal(std::stoull(m.str(1)), Gender::kMasculine, Case::kGenitive);
+    said.resize(said.size() - std::string_view("ого").size());  // every decade's ends so
+    return said + (m[2].matched ? "ых" : "ые");
+  });
+  // A cardinal's genitive written with its ending: "2-х" -> "двух", "5-ти" -> "пяти".
+  static const std::regex& kGenitive =
+      *new std::regex(R"(\b(?:([234])-х|([5-9]|1\d|20|30)-(?:ти|ми)))" + kNotCyrillic);
+  text = replace_all(text, kGenitive, [](const std::smatch& m) {
+    static constexpr const char* kTwoToFour[] = {"двух", "трёх", "четырёх"};
+    if (m[1].matched) return std::string(kTwoToFour[m.str(1)[0] - '2']);
+    const std::uint64_t n = std::stoull(m.str(2));
+    if (n == 8) return std::string("восьми");
+    std::string said = cardinal(n);  // пять, одиннадцать, двадцать: "ь" becomes "и"
+    said.resize(said.size() - std::string_view("ь").size());
+    return said + "и";
+  });
   static const std::regex& kOrdinal =
       *new std::regex(R"(\b(\d{1,7})-(ый|ой|ий|й|ая|я|ое|е|ого|го|ом|м))" + kNotCyrillic);
   text = replace_all(text, kOrdinal, [](const std::smatch& m) {
@@ -192,6 +250,13 @@ std::string normalize(std::string_view sentence) {
       return cardinal(n, Gender::kFeminine) + " " + form_of(n, "тысяча", "тысячи", "тысяч");
     if (s == "млн") return cardinal(n) + " " + form_of(n, "миллион", "миллиона", "миллионов");
     return cardinal(n) + " " + form_of(n, "миллиард", "миллиарда", "миллиардов");
+  });
+  static const std::vector<std::string_view>& kSymbols = *new auto(unit_symbols());
+  static const std::regex& kMeasures = *new std::regex(measure_pattern("", kSymbols));
+  text = expand_measures(text, kMeasures, kSymbols, [](const Measure& m) {
+    const RussianUnit& unit = units()[m.unit];
+    if (m.separator != 0) return decimal(m.whole, m.fraction) + " " + unit.of_fraction;
+    return cardinal(m.whole, unit.gender) + " " + form_of(m.whole, unit.one, unit.few, unit.many);
   });
   // 25 °C, 1°, 2,5 °С (the C Latin or Cyrillic): "градус" agrees with the number, and a fraction
   // takes the genitive singular, as "процент" does.

@@ -126,6 +126,50 @@ std::string expand_roman_numerals(
     const std::string& text, const std::vector<std::string_view>& suffixes,
     const std::function<std::optional<std::string>(const RomanNumeral&)>& say);
 
+// A number and the unit of measure written after it ("1.500 km", "0,5 L", "120 km/h").
+struct Measure {
+  std::uint64_t whole = 0;  // the integer part, its digit groups joined
+  char separator = 0;       // the decimal separator, 0 for a whole number
+  std::string fraction;     // the digits after it
+  std::size_t unit = 0;     // which of the units was written
+};
+// The pattern of a number (digit groups after one of `group_separators`, "" for none; a decimal
+// part after "." or ",") followed by one of `units`, itself not followed by a letter. Made once
+// per language (a regular expression is slow to build).
+std::regex measure_pattern(std::string_view group_separators,
+                           const std::vector<std::string_view>& units);
+// Replaces each measure matched by `pattern` (measure_pattern of the same `units`) by `say`'s
+// reading of it.
+std::string expand_measures(const std::string& text, const std::regex& pattern,
+                            const std::vector<std::string_view>& units,
+                            const std::function<std::string(const Measure&)>& say);
+
+// A unit's words in a language whose nouns have one singular and one plural ("kilómetro",
+// "kilómetros"), and the gender the number before it takes.
+struct UnitWords {
+  std::string_view written, one, many;
+  bool feminine;
+};
+// Measures in such a language: a whole number spelled by `cardinal` in the unit's gender, the unit
+// singular for 1 (below 2 with `singular_below_two`, as in French) and plural otherwise, with
+// `of_millions` between whole millions and the unit ("un millón de kilómetros"); a decimal number
+// left in digits for the number rule, with the plural (French: the singular below 2).
+class UnitRule {
+ public:
+  using Cardinal = std::function<std::string(std::uint64_t, bool feminine)>;
+  UnitRule(std::vector<UnitWords> units, std::string_view group_separators, Cardinal cardinal,
+           std::string_view of_millions, bool singular_below_two = false);
+  std::string apply(const std::string& text) const;
+
+ private:
+  std::vector<UnitWords> units_;
+  std::vector<std::string_view> symbols_;
+  std::regex pattern_;
+  Cardinal cardinal_;
+  std::string_view of_millions_;
+  bool singular_below_two_;
+};
+
 // Collapses runs of spaces left by the rules.
 std::string collapse_spaces(const std::string& text);
 
