@@ -51,10 +51,11 @@ TEST(LanguagePhonemes, SpanishSentence) {
   EXPECT_EQ(phonemes_of("es-419", "El Sr. García pagó 3,50 € el 15/03/2024 a las 14:30"),
             "el seɲˈoɾ ɣaɾsˈia paɣˈo tɾˈes ˈeʊɾos kon sinkwˈɛnta sˈentimos el kˈinse ðe mˈaɾso "
             "ðe ðˈos mˈil βˌeɪntikwˈatɾo a las katˈoɾse tɾˈeɪnta");
-  // "veintiuno" and "dieciséis" as words; espeak-ng's reading of the digits differs from them
-  // ([bˌeɪntiˈuno], [djˌɛsisˈeɪs]), which is why Spanish spells every number itself.
+  // "veintiuna" (before a feminine noun) and "dieciséis" as words; espeak-ng's reading of the
+  // digits differs from them ([bˌeɪntiˈuno], [djˌɛsisˈeɪs]), which is why Spanish spells every
+  // number itself.
   EXPECT_EQ(phonemes_of("es-419", "Hay 21 casas y 16 coches"),
-            "ˈaɪ βeɪntjˈuno kˈasas i ðjˌesisˈeis kˈotʃes");
+            "ˈaɪ βeɪntjˈuna kˈasas i ðjˌesisˈeis kˈotʃes");
   EXPECT_NE(Phonemizer("es-419").phonemize("16"), Phonemizer("es-419").phonemize("dieciséis"));
 }
 

@@ -325,6 +325,20 @@ TEST(LanguageText, UnitsAgreeWithTheirNumber) {
             "одна минута, двадцать один квадратный метр и сто двадцать километров в час.");
 }
 
+// A number before a common counted noun takes the noun's gender: Spanish apocope before a
+// masculine noun and the feminine form ("veintiún años", "una semana", "doscientas mil personas"),
+// French "une", Italian "un"/"una" (elided "un'ora"), Russian "одна"/"две" and neuter "одно".
+TEST(LanguageText, NumbersTakeTheGenderOfCommonCountedNouns) {
+  EXPECT_EQ(normalize_text("Tiene 21 años; 1 semana, 200.000 personas y 31 días.", "es"),
+            "Tiene veintiún años; una semana, doscientas mil personas y treinta y un días.");
+  EXPECT_EQ(normalize_text("1 fois, 21 personnes et 1 an.", "fr"),
+            "une fois, vingt et une personnes et un an.");
+  EXPECT_EQ(normalize_text("1 settimana, 1 anno e 1 ora.", "it"),
+            "una settimana, un anno e un'ora.");
+  EXPECT_EQ(normalize_text("1 неделя, 2 недели, 21 неделя, 1 место и 2 места.", "ru"),
+            "одна неделя, две недели, двадцать одна неделя, одно место и два места.");
+}
+
 TEST(LanguageTags, ChooseRulesByPrimarySubtag) {
   EXPECT_EQ(text_rules_for("en-US"), TextRules::kEnglish);
   EXPECT_EQ(text_rules_for("en_gb"), TextRules::kEnglish);

@@ -58,6 +58,12 @@ std::string expand_measures(const std::string& text, const std::regex& pattern,
   });
 }
 
+std::vector<UnitWords> with_counted_nouns(std::vector<UnitWords> units, bool feminine,
+                                          std::initializer_list<std::string_view> nouns) {
+  for (std::string_view noun : nouns) units.push_back({noun, noun, noun, feminine});
+  return units;
+}
+
 UnitRule::UnitRule(std::vector<UnitWords> units, std::string_view group_separators,
                    Cardinal cardinal, std::string_view of_millions, bool singular_below_two)
     : units_(std::move(units)),

@@ -107,27 +107,50 @@ std::optional<std::string> say_roman(const RomanNumeral& r) {
   return std::nullopt;
 }
 
-// Units of measure after a number: "1 km" -> "un kilómetro", "21 h" -> "veintiuna horas".
+// Units of measure after a number ("1 km" -> "un kilómetro", "21 h" -> "veintiuna horas"), and
+// common counted nouns, whose gender the number takes ("1 semana" -> "una semana", "21 años" ->
+// "veintiún años").
 const UnitRule& units() {
   static const UnitRule& kRule = *new UnitRule(
-      std::vector<UnitWords>{{"km", "kilómetro", "kilómetros", false},
-                             {"m", "metro", "metros", false},
-                             {"cm", "centímetro", "centímetros", false},
-                             {"mm", "milímetro", "milímetros", false},
-                             {"kg", "kilogramo", "kilogramos", false},
-                             {"g", "gramo", "gramos", false},
-                             {"mg", "miligramo", "miligramos", false},
-                             {"l", "litro", "litros", false},
-                             {"L", "litro", "litros", false},
-                             {"ml", "mililitro", "mililitros", false},
-                             {"mL", "mililitro", "mililitros", false},
-                             {"km/h", "kilómetro por hora", "kilómetros por hora", false},
-                             {"m/s", "metro por segundo", "metros por segundo", false},
-                             {"m\xC2\xB2", "metro cuadrado", "metros cuadrados", false},
-                             {"km\xC2\xB2", "kilómetro cuadrado", "kilómetros cuadrados", false},
-                             {"m\xC2\xB3", "metro cúbico", "metros cúbicos", false},
-                             {"h", "hora", "horas", true},
-                             {"min", "minuto", "minutos", false}},
+      [] {
+        std::vector<UnitWords> words{
+            {"km", "kilómetro", "kilómetros", false},
+            {"m", "metro", "metros", false},
+            {"cm", "centímetro", "centímetros", false},
+            {"mm", "milímetro", "milímetros", false},
+            {"kg", "kilogramo", "kilogramos", false},
+            {"g", "gramo", "gramos", false},
+            {"mg", "miligramo", "miligramos", false},
+            {"l", "litro", "litros", false},
+            {"L", "litro", "litros", false},
+            {"ml", "mililitro", "mililitros", false},
+            {"mL", "mililitro", "mililitros", false},
+            {"km/h", "kilómetro por hora", "kilómetros por hora", false},
+            {"m/s", "metro por segundo", "metros por segundo", false},
+            {"m\xC2\xB2", "metro cuadrado", "metros cuadrados", false},
+            {"km\xC2\xB2", "kilómetro cuadrado", "kilómetros cuadrados", false},
+            {"m\xC2\xB3", "metro cúbico", "metros cúbicos", false},
+            {"h", "hora", "horas", true},
+            {"min", "minuto", "minutos", false}};
+        words = with_counted_nouns(
+            std::move(words), true,
+            {"semana",    "semanas",   "hora",  "horas",   "persona",  "personas", "vez",
+             "veces",     "casa",      "casas", "página",  "páginas",  "noche",    "noches",
+             "mujer",     "mujeres",   "niña",  "niñas",   "palabra",  "palabras", "línea",
+             "líneas",    "cosa",      "cosas", "calle",   "calles",   "ciudad",   "ciudades",
+             "tonelada",  "toneladas", "milla", "millas",  "unidad",   "unidades", "pregunta",
+             "preguntas", "vida",      "vidas", "botella", "botellas", "taza",     "tazas"});
+        return with_counted_nouns(
+            std::move(words), false,
+            {"año",        "años",      "día",        "días",    "mes",      "meses", "minuto",
+             "minutos",    "segundo",   "segundos",   "punto",   "puntos",   "niño",  "niños",
+             "hombre",     "hombres",   "libro",      "libros",  "kilo",     "kilos", "metro",
+             "metros",     "kilómetro", "kilómetros", "litro",   "litros",   "grado", "grados",
+             "euro",       "euros",     "dólar",      "dólares", "peso",     "pesos", "habitante",
+             "habitantes", "país",      "países",     "paso",    "pasos",    "piso",  "pisos",
+             "capítulo",   "capítulos", "siglo",      "siglos",  "voto",     "votos", "gol",
+             "goles",      "partido",   "partidos",   "jugador", "jugadores"});
+      }(),
       ".,",
       [](std::uint64_t n, bool feminine) {
         return cardinal(n, feminine ? Form::kBeforeFeminine : Form::kBeforeMasculine);
@@ -159,8 +182,8 @@ std::string normalize(std::string_view sentence) {
   });
   text = expand_abbreviations(text, abbreviations());
   text = expand_roman_numerals(text, {}, say_roman);
-  text = units().apply(text);
   text = expand_degrees(text, "grados");
+  text = units().apply(text);
   static const NumberWords& kNumbers = *new NumberWords{
       ".,", "coma", "punto", "por ciento", [](std::uint64_t n) { return cardinal(n); }};
   text = expand_numbers(text, kNumbers);

@@ -76,27 +76,40 @@ std::optional<std::string> say_roman(const RomanNumeral& r) {
   return std::nullopt;
 }
 
-// Units of measure after a number: "1 km" -> "un kilomètre", "1,5 km" -> "1,5 kilomètre" (the
-// singular below 2), "1 min" -> "une minute". ("h" is a time of day: expand_clock_times.)
+// Units of measure after a number ("1 km" -> "un kilomètre", "1,5 km" -> "1,5 kilomètre", the
+// singular below 2; "1 min" -> "une minute"), and common feminine counted nouns ("1 fois" -> "une
+// fois", "21 personnes" -> "vingt et une personnes"). ("h" is a time of day: expand_clock_times.)
 const UnitRule& units() {
   static const UnitRule& kRule = *new UnitRule(
-      std::vector<UnitWords>{{"km", "kilomètre", "kilomètres", false},
-                             {"m", "mètre", "mètres", false},
-                             {"cm", "centimètre", "centimètres", false},
-                             {"mm", "millimètre", "millimètres", false},
-                             {"kg", "kilogramme", "kilogrammes", false},
-                             {"g", "gramme", "grammes", false},
-                             {"mg", "milligramme", "milligrammes", false},
-                             {"l", "litre", "litres", false},
-                             {"L", "litre", "litres", false},
-                             {"ml", "millilitre", "millilitres", false},
-                             {"mL", "millilitre", "millilitres", false},
-                             {"km/h", "kilomètre à l'heure", "kilomètres à l'heure", false},
-                             {"m/s", "mètre par seconde", "mètres par seconde", false},
-                             {"m\xC2\xB2", "mètre carré", "mètres carrés", false},
-                             {"km\xC2\xB2", "kilomètre carré", "kilomètres carrés", false},
-                             {"m\xC2\xB3", "mètre cube", "mètres cubes", false},
-                             {"min", "minute", "minutes", true}},
+      [] {
+        std::vector<UnitWords> words{{"km", "kilomètre", "kilomètres", false},
+                                     {"m", "mètre", "mètres", false},
+                                     {"cm", "centimètre", "centimètres", false},
+                                     {"mm", "millimètre", "millimètres", false},
+                                     {"kg", "kilogramme", "kilogrammes", false},
+                                     {"g", "gramme", "grammes", false},
+                                     {"mg", "milligramme", "milligrammes", false},
+                                     {"l", "litre", "litres", false},
+                                     {"L", "litre", "litres", false},
+                                     {"ml", "millilitre", "millilitres", false},
+                                     {"mL", "millilitre", "millilitres", false},
+                                     {"km/h", "kilomètre à l'heure", "kilomètres à l'heure", false},
+                                     {"m/s", "mètre par seconde", "mètres par seconde", false},
+                                     {"m\xC2\xB2", "mètre carré", "mètres carrés", false},
+                                     {"km\xC2\xB2", "kilomètre carré", "kilomètres carrés", false},
+                                     {"m\xC2\xB3", "mètre cube", "mètres cubes", false},
+                                     {"min", "minute", "minutes", true}};
+        words = with_counted_nouns(
+            std::move(words), true,
+            {"fois",     "heure",     "heures",   "semaine",   "semaines", "minute",  "minutes",
+             "seconde",  "secondes",  "personne", "personnes", "année",    "années",  "journée",
+             "journées", "page",      "pages",    "femme",     "femmes",   "fille",   "filles",
+             "voiture",  "voitures",  "maison",   "maisons",   "chose",    "choses",  "ville",
+             "villes",   "tonne",     "tonnes",   "place",     "places",   "nuit",    "nuits",
+             "question", "questions", "étoile",   "étoiles",   "langue",   "langues", "victoire",
+             "victoires"});
+        return words;
+      }(),
       "",
       [](std::uint64_t n, bool feminine) {
         return cardinal(n, feminine ? Gender::kFeminine : Gender::kMasculine);
@@ -132,8 +145,8 @@ std::string normalize(std::string_view sentence) {
   });
   text = expand_abbreviations(text, abbreviations());
   text = expand_roman_numerals(text, {"e", "er", "re", "ème", "eme", "\xE1\xB5\x89"}, say_roman);
-  text = units().apply(text);
   text = expand_degrees(text, "degrés");
+  text = units().apply(text);
   static const NumberWords& kNumbers = *new NumberWords{
       ".", "virgule", "point", "pour cent", [](std::uint64_t n) { return cardinal(n); }};
   text = expand_numbers(text, kNumbers);

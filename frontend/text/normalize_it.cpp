@@ -61,28 +61,47 @@ const std::vector<Abbreviation>& abbreviations() {
   return kTable;
 }
 
-// Units of measure after a number: "1 km" -> "un chilometro", "1 h" -> "un'ora", "2 h" -> "due
-// ore".
+// Units of measure after a number ("1 km" -> "un chilometro", "2 h" -> "due ore"), and common
+// counted nouns, whose gender the number takes ("1 settimana" -> "una settimana", "1 anno" -> "un
+// anno"); "una ora" is then elided to "un'ora".
 const UnitRule& units() {
   static const UnitRule& kRule = *new UnitRule(
-      std::vector<UnitWords>{{"km", "chilometro", "chilometri", false},
-                             {"m", "metro", "metri", false},
-                             {"cm", "centimetro", "centimetri", false},
-                             {"mm", "millimetro", "millimetri", false},
-                             {"kg", "chilogrammo", "chilogrammi", false},
-                             {"g", "grammo", "grammi", false},
-                             {"mg", "milligrammo", "milligrammi", false},
-                             {"l", "litro", "litri", false},
-                             {"L", "litro", "litri", false},
-                             {"ml", "millilitro", "millilitri", false},
-                             {"mL", "millilitro", "millilitri", false},
-                             {"km/h", "chilometro orario", "chilometri orari", false},
-                             {"m/s", "metro al secondo", "metri al secondo", false},
-                             {"m\xC2\xB2", "metro quadrato", "metri quadrati", false},
-                             {"km\xC2\xB2", "chilometro quadrato", "chilometri quadrati", false},
-                             {"m\xC2\xB3", "metro cubo", "metri cubi", false},
-                             {"h", "ora", "ore", true},
-                             {"min", "minuto", "minuti", false}},
+      [] {
+        std::vector<UnitWords> words{
+            {"km", "chilometro", "chilometri", false},
+            {"m", "metro", "metri", false},
+            {"cm", "centimetro", "centimetri", false},
+            {"mm", "millimetro", "millimetri", false},
+            {"kg", "chilogrammo", "chilogrammi", false},
+            {"g", "grammo", "grammi", false},
+            {"mg", "milligrammo", "milligrammi", false},
+            {"l", "litro", "litri", false},
+            {"L", "litro", "litri", false},
+            {"ml", "millilitro", "millilitri", false},
+            {"mL", "millilitro", "millilitri", false},
+            {"km/h", "chilometro orario", "chilometri orari", false},
+            {"m/s", "metro al secondo", "metri al secondo", false},
+            {"m\xC2\xB2", "metro quadrato", "metri quadrati", false},
+            {"km\xC2\xB2", "chilometro quadrato", "chilometri quadrati", false},
+            {"m\xC2\xB3", "metro cubo", "metri cubi", false},
+            {"h", "ora", "ore", true},
+            {"min", "minuto", "minuti", false}};
+        words = with_counted_nouns(
+            std::move(words), true,
+            {"volta",   "volte",      "ora",       "ore",     "settimana", "settimane", "persona",
+             "persone", "casa",       "case",      "pagina",  "pagine",    "notte",     "notti",
+             "donna",   "donne",      "ragazza",   "ragazze", "cosa",      "cose",      "parola",
+             "parole",  "città",      "lingua",    "lingue",  "stella",    "stelle",    "domanda",
+             "domande", "tonnellata", "tonnellate"});
+        return with_counted_nouns(
+            std::move(words), false,
+            {"anno",     "anni",    "giorno",  "giorni",   "mese",     "mesi",   "minuto",
+             "minuti",   "secondo", "secondi", "euro",     "punto",    "punti",  "libro",
+             "libri",    "uomo",    "uomini",  "bambino",  "bambini",  "chilo",  "chili",
+             "metro",    "metri",   "litro",   "litri",    "grado",    "gradi",  "abitante",
+             "abitanti", "posto",   "posti",   "voto",     "voti",     "gol",    "paese",
+             "paesi",    "piano",   "piani",   "capitolo", "capitoli", "secolo", "secoli"});
+      }(),
       ".",
       [](std::uint64_t n, bool feminine) {
         return cardinal(n, feminine ? Form::kBeforeFeminine : Form::kBeforeMasculine);
@@ -111,10 +130,10 @@ std::string normalize(std::string_view sentence) {
                    m.str(2) == "\xC2\xAA" ? Gender::kFeminine : Gender::kMasculine);
   });
   text = expand_abbreviations(text, abbreviations());
+  text = expand_degrees(text, "gradi");
   text = units().apply(text);
   static const std::regex& kOneHour = *new std::regex(R"(\buna ora\b)");
   text = std::regex_replace(text, kOneHour, "un'ora");  // elided before the vowel
-  text = expand_degrees(text, "gradi");
   static const NumberWords& kNumbers = *new NumberWords{
       ".", "virgola", "punto", "per cento", [](std::uint64_t n) { return cardinal(n); }};
   text = expand_numbers(text, kNumbers);

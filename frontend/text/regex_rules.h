@@ -150,6 +150,11 @@ struct UnitWords {
   std::string_view written, one, many;
   bool feminine;
 };
+// `units` with a counted noun appended for each of `nouns`, as written (its own singular and
+// plural: "semana", "semanas"), so that the number before it takes the noun's gender ("1 semana"
+// -> "una semana", "21 años" -> "veintiún años") and the noun stays as it is.
+std::vector<UnitWords> with_counted_nouns(std::vector<UnitWords> units, bool feminine,
+                                          std::initializer_list<std::string_view> nouns);
 // Measures in such a language: a whole number spelled by `cardinal` in the unit's gender, the unit
 // singular for 1 (below 2 with `singular_below_two`, as in French) and plural otherwise, with
 // `of_millions` between whole millions and the unit ("un millón de kilómetros"); a decimal number
