@@ -333,8 +333,9 @@ TEST(LanguageText, NumbersTakeTheGenderOfCommonCountedNouns) {
             "Tiene veintiún años; una semana, doscientas mil personas y treinta y un días.");
   EXPECT_EQ(normalize_text("1 fois, 21 personnes et 1 an.", "fr"),
             "une fois, vingt et une personnes et un an.");
-  EXPECT_EQ(normalize_text("1 settimana, 1 anno e 1 ora.", "it"),
-            "una settimana, un anno e un'ora.");
+  EXPECT_EQ(normalize_text("1 settimana, 1 anno e 1 h.", "it"), "una settimana, un anno e un'ora.");
+  // "ora" is also "now": an Asterisk prompt says "premi 1 ora", press one now.
+  EXPECT_EQ(normalize_text("Premi 1 ora.", "it"), "Premi uno ora.");
   EXPECT_EQ(normalize_text("1 неделя, 2 недели, 21 неделя, 1 место и 2 места.", "ru"),
             "одна неделя, две недели, двадцать одна неделя, одно место и два места.");
 }

@@ -63,7 +63,7 @@ const std::vector<Abbreviation>& abbreviations() {
 
 // Units of measure after a number ("1 km" -> "un chilometro", "2 h" -> "due ore"), and common
 // counted nouns, whose gender the number takes ("1 settimana" -> "una settimana", "1 anno" -> "un
-// anno"); "una ora" is then elided to "un'ora".
+// anno"); "una ora" is then elided to "un'ora". Not "ora" itself: "premi 1 ora" is "press 1 now".
 const UnitRule& units() {
   static const UnitRule& kRule = *new UnitRule(
       [] {
@@ -88,11 +88,11 @@ const UnitRule& units() {
             {"min", "minuto", "minuti", false}};
         words = with_counted_nouns(
             std::move(words), true,
-            {"volta",   "volte",      "ora",       "ore",     "settimana", "settimane", "persona",
-             "persone", "casa",       "case",      "pagina",  "pagine",    "notte",     "notti",
-             "donna",   "donne",      "ragazza",   "ragazze", "cosa",      "cose",      "parola",
-             "parole",  "città",      "lingua",    "lingue",  "stella",    "stelle",    "domanda",
-             "domande", "tonnellata", "tonnellate"});
+            {"volta",   "volte",  "ore",     "settimana", "settimane",  "persona",
+             "persone", "casa",   "case",    "pagina",    "pagine",     "notte",
+             "notti",   "donna",  "donne",   "ragazza",   "ragazze",    "cosa",
+             "cose",    "parola", "parole",  "città",     "lingua",     "lingue",
+             "stella",  "stelle", "domanda", "domande",   "tonnellata", "tonnellate"});
         return with_counted_nouns(
             std::move(words), false,
             {"anno",     "anni",    "giorno",  "giorni",   "mese",     "mesi",   "minuto",
