@@ -203,6 +203,7 @@ std::string normalize(std::string_view sentence) {
   using namespace detail;
   std::string text(sentence);
   text = expand_urls_and_emails(text);
+  text = expand_notation(text);
   text = expand_currency(text);
   text = expand_times(text);
   text = expand_dates(text);

@@ -1,5 +1,5 @@
-// English normalisation of amounts that espeak-ng reads badly: currency, times, dates, years,
-// units.
+// English normalisation of amounts that espeak-ng reads badly: currency ($5M included), times,
+// dates (12/25/2024 included), years, units.
 #include <string_view>
 
 #include "regex_rules.h"
@@ -68,11 +68,17 @@ std::string expand_currency(const std::string& text) {
   // Made once and never destroyed (*new): a synthesis still running when its program exits may use
   // it after static destructors have run, until the engine's exit handler stops it.
   static const std::regex& kPrefix = *new std::regex(
-      R"((\$|\xC2\xA3|\xE2\x82\xAC|\xC2\xA5) ?(\d{1,3}(?:,\d{3})+|\d+)(?:\.(\d+))?(?: (thousand|million|billion|trillion)\b)?)");
+      R"((\$|\xC2\xA3|\xE2\x82\xAC|\xC2\xA5) ?(\d{1,3}(?:,\d{3})+|\d+)(?:\.(\d+))?(?: (thousand|million|billion|trillion)\b|(k|K|m|M|bn|B)\b)?)");
   static const std::regex& kSuffix =
       *new std::regex(R"(\b(\d{1,3}(?:,\d{3})+|\d+)(?:\.(\d+))? ?(\xE2\x82\xAC|\xC2\xA3))");
   std::string out = replace_all(text, kPrefix, [](const std::smatch& m) {
-    return say_amount(m.str(2), m.str(3), m.str(4), currency_of(m.str(1)), m.str(0));
+    // $5M, $2.5bn, $10k: the scale written as a letter.
+    const std::string letter = m.str(5);
+    const std::string scale = letter.empty()                   ? m.str(4)
+                              : letter == "k" || letter == "K" ? "thousand"
+                              : letter == "m" || letter == "M" ? "million"
+                                                               : "billion";
+    return say_amount(m.str(2), m.str(3), scale, currency_of(m.str(1)), m.str(0));
   });
   return replace_all(out, kSuffix, [](const std::smatch& m) {
     return say_amount(m.str(1), m.str(2), "", currency_of(m.str(3)), m.str(0));
@@ -117,7 +123,18 @@ std::string expand_dates(const std::string& text) {
   static const std::regex& kYear = *new std::regex(
       R"(\b(in|In|since|Since|by|from|From|until|till|of|during|before|after|around|circa|year|to|and|By|Until|During|Before|After|Around|Circa) (1[1-9]\d\d)\b(?![.,]\d| ?%))");
   static const std::regex& kDecade = *new std::regex(R"(\b(1[1-9]\d0|20[0-9]0)'?s\b)");
-  std::string out = replace_all(text, kMonthDay, [](const std::smatch& m) {
+  // 12/25/2024 (the US order), or 25/12/2024 when the first number cannot be a month.
+  static const std::regex& kNumeric = *new std::regex(
+      R"(\b(0?[1-9]|[12]\d|3[01])/(0?[1-9]|[12]\d|3[01])/(1[1-9]\d\d|20\d\d)\b(?!/))");
+  std::string out = replace_all(text, kNumeric, [](const std::smatch& m) {
+    const unsigned first = std::stoul(m.str(1)), second = std::stoul(m.str(2));
+    const std::string year = en::year(std::stoul(m.str(3)));
+    if (first <= 12)
+      return std::string(kMonths[first - 1]) + " " + en::ordinal(second) + " " + year;
+    if (second <= 12) return en::ordinal(first) + " of " + kMonths[second - 1] + " " + year;
+    return m.str(0);
+  });
+  out = replace_all(out, kMonthDay, [](const std::smatch& m) {
     std::string words = full_month(m.str(1)) + " " + en::ordinal(std::stoul(m.str(2)));
     if (m[3].matched) words += " " + en::year(std::stoul(m.str(3)));
     return words;

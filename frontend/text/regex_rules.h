@@ -21,6 +21,7 @@ std::string replace_all(const std::string& text, const std::regex& pattern, cons
 
 // The English rule groups, applied in this order by en::normalize.
 std::string expand_urls_and_emails(const std::string& text);
+std::string expand_notation(const std::string& text);  // fractions, telephone numbers, #1, ~5
 std::string expand_currency(const std::string& text);
 std::string expand_times(const std::string& text);
 std::string expand_dates(const std::string& text);
