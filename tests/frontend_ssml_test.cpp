@@ -113,6 +113,8 @@ TEST(Ssml, SayAsSubAndPhoneme) {
   EXPECT_EQ(text("<say-as interpret-as=\"date\" format=\"dmy\">4/5/1987</say-as>"),
             " May fourth nineteen eighty seven ");
   EXPECT_EQ(text("<say-as interpret-as=\"time\">3:05 pm</say-as>"), " three oh five p m ");
+  EXPECT_EQ(text("<say-as interpret-as=\"telephone\">+1 (555) 123-4567</say-as>"),
+            " plus one, five five five, one two three, four five six seven ");
   EXPECT_EQ(text("<sub alias=\"World Wide Web\">WWW</sub>"), " World Wide Web ");
   auto doc = parse_ssml(
       "<speak>say <phoneme alphabet=\"ipa\" "

@@ -4,6 +4,8 @@
 #include <cmath>
 #include <cstdlib>
 #include <regex>
+#include <string>
+#include <vector>
 
 #include "tts/frontend/language.h"
 #include "tts/frontend/normalizer.h"
@@ -291,6 +293,7 @@ class Interpreter {
       return spelled;
     }
     if (*kind == "digits") return en::digits(text);
+    if (*kind == "telephone") return telephone(text);
     if (!spell_cardinal(0, rules())) {
       warn(node, "say-as " + *kind + " is left to espeak-ng for language " + rules());
       return text;
@@ -307,6 +310,35 @@ class Interpreter {
     if (*kind == "time") return normalize_text(text, rules());
     warn(node, "say-as interpret-as=\"" + *kind + "\" is not supported; read as text");
     return text;
+  }
+
+  // The digit groups as written ("+1 (555) 123-4567"), each digit by name and a pause (a comma)
+  // between groups; a leading "+" is said too ("plus" in English, espeak-ng's word elsewhere).
+  std::string telephone(const std::string& text) {
+    std::vector<std::string> groups;
+    bool new_group = true;
+    for (char c : text) {
+      if (!std::isdigit(static_cast<unsigned char>(c))) {
+        new_group = true;
+        continue;
+      }
+      if (new_group) groups.emplace_back();
+      groups.back() += c;
+      new_group = false;
+    }
+    const std::size_t plus = text.find_first_not_of(" \t\n");
+    std::string said =
+        plus != std::string::npos && text[plus] == '+' ? (english() ? "plus " : "+ ") : "";
+    for (std::size_t i = 0; i < groups.size(); ++i) {
+      if (i > 0) said += ", ";
+      if (english()) {
+        said += en::digits(groups[i]);
+      } else {
+        for (std::size_t k = 0; k < groups[i].size(); ++k)
+          said += (k > 0 ? " " : "") + groups[i].substr(k, 1);
+      }
+    }
+    return said;
   }
 
   std::string date(const XmlNode& node, const std::string& text) {
