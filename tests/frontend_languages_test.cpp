@@ -340,6 +340,16 @@ TEST(LanguageText, NumbersTakeTheGenderOfCommonCountedNouns) {
             "одна неделя, две недели, двадцать одна неделя, одно место и два места.");
 }
 
+// Spanish twelve-hour times with the part of the day, French "no" before a number, Russian "г."
+// after "в" as "году".
+TEST(LanguageText, TwelveHourTimesNumeroAndTheYearAfterV) {
+  EXPECT_EQ(normalize_text("Abre a las 9 a. m. y cierra a las 5:30 p.m.; Dña. Ana.", "es"),
+            "Abre a las nueve de la mañana y cierra a las cinco treinta de la tarde; doña Ana.");
+  EXPECT_EQ(normalize_text("Le no 5.", "fr"), "Le numéro cinq.");
+  EXPECT_EQ(normalize_text("В 2000 г. и с 1995 г.", "ru"),
+            "В двухтысячном году и с тысяча девятьсот девяносто пятого года.");
+}
+
 TEST(LanguageTags, ChooseRulesByPrimarySubtag) {
   EXPECT_EQ(text_rules_for("en-US"), TextRules::kEnglish);
   EXPECT_EQ(text_rules_for("en_gb"), TextRules::kEnglish);

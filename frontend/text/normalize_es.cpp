@@ -10,7 +10,8 @@
 //   ...
 //             (espeak reads the slashes)
 //   times     14:30 -> catorce treinta, 14:05 -> catorce cero cinco, 13:00 -> trece en punto,
-//             1:15 -> una quince
+//             1:15 -> una quince; 9 a. m. -> nueve de la mañana, 5:30 p.m. -> cinco treinta de la
+//             tarde (espeak pauses at each period)
 //   ordinals  1.º 2.ª 3.er 21.º -> primero segunda tercer vigésimo primero (espeak says "punto o")
 //   titles    Sr. Sra. Srta. Dr. Dra. Ud. Uds. etc. p. ej. núm. n.º Av. EE. UU. aprox. ...
 #include "regex_rules.h"
@@ -85,6 +86,10 @@ const std::vector<Abbreviation>& abbreviations() {
                                      {"Sta.", "santa"},
                                      {"Sto.", "santo"},
                                      {"S.A.", "ese a"},
+                                     {"Dña.", "doña"},
+                                     {"Cía.", "compañía"},
+                                     {"Ltda.", "limitada"},
+                                     {"Hnos.", "hermanos"},
                                      {"vs.", "contra"}};
   return kTable;
 }
@@ -166,6 +171,20 @@ std::string normalize(std::string_view sentence) {
   text = expand_numeric_dates(text, [](unsigned d, unsigned m, unsigned y, int) {
     return (d == 1 ? std::string("primero") : cardinal(d)) + " de " + kMonths[m - 1] + " de " +
            cardinal(y);
+  });
+  // 9 a. m., 5:30 p.m.: the twelve-hour clock, said with the part of the day.
+  static const std::regex& kTwelveHour =
+      *new std::regex(R"(\b(1[0-2]|0?[1-9])(?::([0-5]\d))? ?([ap])\. ?m\.(?=$|[^\w\x80-\xFF]))");
+  text = replace_all(text, kTwelveHour, [](const std::smatch& m) {
+    const unsigned h = static_cast<unsigned>(std::stoul(m.str(1)));
+    std::string out = cardinal(h, Form::kBeforeFeminine);
+    if (m[2].matched && m.str(2) != "00") {
+      const unsigned minutes = static_cast<unsigned>(std::stoul(m.str(2)));
+      out += std::string(minutes < 10 ? " cero " : " ") + cardinal(minutes);
+    }
+    if (m.str(3) == "a")
+      return out + (h == 12 ? " de la noche" : h <= 5 ? " de la madrugada" : " de la mañana");
+    return out + (h == 12 ? " del mediodía" : h <= 7 ? " de la tarde" : " de la noche");
   });
   text = expand_clock_times(text, false, [](unsigned h, int m) {
     std::string out = cardinal(h, Form::kBeforeFeminine);  // la una, las veintiuna

@@ -144,6 +144,8 @@ std::string normalize(std::string_view sentence) {
     return ordinal(n, feminine ? Gender::kFeminine : Gender::kMasculine);
   });
   text = expand_abbreviations(text, abbreviations());
+  static const std::regex& kNumero = *new std::regex(R"(\b[Nn]o (?=\d))");  // le no 5
+  text = std::regex_replace(text, kNumero, "numéro ");
   text = expand_roman_numerals(text, {"e", "er", "re", "ème", "eme", "\xE1\xB5\x89"}, say_roman);
   text = expand_degrees(text, "degrés");
   text = units().apply(text);

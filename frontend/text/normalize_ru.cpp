@@ -221,14 +221,17 @@ std::string normalize(std::string_view sentence) {
   text = replace_all(text, kDayMonth, [](const std::smatch& m) {
     return ordinal(std::stoul(m.str(1)), Gender::kNeuter) + " " + m.str(2);
   });
-  static const std::regex& kYear =
-      *new std::regex(R"(\b(\d{4}) ?(года|году|год|г\.))" + kNotCyrillic);
+  // "в 2000 г." is "в двухтысячном году": after "в" the abbreviation stands for "году".
+  static const std::regex& kYear = *new std::regex(
+      R"((^|[^\w\x80-\xFF])((?:в|В|во|Во) )?(\d{4}) ?(года|году|год|г\.))" + kNotCyrillic);
   text = replace_all(text, kYear, [](const std::smatch& m) {
-    const unsigned long y = std::stoul(m.str(1));
-    const std::string word = m.str(2);
-    if (word == "году") return ordinal(y, Gender::kMasculine, Case::kPrepositional) + " году";
-    if (word == "год") return ordinal(y) + " год";
-    return ordinal(y, Gender::kMasculine, Case::kGenitive) + " года";
+    const unsigned long y = std::stoul(m.str(3));
+    const std::string in = m.str(2), word = m.str(4);
+    const std::string before = m.str(1) + in;
+    if (word == "году" || (word == "г." && !in.empty()))
+      return before + ordinal(y, Gender::kMasculine, Case::kPrepositional) + " году";
+    if (word == "год") return before + ordinal(y) + " год";
+    return before + ordinal(y, Gender::kMasculine, Case::kGenitive) + " года";
   });
   text = expand_clock_times(text, false, [](unsigned h, int m) {
     return cardinal(h) +
