@@ -340,12 +340,17 @@ TEST(LanguageText, NumbersTakeTheGenderOfCommonCountedNouns) {
             "одна неделя, две недели, двадцать одна неделя, одно место и два места.");
 }
 
-// Spanish twelve-hour times with the part of the day, French "no" before a number, Russian "г."
-// after "в" as "году".
+// Spanish twelve-hour times with the part of the day, French "no" before a number, ISO dates,
+// Russian "г." after "в" as "году".
 TEST(LanguageText, TwelveHourTimesNumeroAndTheYearAfterV) {
   EXPECT_EQ(normalize_text("Abre a las 9 a. m. y cierra a las 5:30 p.m.; Dña. Ana.", "es"),
             "Abre a las nueve de la mañana y cierra a las cinco treinta de la tarde; doña Ana.");
   EXPECT_EQ(normalize_text("Le no 5.", "fr"), "Le numéro cinq.");
+  // ISO 8601 dates, in each language's own reading of a date.
+  EXPECT_EQ(normalize_text("Publicado el 2024-03-15.", "es"),
+            "Publicado el quince de marzo de dos mil veinticuatro.");
+  EXPECT_EQ(normalize_text("Опубликовано 2024-03-15.", "ru"),
+            "Опубликовано пятнадцатое марта две тысячи двадцать четвёртого года.");
   EXPECT_EQ(normalize_text("В 2000 г. и с 1995 г.", "ru"),
             "В двухтысячном году и с тысяча девятьсот девяносто пятого года.");
 }

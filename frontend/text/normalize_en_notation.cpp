@@ -22,11 +22,12 @@ std::string fraction(unsigned long numerator, unsigned long denominator) {
 std::string expand_notation(const std::string& text) {
   static const std::regex& kAroundTheClock = *new std::regex(R"(\b24/7\b)");
   // A whole number before it makes a mixed number: 1 1/2 -> "one and a half". The fraction is a
-  // proper one with a denominator people say (not a date: no third part, no decimal after it).
+  // proper one in halves, thirds, quarters or eighths to sixty-fourths (recipes, inches), not a
+  // date (no third part) and not a score: 7/10, 4/5 and 98/100 are left as they are.
   static const std::regex& kFraction = *new std::regex(
-      R"((^|[^\w/.,])(?:(\d{1,6}) )?([1-9]\d?)/(2|3|4|5|6|8|10|12|16|32|64|100)(?![\w/]|[.,]\d))");
+      R"((^|[^\w/.,])(?:(\d{1,6}) )?([1-9]\d?)/(2|3|4|8|16|32|64)(?![\w/]|[.,]\d))");
   static const std::regex& kTelephone = *new std::regex(
-      R"((^|[^\w+])(\+1[ .-]?)?(?:\((\d{3})\) ?|(\d{3})[ .-])(\d{3})[.-](\d{4})(?![\w-]))");
+      R"((^|[^\w+])(\+?1[ .-]?)?(?:\((\d{3})\) ?|(\d{3})[ .-])(\d{3})[.-](\d{4})(?![\w-]))");
   static const std::regex& kNumberSign = *new std::regex(R"((^|[\s(])#(\d))");
   static const std::regex& kAbout = *new std::regex(R"((^|[\s(])~ ?(\d))");
   std::string out = std::regex_replace(text, kAroundTheClock, "twenty four seven");
@@ -43,7 +44,7 @@ std::string expand_notation(const std::string& text) {
   });
   out = replace_all(out, kTelephone, [](const std::smatch& m) {
     std::string said = m.str(1);
-    if (m[2].matched) said += "plus one, ";
+    if (m[2].matched) said += m.str(2)[0] == '+' ? "plus one, " : "one, ";  // 1-800-...
     return said + en::digits(m[3].matched ? m.str(3) : m.str(4)) + ", " + en::digits(m.str(5)) +
            ", " + en::digits(m.str(6));
   });

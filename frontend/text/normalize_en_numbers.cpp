@@ -123,10 +123,17 @@ std::string expand_dates(const std::string& text) {
   static const std::regex& kYear = *new std::regex(
       R"(\b(in|In|since|Since|by|from|From|until|till|of|during|before|after|around|circa|year|to|and|By|Until|During|Before|After|Around|Circa) (1[1-9]\d\d)\b(?![.,]\d| ?%))");
   static const std::regex& kDecade = *new std::regex(R"(\b(1[1-9]\d0|20[0-9]0)'?s\b)");
+  // 2024-03-15 (ISO 8601).
+  static const std::regex& kIso =
+      *new std::regex(R"(\b(1[1-9]\d\d|20\d\d)-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])\b(?!-))");
   // 12/25/2024 (the US order), or 25/12/2024 when the first number cannot be a month.
   static const std::regex& kNumeric = *new std::regex(
       R"(\b(0?[1-9]|[12]\d|3[01])/(0?[1-9]|[12]\d|3[01])/(1[1-9]\d\d|20\d\d)\b(?!/))");
-  std::string out = replace_all(text, kNumeric, [](const std::smatch& m) {
+  std::string out = replace_all(text, kIso, [](const std::smatch& m) {
+    return std::string(kMonths[std::stoul(m.str(2)) - 1]) + " " +
+           en::ordinal(std::stoul(m.str(3))) + " " + en::year(std::stoul(m.str(1)));
+  });
+  out = replace_all(out, kNumeric, [](const std::smatch& m) {
     const unsigned first = std::stoul(m.str(1)), second = std::stoul(m.str(2));
     const std::string year = en::year(std::stoul(m.str(3)));
     if (first <= 12)

@@ -101,7 +101,14 @@ std::string expand_numeric_dates(
     const std::function<std::string(unsigned, unsigned, unsigned, int)>& say) {
   static const std::regex& kDate = *new std::regex(
       R"(\b(0?[1-9]|[12]\d|3[01])([./-])(0?[1-9]|1[0-2])\2(\d{4}|\d{2})\b(?![./-]?\d))");
-  return replace_all(text, kDate, [&](const std::smatch& m) {
+  static const std::regex& kIso = *new std::regex(
+      R"(\b(1[1-9]\d\d|20\d\d)-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])\b(?![./-]?\d))");
+  const std::string iso = replace_all(text, kIso, [&](const std::smatch& m) {
+    return say(static_cast<unsigned>(std::stoul(m.str(3))),
+               static_cast<unsigned>(std::stoul(m.str(2))),
+               static_cast<unsigned>(std::stoul(m.str(1))), 4);
+  });
+  return replace_all(iso, kDate, [&](const std::smatch& m) {
     return say(static_cast<unsigned>(std::stoul(m.str(1))),
                static_cast<unsigned>(std::stoul(m.str(3))),
                static_cast<unsigned>(std::stoul(m.str(4))), static_cast<int>(m.length(4)));

@@ -72,7 +72,7 @@ inline int spoken_cents(const Amount& a, const CurrencyWords& w) {
 }
 
 // Day-first numeric dates, as all four of es, fr, it, ru write them: 15/03/2024, 15.03.2024,
-// 15-03-24. `year_digits` is 2 or 4.
+// 15-03-24; and ISO 8601's 2024-03-15. `year_digits` is 2 or 4.
 std::string expand_numeric_dates(
     const std::string& text,
     const std::function<std::string(unsigned day, unsigned month, unsigned year, int year_digits)>&
