@@ -315,6 +315,11 @@ TEST(LanguageText, UnitsAgreeWithTheirNumber) {
             "kilómetros por hora durante una hora y veintiuna horas.");
   EXPECT_EQ(normalize_text("Son 1.000.000 km, no 5G ni 3D.", "es"),
             "Son un millón de kilómetros, no 5G ni 3D.");
+  // A closing quote may follow the unit; a superscript digit makes another unit.
+  EXPECT_EQ(normalize_text("«Pesa 5 kg», mide 5 cm².", "es"),
+            "«Pesa cinco kilogramos», mide cinco cm².");
+  EXPECT_EQ(normalize_text("«Рост 75 %», 25° C.", "ru"),
+            "«Рост семьдесят пять процентов», двадцать пять градусов Цельсия.");
   EXPECT_EQ(normalize_text("1 kg, 1,5 km, 21 min et 120 km/h.", "fr"),
             "un kilogramme, un virgule cinq kilomètre, vingt et une minutes et cent vingt "
             "kilomètres à l'heure.");

@@ -27,13 +27,14 @@ std::regex measure_pattern(std::string_view group_separators,
   for (std::string_view unit : longest_first)
     alternatives += (alternatives.empty() ? "" : "|") + literal(unit);
   // The whole part: digit groups of three after a first group that is not 0 ("1.500", not
-  // "0,125"), or up to 15 digits; then a decimal part; then the unit, not followed by a letter of
-  // any script (bytes from 0x80 start the other scripts' letters).
+  // "0,125"), or up to 15 digits; then a decimal part; then the unit, not followed by a letter
+  // (Latin, accented Latin: lead bytes C3-C5, Cyrillic: D0, D1) or a superscript digit ("cm²"
+  // is no "cm"), while a closing quote or a no-break space may follow.
   std::string whole = R"(\d{1,15})";
   if (!group_separators.empty())
     whole = R"([1-9]\d{0,2}(?:[)" + literal(group_separators) + R"(]\d{3})+|)" + whole;
   return std::regex(R"((^|[^\w.,])()" + whole + R"()(?:([.,])(\d{1,15}))? ?()" + alternatives +
-                    R"()(?![\w\x80-\xFF]))");
+                    R"()(?![\w\xC3-\xC5\xD0\xD1]|\xC2[\xB2\xB3\xB9]))");
 }
 
 std::string expand_measures(const std::string& text, const std::regex& pattern,

@@ -134,9 +134,10 @@ std::optional<std::string> say_roman(const RomanNumeral& r) {
   return ordinal(r.value);
 }
 
-// Units of measure after a number, agreeing with it: "1 км" -> "один километр", "2 км" -> "два
-// километра", "5 км" -> "пять километров", "2,5 км" -> "две целых пять десятых километра"; and
-// common counted nouns, whose gender the number takes.
+// Units of measure, per cent and degrees after a number, agreeing with it: "1 км" -> "один
+// километр", "2 км" -> "два километра", "5 км" -> "пять километров", "2,5 %" -> "две целых пять
+// десятых процента" (a fraction takes the genitive singular), "2 °С" -> "два градуса Цельсия";
+// and common counted nouns, whose gender the number takes.
 struct RussianUnit {
   std::string_view written;
   const char *one, *few, *many, *of_fraction;
@@ -169,7 +170,26 @@ const std::vector<RussianUnit>& units() {
         {"км\xC2\xB2", "квадратный километр", "квадратных километра", "квадратных километров",
          "квадратного километра", Gender::kMasculine},
         {"ч", "час", "часа", "часов", "часа", Gender::kMasculine},
-        {"мин", "минута", "минуты", "минут", "минуты", Gender::kFeminine}};
+        {"мин", "минута", "минуты", "минут", "минуты", Gender::kFeminine},
+        {"%", "процент", "процента", "процентов", "процента", Gender::kMasculine},
+        // Degrees: "°" alone, or with a Latin or Cyrillic C, or F, after it.
+        {"\xC2\xB0", "градус", "градуса", "градусов", "градуса", Gender::kMasculine},
+        {"\xC2\xB0"
+         "C",
+         "градус Цельсия", "градуса Цельсия", "градусов Цельсия", "градуса Цельсия",
+         Gender::kMasculine},
+        {"\xC2\xB0 C", "градус Цельсия", "градуса Цельсия", "градусов Цельсия", "градуса Цельсия",
+         Gender::kMasculine},
+        {"\xC2\xB0С", "градус Цельсия", "градуса Цельсия", "градусов Цельсия", "градуса Цельсия",
+         Gender::kMasculine},
+        {"\xC2\xB0 С", "градус Цельсия", "градуса Цельсия", "градусов Цельсия", "градуса Цельсия",
+         Gender::kMasculine},
+        {"\xC2\xB0"
+         "F",
+         "градус Фаренгейта", "градуса Фаренгейта", "градусов Фаренгейта", "градуса Фаренгейта",
+         Gender::kMasculine},
+        {"\xC2\xB0 F", "градус Фаренгейта", "градуса Фаренгейта", "градусов Фаренгейта",
+         "градуса Фаренгейта", Gender::kMasculine}};
     add_counted_nouns(
         units, Gender::kFeminine,
         {"неделя",  "недели",  "недель",  "минута",   "минуты",   "минут",    "секунда", "секунды",
@@ -288,22 +308,6 @@ std::string normalize(std::string_view sentence) {
     const RussianUnit& unit = units()[m.unit];
     if (m.separator != 0) return decimal(m.whole, m.fraction) + " " + unit.of_fraction;
     return cardinal(m.whole, unit.gender) + " " + form_of(m.whole, unit.one, unit.few, unit.many);
-  });
-  // 25 °C, 1°, 2,5 °С (the C Latin or Cyrillic): "градус" agrees with the number, and a fraction
-  // takes the genitive singular, as "процент" does.
-  static const std::regex& kDegrees =
-      *new std::regex(R"(\b(\d{1,15})(?:,(\d+))? ?\xC2\xB0 ?(C|F|\xD0\xA1)?(?![A-Za-z\xD0\xD1]))");
-  text = replace_all(text, kDegrees, [](const std::smatch& m) {
-    const std::uint64_t n = std::stoull(m.str(1));
-    const std::string scale = m.str(3) == "F" ? " Фаренгейта" : m[3].matched ? " Цельсия" : "";
-    if (m[2].matched) return decimal(n, m.str(2)) + " градуса" + scale;
-    return cardinal(n) + " " + form_of(n, "градус", "градуса", "градусов") + scale;
-  });
-  static const std::regex& kPercent = *new std::regex(R"(\b(\d{1,15})(?:,(\d+))? ?%)");
-  text = replace_all(text, kPercent, [](const std::smatch& m) {
-    const std::uint64_t n = std::stoull(m.str(1));
-    if (m[2].matched) return decimal(n, m.str(2)) + " процента";
-    return cardinal(n) + " " + form_of(n, "процент", "процента", "процентов");
   });
   static const std::regex& kDecimal = *new std::regex(R"(\b(\d{1,15}),(\d+)\b)");
   text = replace_all(text, kDecimal,

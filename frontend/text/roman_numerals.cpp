@@ -106,8 +106,8 @@ std::string expand_roman_numerals(
       out += *said;
       copied = after;
     }
-    i = std::max(after, end);
-    while (i < text.size() && word_char_at(text, i)) ++i;  // the rest of a longer word
+    i = after;
+    while (word_char_at(text, i)) next_code_point(text, i);  // the rest of a longer word
   }
   out.append(text, copied, std::string::npos);
   return out;
