@@ -100,7 +100,7 @@ std::map<std::string, std::string> espeak_voices_of(const std::vector<std::strin
   return out;
 }
 
-CLI::App* register_pack(CLI::App& voices, int& exit_code) {
+void register_pack(CLI::App& voices, int& exit_code) {
   struct Options {
     std::string folder;
     engine::VoicePackSources sources;
@@ -158,7 +158,6 @@ CLI::App* register_pack(CLI::App& voices, int& exit_code) {
       exit_code = kExitFailure;
     }
   });
-  return pack;
 }
 
 }  // namespace
@@ -193,9 +192,10 @@ void register_voices(CLI::App& app, int& exit_code) {
       exit_code = kExitFailure;
     }
   });
-  CLI::App* pack = register_pack(*cmd, exit_code);
-  cmd->callback([cmd, create, pack, &exit_code] {
-    if (cmd->got_subcommand(create) || cmd->got_subcommand(pack)) return;
+  register_pack(*cmd, exit_code);
+  register_voices_create(*cmd, exit_code);
+  cmd->callback([cmd, &exit_code] {
+    if (!cmd->get_subcommands().empty()) return;
     list_voices();
     exit_code = kExitOk;
   });

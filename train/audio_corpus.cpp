@@ -54,8 +54,7 @@ bool id_stays_in_wavs(const std::string& id) {
   return true;
 }
 
-std::vector<CorpusEntry> read_metadata(const fs::path& dir, std::vector<std::string>& warnings,
-                                       SkipCounts& skipped) {
+std::vector<CorpusEntry> read_metadata(const fs::path& dir, std::vector<SkippedRow>& skipped) {
   std::vector<CorpusEntry> entries;
   const fs::path csv = dir / "metadata.csv";
   std::ifstream in(csv);
@@ -74,8 +73,7 @@ std::vector<CorpusEntry> read_metadata(const fs::path& dir, std::vector<std::str
     if (line.empty()) continue;
     const std::string where = csv.string() + ":" + std::to_string(number);
     auto skip = [&](const std::string& reason, const std::string& what) {
-      warnings.push_back(where + ": skipped: " + what);
-      ++skipped[reason];
+      skipped.push_back({where, reason, what});
     };
     const auto bar = line.find('|');
     if (bar == std::string::npos || bar == 0) {
@@ -165,12 +163,23 @@ std::string describe_skipped(const SkipCounts& skipped, const std::vector<std::s
   return text;
 }
 
+std::vector<CorpusEntry> list_metadata_rows(const fs::path& dir, std::vector<SkippedRow>& skipped) {
+  if (!fs::is_directory(dir)) throw std::runtime_error(dir.string() + ": not a folder");
+  return read_metadata(dir, skipped);
+}
+
 std::vector<CorpusEntry> list_corpus(const fs::path& dir, std::vector<std::string>& warnings,
                                      SkipCounts* skipped) {
   if (!fs::is_directory(dir)) throw std::runtime_error(dir.string() + ": not a folder");
-  SkipCounts ignored;
-  if (fs::exists(dir / "metadata.csv"))
-    return read_metadata(dir, warnings, skipped ? *skipped : ignored);
+  if (fs::exists(dir / "metadata.csv")) {
+    std::vector<SkippedRow> rows;
+    std::vector<CorpusEntry> entries = read_metadata(dir, rows);
+    for (const SkippedRow& row : rows) {
+      warnings.push_back(row.where + ": skipped: " + row.detail);
+      if (skipped) ++(*skipped)[row.reason];
+    }
+    return entries;
+  }
   std::vector<CorpusEntry> entries;
   for (const auto& item : fs::recursive_directory_iterator(dir)) {
     if (!item.is_regular_file() || !is_audio_file(item.path())) continue;

@@ -103,6 +103,17 @@ LoopSummary run_training_loop(TrainingTask& task, const TrainingTensors& tensors
       log << line.str() << std::endl;
     }
     if (writer && (step % schedule.checkpoint_every == 0 || last)) task.save();
+    if (writer && schedule.progress) {
+      TrainingProgress progress;
+      progress.step = step;
+      progress.steps = schedule.steps;
+      progress.loss = losses.values.at(0);
+      if (validate) progress.validation = summary.last_validation;
+      // Validation and checkpoints included: what a step costs the caller's clock.
+      progress.seconds_per_step =
+          seconds_since(started) / static_cast<double>(step - summary.first_step);
+      schedule.progress(progress);
+    }
   }
   return summary;
 }

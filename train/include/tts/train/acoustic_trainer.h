@@ -18,6 +18,7 @@
 #include "tts/kernels/optimizer.h"
 #include "tts/train/communicator.h"
 #include "tts/train/loss_scaler.h"
+#include "tts/train/training_loop.h"
 
 namespace tts::train {
 
@@ -87,6 +88,7 @@ struct AcousticTrainingOptions {
   float clip_norm = 1.0f;
   float ema_decay = 0.99f;
   int64_t log_every = 10;
+  ProgressCallback progress;     // after each step (rank 0): tts/train/training_loop.h
   int64_t validate_every = 100;  // 0 = never
   int64_t checkpoint_every = 100;
   int loader_threads = 2;

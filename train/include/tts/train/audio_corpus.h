@@ -64,6 +64,14 @@ std::vector<CorpusEntry> list_corpus(const std::filesystem::path& dir,
                                      std::vector<std::string>& warnings,
                                      SkipCounts* skipped = nullptr);
 
+// The rows of dir/metadata.csv alone, as list_corpus reads them, with each skipped row apart:
+// where it is ("metadata.csv:LINE"), the reason it is counted under and what was wrong.
+struct SkippedRow {
+  std::string where, reason, detail;
+};
+std::vector<CorpusEntry> list_metadata_rows(const std::filesystem::path& dir,
+                                            std::vector<SkippedRow>& skipped);
+
 // The letters and digits of `text` (UTF-8, in any script): what a transcript speaks, without its
 // spaces and punctuation.
 std::size_t spoken_characters(const std::string& text);

@@ -8,6 +8,7 @@
 
 #include <cstdint>
 #include <filesystem>
+#include <functional>
 #include <iosfwd>
 #include <nlohmann/json.hpp>
 #include <optional>
@@ -63,12 +64,22 @@ class TrainingTask {
   virtual double device_busy_seconds() { return -1.0; }
 };
 
+// What a caller watching a run is told after every step (rank 0): for a progress display.
+struct TrainingProgress {
+  int64_t step = 0, steps = 0;       // the step just taken, of the run's total
+  double loss = 0.0;                 // its total loss
+  std::optional<double> validation;  // set on the steps that validated
+  double seconds_per_step = 0.0;     // mean over the steps this call has taken
+};
+using ProgressCallback = std::function<void(const TrainingProgress&)>;
+
 struct TrainingSchedule {
   int64_t steps = 0;  // the run ends after this many steps in all
   int64_t log_every = 10, validate_every = 0, checkpoint_every = 0;
   bool has_validation_files = false;
   OptimizerStepSettings optimizer;  // its learning rate is replaced by the task's for each step
   LossScalingOptions loss_scaling;
+  ProgressCallback progress;  // called after each step when set (rank 0)
 };
 
 // What the loop advances: the optimiser's tensors (and step count) and the loss scaler's state.
@@ -89,6 +100,7 @@ TrainingSchedule schedule_of(const Options& o, bool has_validation_files) {
   schedule.has_validation_files = has_validation_files;
   schedule.optimizer = {o.adam, o.clip_norm, o.ema_decay};
   schedule.loss_scaling = o.loss_scaling;
+  schedule.progress = o.progress;
   return schedule;
 }
 

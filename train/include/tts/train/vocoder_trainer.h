@@ -14,6 +14,7 @@
 #include "tts/kernels/optimizer.h"
 #include "tts/train/communicator.h"
 #include "tts/train/loss_scaler.h"
+#include "tts/train/training_loop.h"
 #include "tts/vocoder/config.h"
 
 namespace tts::train {
@@ -47,6 +48,7 @@ struct VocoderTrainingOptions {
   float clip_norm = 1.0f;              // global gradient norm clip
   float ema_decay = 0.999f;            // weights used for synthesis are this moving average
   int64_t log_every = 10;
+  ProgressCallback progress;  // after each step (rank 0): tts/train/training_loop.h
   int64_t validate_every = 200;
   int64_t checkpoint_every = 200;
   double validation_audio_seconds = 1.0;  // of the first held-out clip, sampled at validation

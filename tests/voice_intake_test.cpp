@@ -1,0 +1,204 @@
+// `tts voices create`'s intake and held-out choice: every kind of bad row skipped and named, the
+// kept audio trimmed, levelled and resampled, the held-out prompts chosen deterministically.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <fstream>
+#include <random>
+#include <set>
+
+#include "speech_like.h"
+#include "temp_folder.h"
+#include "tts/audio/audio_file.h"
+#include "tts/voice_creation/held_out.h"
+#include "tts/voice_creation/intake.h"
+
+namespace tts::creation {
+namespace {
+
+namespace fs = std::filesystem;
+using testing_support::speech_like;
+using testing_support::TempFolder;
+
+void write_wav(const fs::path& path, const std::vector<float>& samples, int rate) {
+  audio::write_audio(path, samples.data(), samples.size(), rate);
+}
+
+void write_text(const fs::path& path, const std::string& text) { std::ofstream(path) << text; }
+
+double rms_dbfs(const std::vector<float>& x) {
+  double sum = 0.0;
+  for (float s : x) sum += double(s) * s;
+  return 10.0 * std::log10(sum / static_cast<double>(x.size()));
+}
+
+const std::vector<std::string>& kTexts = testing_support::prompt_texts();
+
+class VoiceIntake : public ::testing::Test {
+ protected:
+  // A folder of recordings each with its .txt: `good` good ones, then one of every bad kind.
+  void write_folder_corpus(int good) {
+    fs::create_directories(data_);
+    for (int i = 0; i < good; ++i) {
+      const std::string id = "good" + std::to_string(100 + i);
+      write_wav(data_ / (id + ".wav"), speech_like(2.0, 22050), 22050);
+      write_text(data_ / (id + ".txt"), kTexts[i % 6]);
+    }
+    std::ofstream(data_ / "garbage.wav") << "this is not audio";
+    write_text(data_ / "garbage.txt", kTexts[0]);
+    write_wav(data_ / "notext.wav", speech_like(2.0, 16000), 16000);
+    write_wav(data_ / "emptytext.wav", speech_like(2.0, 16000), 16000);
+    write_text(data_ / "emptytext.txt", "  ...  ");
+    write_text(data_ / "noaudio.txt", kTexts[1]);
+    std::vector<float> loud = speech_like(2.0, 16000, 0.5, 4.0f);
+    for (float& s : loud) s = std::clamp(s, -1.0f, 1.0f);
+    write_wav(data_ / "clipped.wav", loud, 16000);
+    write_text(data_ / "clipped.txt", kTexts[2]);
+    write_wav(data_ / "silent.wav", std::vector<float>(32000, 0.0f), 16000);
+    write_text(data_ / "silent.txt", kTexts[3]);
+    write_wav(data_ / "tooshort.wav", speech_like(0.1, 16000, 0.2), 16000);
+    write_text(data_ / "tooshort.txt", "Hi.");
+    write_wav(data_ / "toolong.wav", speech_like(25.0, 16000, 0.2), 16000);
+    write_text(data_ / "toolong.txt", kTexts[4]);
+    write_wav(data_ / "wrongtext.wav", speech_like(2.0, 16000), 16000);
+    write_text(data_ / "wrongtext.txt",
+               "This transcript belongs to a much longer recording than this one, with many "
+               "more words in it than two seconds could ever hold when read aloud.");
+    write_wav(data_ / "slowtext.wav", speech_like(12.0, 16000), 16000);
+    write_text(data_ / "slowtext.txt", "Yes.");
+    write_wav(data_ / "narrowband.wav", speech_like(2.0, 8000), 8000);
+    write_text(data_ / "narrowband.txt", kTexts[5]);
+  }
+
+  IntakeOptions options() {
+    IntakeOptions o;
+    o.data_dir = data_;
+    o.out_dir = root_.path() / "corpus";
+    o.language = "en-us";
+    return o;
+  }
+
+  TempFolder root_{"tts-intake-"};
+  fs::path data_ = root_.path() / "recordings";
+};
+
+TEST_F(VoiceIntake, SkipsEveryBadRowNamingItsFileAndReason) {
+  write_folder_corpus(12);
+  const IntakeReport r = run_intake(options());
+  const std::map<std::string, std::size_t> expected = {{"unreadable audio", 1},
+                                                       {"missing transcript", 1},
+                                                       {"no words in the transcript", 1},
+                                                       {"missing audio", 1},
+                                                       {"clipped", 1},
+                                                       {"silent", 1},
+                                                       {"too short or too long", 2},
+                                                       {"speaking rate far from the corpus's", 2}};
+  EXPECT_EQ(r.skipped, expected);
+  EXPECT_EQ(r.kept.size(), 13u);  // the 12 good ones and the narrowband one
+  EXPECT_EQ(r.rows_read, 23u);
+  for (const char* name :
+       {"garbage.wav", "notext.wav", "emptytext.wav", "noaudio.txt", "clipped.wav", "silent.wav",
+        "tooshort.wav", "toolong.wav", "wrongtext.wav", "slowtext.wav"}) {
+    const bool named =
+        std::any_of(r.skip_lines.begin(), r.skip_lines.end(),
+                    [&](const std::string& l) { return l.find(name) != std::string::npos; });
+    EXPECT_TRUE(named) << name << " is not named among the skipped rows";
+  }
+  ASSERT_EQ(r.warnings.size(), 1u);
+  EXPECT_NE(r.warnings[0].find("narrowband.wav"), std::string::npos);
+  EXPECT_NE(r.warnings[0].find("8000 Hz"), std::string::npos);
+  const std::string summary = format_intake_summary(r);
+  EXPECT_NE(summary.find("clipped"), std::string::npos);
+  EXPECT_NE(summary.find("13 rows"), std::string::npos);
+}
+
+TEST_F(VoiceIntake, KeptAudioIsTrimmedLevelledAndAtTheVoiceRate) {
+  write_folder_corpus(12);
+  const IntakeReport r = run_intake(options());
+  std::ifstream meta(root_.path() / "corpus" / "metadata.csv");
+  std::string line;
+  ASSERT_TRUE(std::getline(meta, line));
+  EXPECT_EQ(line, "good100|" + std::string(kTexts[0]));
+  const audio::Audio kept = audio::read_audio(root_.path() / "corpus" / "wavs" / "good100.wav");
+  EXPECT_EQ(kept.sample_rate, 16000);
+  // 2 s of sound with 0.5 s of silence either side: 0.15 s of each silence is left.
+  EXPECT_NEAR(static_cast<double>(kept.samples.size()) / 16000.0, 2.3, 0.03);
+  // The loud part at about -20 dBFS (the silence left around it lowers the whole file's level).
+  EXPECT_NEAR(rms_dbfs(kept.samples), -20.0 + 10.0 * std::log10(2.0 / 2.3), 1.0);
+  const auto row = std::find_if(r.kept.begin(), r.kept.end(),
+                                [](const IntakeRow& k) { return k.id == "narrowband"; });
+  ASSERT_NE(row, r.kept.end());
+  EXPECT_EQ(row->source_rate, 8000);
+}
+
+TEST_F(VoiceIntake, ReadsAnLjspeechFolderAndNamesItsLines) {
+  fs::create_directories(data_ / "wavs");
+  std::ofstream meta(data_ / "metadata.csv");
+  for (int i = 0; i < 11; ++i) {
+    const std::string id = "row" + std::to_string(i);
+    write_wav(data_ / "wavs" / (id + ".wav"), speech_like(2.0, 16000), 16000);
+    meta << id << "|" << kTexts[i % 6] << "\n";
+  }
+  meta << "row3|A second row with the same id.\n"
+       << "gone|Its audio is missing.\n"
+       << "no bar here\n";
+  meta.close();
+  const IntakeReport r = run_intake(options());
+  EXPECT_EQ(r.kept.size(), 11u);
+  EXPECT_EQ(r.skipped.at("duplicate id"), 1u);
+  EXPECT_EQ(r.skipped.at("missing audio"), 1u);
+  EXPECT_EQ(r.skipped.at("malformed row"), 1u);
+  for (const char* where : {"metadata.csv:12", "metadata.csv:13", "metadata.csv:14"}) {
+    const bool named =
+        std::any_of(r.skip_lines.begin(), r.skip_lines.end(),
+                    [&](const std::string& l) { return l.find(where) != std::string::npos; });
+    EXPECT_TRUE(named) << where;
+  }
+}
+
+TEST_F(VoiceIntake, TooLittleAudioSaysHowMuchMoreToRecord) {
+  write_folder_corpus(12);
+  const IntakeReport r = run_intake(options());
+  try {
+    require_enough_audio(r, 5.0);
+    FAIL() << "under a minute of speech was accepted";
+  } catch (const std::runtime_error& e) {
+    EXPECT_NE(std::string(e.what()).find("record about 5 minutes more"), std::string::npos)
+        << e.what();
+  }
+  EXPECT_NO_THROW(require_enough_audio(r, 0.1));
+}
+
+TEST_F(VoiceIntake, ANonFolderIsAnError) {
+  IntakeOptions o = options();
+  o.data_dir = root_.path() / "nothing-here";
+  EXPECT_THROW(run_intake(o), std::runtime_error);
+}
+
+TEST(HeldOut, TheChoiceDependsOnTheIdsAndSeedAloneAndKeepsItsRules) {
+  std::vector<std::string> ids;
+  for (int i = 0; i < 500; ++i) ids.push_back("prompt-" + std::to_string(i));
+  const std::vector<std::string> chosen = choose_held_out(ids, 1);
+  EXPECT_EQ(chosen.size(), 25u);  // 5% of 500
+  EXPECT_TRUE(std::is_sorted(chosen.begin(), chosen.end()));
+  std::vector<std::string> shuffled = ids;
+  std::shuffle(shuffled.begin(), shuffled.end(), std::mt19937(3));
+  EXPECT_EQ(choose_held_out(shuffled, 1), chosen);
+  EXPECT_NE(choose_held_out(ids, 2), chosen);
+  // A row more moves at most one prompt in or out.
+  ids.push_back("prompt-extra");
+  const std::vector<std::string> more = choose_held_out(ids, 1);
+  std::vector<std::string> common;
+  std::set_intersection(chosen.begin(), chosen.end(), more.begin(), more.end(),
+                        std::back_inserter(common));
+  EXPECT_GE(common.size(), chosen.size() - 1);
+  // At least 20, but never more than a quarter of a small corpus.
+  EXPECT_EQ(choose_held_out(std::vector<std::string>(ids.begin(), ids.begin() + 200), 1).size(),
+            20u);
+  EXPECT_EQ(choose_held_out(std::vector<std::string>(ids.begin(), ids.begin() + 40), 1).size(),
+            10u);
+}
+
+}  // namespace
+}  // namespace tts::creation

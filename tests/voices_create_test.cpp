@@ -1,0 +1,169 @@
+// `tts voices create` end to end, as a person runs it: a folder of recordings in, a voice out
+// that `tts voices` lists, `tts say` and the C API speak with, with its report and model card;
+// killed with SIGKILL in training and run again, it makes the same voice as a run left alone.
+// A tiny random base keeps it to seconds.
+#include <gtest/gtest.h>
+
+#include <fstream>
+#include <sstream>
+
+#include "run_tts.h"
+#include "speech_like.h"
+#include "temp_folder.h"
+#include "tts/tts.h"
+
+namespace {
+
+namespace fs = std::filesystem;
+using tts::testing_support::TempFolder;
+
+std::string read_file(const fs::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::stringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+std::size_t count_lines(const fs::path& path) {
+  std::ifstream in(path);
+  std::size_t n = 0;
+  for (std::string line; std::getline(in, line);) n += line.empty() ? 0 : 1;
+  return n;
+}
+
+// run_tts with environment assignments ("NAME=value ") before the command.
+CommandResult run_tts_with(const std::string& environment, const std::string& arguments) {
+  const std::string command =
+      environment + std::string(TTS_BINARY_DIR) + "/tools/tts " + arguments + " 2>&1";
+  CommandResult r;
+  FILE* pipe = ::popen(command.c_str(), "r");
+  if (!pipe) return r;
+  char buffer[4096];
+  while (std::size_t n = std::fread(buffer, 1, sizeof buffer, pipe)) r.output.append(buffer, n);
+  const int status = ::pclose(pipe);
+  r.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  return r;
+}
+
+// `text` in single quotes for bash -c.
+std::string single_quoted(const std::string& text) {
+  std::string out = "'";
+  for (char c : text) out += c == '\'' ? std::string("'\\''") : std::string(1, c);
+  return out + "'";
+}
+
+class VoicesCreate : public ::testing::Test {
+ protected:
+  static void SetUpTestSuite() {
+    root_ = new TempFolder("tts-voices-create-");
+    const CommandResult made =
+        run_tts("voices create-random " + (root_->path() / "base").string() + " --size tiny");
+    ASSERT_EQ(made.exit_code, 0) << made.output;
+    tts::testing_support::write_prompt_folder(root_->path() / "recordings", 40);
+  }
+  static void TearDownTestSuite() {
+    delete root_;
+    root_ = nullptr;
+  }
+
+  // The command with the suite's base, vocoder and recordings; `extra` after them.
+  static std::string create(const std::string& name, const fs::path& work, const fs::path& out,
+                            const std::string& extra, const std::string& lang = "en-US") {
+    const fs::path base = root_->path() / "base";
+    return "voices create " + name + " --data " + (root_->path() / "recordings").string() +
+           " --lang " + lang + " --base " + base.string() + " --vocoder " +
+           (base / "vocoder").string() + " --work " + work.string() + " --out " + out.string() +
+           " --min-minutes 0 " + extra;
+  }
+
+  static TempFolder* root_;
+  TempFolder here_{"tts-voices-create-run-"};
+};
+
+TempFolder* VoicesCreate::root_ = nullptr;
+
+TEST_F(VoicesCreate, MakesAVoiceThatIsListedSpokenAndLoadedThroughTheCApi) {
+  const fs::path voices = here_.path() / "voices", voice = voices / "made";
+  const CommandResult r = run_tts(create("made", here_.path() / "work", voice, "--steps 40"));
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_NE(r.output.find("voice \"made\" is ready"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("verdict on its 10 held-out prompts"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("kept                                         40 rows"),
+            std::string::npos)
+      << r.output;
+  for (const char* file : {"voice.json", "MODEL_CARD.md", "report.json", "held-out.txt",
+                           "training/acoustic.log", "training/intake.json"})
+    EXPECT_TRUE(fs::exists(voice / file)) << file;
+  EXPECT_EQ(count_lines(voice / "held-out.txt"), 10u);  // a quarter of 40 recordings
+  const std::string card = read_file(voice / "MODEL_CARD.md");
+  EXPECT_NE(card.find("fine-tuned 40 steps"), std::string::npos) << card;
+  EXPECT_NE(card.find("aligned log-mel distance"), std::string::npos) << card;
+  const nlohmann::json report = nlohmann::json::parse(read_file(voice / "report.json"));
+  EXPECT_EQ(report.at("prompts"), 10);
+  EXPECT_GT(report.at("real_time_factor_one_thread").get<double>(), 0.0);
+  EXPECT_GT(report.at("aligned_log_mel_distance").get<double>(), 0.0);
+
+  // With the voice's folder on the search path, as the user's voice folder is.
+  const std::string path = "TTS_VOICE_PATH=" + voices.string() + " ";
+  const CommandResult list = run_tts_with(path, "voices");
+  EXPECT_EQ(list.exit_code, 0) << list.output;
+  EXPECT_NE(list.output.find("made "), std::string::npos) << list.output;
+  const fs::path wav = here_.path() / "hello.wav";
+  const CommandResult said =
+      run_tts_with(path, "say --voice made -o " + wav.string() + " 'Hello there.'");
+  ASSERT_EQ(said.exit_code, 0) << said.output;
+  EXPECT_GT(fs::file_size(wav), 44u + 2u * 1600u);  // more than a tenth of a second
+
+  tts_voice* loaded = nullptr;
+  ASSERT_EQ(tts_voice_load(voice.c_str(), nullptr, &loaded), TTS_OK) << tts_last_error();
+  tts_voice_free(loaded);
+}
+
+TEST_F(VoicesCreate, KilledInTrainingAndRunAgainItMakesTheSameVoice) {
+  const fs::path whole = here_.path() / "whole", resumed = here_.path() / "resumed";
+  const std::string steps = "--steps 600";
+  const CommandResult alone = run_tts(create("same", whole / "work", whole / "voice", steps));
+  ASSERT_EQ(alone.exit_code, 0) << alone.output;
+
+  // Started in the background and killed with SIGKILL once training has checkpointed past its
+  // first steps and before it finished.
+  const fs::path checkpoint = resumed / "work" / "acoustic" / "checkpoint.json";
+  const std::string background = std::string(TTS_BINARY_DIR) + "/tools/tts " +
+                                 create("same", resumed / "work", resumed / "voice", steps);
+  const std::string script = background + " >/dev/null 2>&1 & pid=$!; " +
+                             "for i in $(seq 2000); do grep -q '\"step\": [1-5]00,' " +
+                             checkpoint.string() + " 2>/dev/null && break; sleep 0.01; done; " +
+                             "kill -9 $pid; wait $pid; exit 0";
+  ASSERT_EQ(std::system(("bash -c " + single_quoted(script)).c_str()), 0);
+  ASSERT_FALSE(fs::exists(resumed / "voice")) << "the run finished before it was killed";
+  ASSERT_TRUE(fs::exists(checkpoint));
+
+  const CommandResult again = run_tts(create("same", resumed / "work", resumed / "voice", steps));
+  ASSERT_EQ(again.exit_code, 0) << again.output;
+  EXPECT_NE(again.output.find("resuming after plan"), std::string::npos) << again.output;
+  for (const char* file : {"acoustic/acoustic.safetensors", "acoustic/acoustic.json",
+                           "vocoder/vocoder.safetensors", "held-out.txt", "voice.json"})
+    EXPECT_EQ(read_file(whole / "voice" / file), read_file(resumed / "voice" / file)) << file;
+}
+
+TEST_F(VoicesCreate, RefusesWhatItCannotUseAndSaysWhy) {
+  const fs::path work = here_.path() / "work", out = here_.path() / "voice";
+  CommandResult r = run_tts(create("bad/name", work, out, "--steps 5"));
+  EXPECT_EQ(r.exit_code, 2) << r.output;
+  EXPECT_NE(r.output.find("voice name"), std::string::npos) << r.output;
+
+  r = run_tts(create("small", work, out, "--steps 5 --min-minutes 10"));
+  EXPECT_EQ(r.exit_code, 1) << r.output;
+  EXPECT_NE(r.output.find("record about 9 minutes more"), std::string::npos) << r.output;
+
+  // The same work folder with other arguments is not resumed as if it were this run's.
+  r = run_tts(create("small", work, out, "--steps 6"));
+  EXPECT_EQ(r.exit_code, 1) << r.output;
+  EXPECT_NE(r.output.find("other arguments (steps)"), std::string::npos) << r.output;
+
+  r = run_tts(create("small", work, out, "--steps 5 --restart", "xx-QQ"));
+  EXPECT_EQ(r.exit_code, 2) << r.output;
+  EXPECT_NE(r.output.find("espeak-ng has no voice"), std::string::npos) << r.output;
+}
+
+}  // namespace

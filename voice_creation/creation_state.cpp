@@ -1,0 +1,78 @@
+#include "tts/voice_creation/creation_state.h"
+
+#include <algorithm>
+#include <fstream>
+#include <stdexcept>
+
+#include "tts/kernels/atomic_file.h"
+#include "tts/voice_creation/create_voice.h"
+
+namespace fs = std::filesystem;
+
+namespace tts::creation {
+
+namespace {
+
+nlohmann::json arguments_of(const VoiceCreationOptions& o) {
+  nlohmann::json j = {{"name", o.name},
+                      {"data", o.data_dir.string()},
+                      {"language", o.language},
+                      {"espeak_voice", o.espeak_voice},
+                      {"base", o.base_dir.string()},
+                      {"vocoder", o.vocoder_dir.string()},
+                      {"seed", o.seed},
+                      {"budget_minutes", o.budget_minutes}};
+  if (o.steps) j["steps"] = *o.steps;
+  if (!o.held_out_file.empty()) j["held_out"] = o.held_out_file.string();
+  return j;
+}
+
+}  // namespace
+
+bool CreationState::finished(const std::string& stage) const {
+  return std::find(done.begin(), done.end(), stage) != done.end();
+}
+
+CreationState open_creation_state(const VoiceCreationOptions& o) {
+  fs::create_directories(o.work_dir);
+  kernels::remove_stale_temporaries(o.work_dir);
+  CreationState state;
+  state.arguments = arguments_of(o);
+  const fs::path file = o.work_dir / "state.json";
+  if (!fs::exists(file)) {
+    save_creation_state(o.work_dir, state);
+    return state;
+  }
+  std::ifstream in(file);
+  const nlohmann::json j = nlohmann::json::parse(in, nullptr, false);
+  if (j.is_discarded() || !j.contains("arguments"))
+    throw std::runtime_error(file.string() + ": not a state this command wrote; remove " +
+                             o.work_dir.string() + " to start again");
+  std::string changed;
+  for (const auto& [key, value] : state.arguments.items())
+    if (!j["arguments"].contains(key) || j["arguments"][key] != value)
+      changed += (changed.empty() ? "" : ", ") + key;
+  for (const auto& [key, value] : j["arguments"].items())
+    if (!state.arguments.contains(key)) changed += (changed.empty() ? "" : ", ") + key;
+  if (!changed.empty())
+    throw std::runtime_error(o.work_dir.string() + " holds a voice begun with other arguments (" +
+                             changed +
+                             "): run with the same arguments to resume it, or pass "
+                             "--restart to begin again");
+  j.at("done").get_to(state.done);
+  if (j.contains("plan") && !j["plan"].is_null()) state.plan = j["plan"].get<TrainingPlan>();
+  j.at("elapsed_seconds").get_to(state.elapsed_seconds);
+  j.at("stage_seconds").get_to(state.stage_seconds);
+  return state;
+}
+
+void save_creation_state(const fs::path& work, const CreationState& s) {
+  nlohmann::json j = {{"arguments", s.arguments},
+                      {"done", s.done},
+                      {"plan", s.plan ? nlohmann::json(*s.plan) : nlohmann::json()},
+                      {"elapsed_seconds", s.elapsed_seconds},
+                      {"stage_seconds", s.stage_seconds}};
+  kernels::write_file_atomically(work / "state.json", j.dump(2) + "\n");
+}
+
+}  // namespace tts::creation

@@ -1,0 +1,49 @@
+// How long to train a new voice: the command times a few steps of its own training on this
+// machine, then gives the fine-tuning the steps that fit the budget after everything else the
+// command still has to do.
+#pragma once
+
+#include <cstdint>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <string>
+
+namespace tts::creation {
+
+// Steps timed before the plan is made (they count toward the training).
+constexpr int64_t kProbeSteps = 20;
+// The fewest and most steps a plan gives. Below the fewest the voice is still the base's speaker;
+// past the most the held-out likeness no longer improves (docs/voice-creation.md).
+constexpr int64_t kMinimumSteps = 200;
+constexpr int64_t kMaximumSteps = 3000;
+
+struct PlanInputs {
+  double budget_seconds = 1800.0;
+  double elapsed_seconds = 0.0;   // spent so far (intake, the timed steps)
+  double seconds_per_step = 0.0;  // measured
+  double load_seconds = 0.0;      // reading and featurising the corpus, once (measured)
+  double held_out_seconds = 0.0;  // audio the report synthesises twice
+  int64_t probe_steps = kProbeSteps;
+  int threads = 2;
+  std::optional<int64_t> fixed_steps;  // given instead of the budget
+};
+
+struct TrainingPlan {
+  int64_t steps = 0;
+  double seconds_per_step = 0.0;
+  double training_seconds = 0.0;  // the steps left after the timed ones
+  double reserved_seconds = 0.0;  // what comes after training: calibration, report, packing
+  double budget_seconds = 0.0, elapsed_seconds = 0.0;
+  bool fixed = false;        // steps given, not planned
+  bool over_budget = false;  // even kMinimumSteps do not fit the budget
+};
+void to_json(nlohmann::json& j, const TrainingPlan& p);
+void from_json(const nlohmann::json& j, TrainingPlan& p);
+
+TrainingPlan plan_training(const PlanInputs& in);
+
+// "1,400 steps of 0.62 s (14.5 min), then about 3.0 min for calibration and the report: about
+// 27.9 min in all, within the 30 min budget"
+std::string describe_plan(const TrainingPlan& plan);
+
+}  // namespace tts::creation

@@ -1,0 +1,85 @@
+#include "tts/voice_creation/training_plan.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+
+namespace tts::creation {
+
+namespace {
+
+// Seconds of synthesis per second of held-out audio for one thread, copy-synthesis and the voice
+// together, with room to spare: the bundled vocoder's size samples at about 0.25 on one core.
+constexpr double kReportRealTimeFactor = 0.8;
+constexpr double kReportOverheadSeconds = 20.0;  // Praat, scoring, packing
+constexpr double kBudgetMargin = 0.95;           // the plan aims this far into the budget
+
+}  // namespace
+
+void to_json(nlohmann::json& j, const TrainingPlan& p) {
+  j = {{"steps", p.steps},
+       {"seconds_per_step", p.seconds_per_step},
+       {"training_seconds", p.training_seconds},
+       {"reserved_seconds", p.reserved_seconds},
+       {"budget_seconds", p.budget_seconds},
+       {"elapsed_seconds", p.elapsed_seconds},
+       {"fixed", p.fixed},
+       {"over_budget", p.over_budget}};
+}
+
+void from_json(const nlohmann::json& j, TrainingPlan& p) {
+  j.at("steps").get_to(p.steps);
+  j.at("seconds_per_step").get_to(p.seconds_per_step);
+  j.at("training_seconds").get_to(p.training_seconds);
+  j.at("reserved_seconds").get_to(p.reserved_seconds);
+  j.at("budget_seconds").get_to(p.budget_seconds);
+  j.at("elapsed_seconds").get_to(p.elapsed_seconds);
+  j.at("fixed").get_to(p.fixed);
+  j.at("over_budget").get_to(p.over_budget);
+}
+
+TrainingPlan plan_training(const PlanInputs& in) {
+  TrainingPlan plan;
+  plan.seconds_per_step = in.seconds_per_step;
+  plan.budget_seconds = in.budget_seconds;
+  plan.elapsed_seconds = in.elapsed_seconds;
+  // After training: the corpus is read again by the resumed run and by the pitch calibration,
+  // then the report synthesises the held-out prompts twice on `threads` threads.
+  plan.reserved_seconds = 2.0 * in.load_seconds + kReportOverheadSeconds +
+                          in.held_out_seconds * kReportRealTimeFactor / std::max(1, in.threads);
+  if (in.fixed_steps) {
+    plan.fixed = true;
+    plan.steps = std::max(*in.fixed_steps, in.probe_steps);
+  } else {
+    const double left =
+        in.budget_seconds * kBudgetMargin - in.elapsed_seconds - plan.reserved_seconds;
+    const double affordable = in.seconds_per_step > 0 ? left / in.seconds_per_step : 0.0;
+    plan.steps = std::clamp<int64_t>(static_cast<int64_t>(std::floor(affordable)) + in.probe_steps,
+                                     kMinimumSteps, kMaximumSteps);
+    plan.over_budget = affordable + static_cast<double>(in.probe_steps) < kMinimumSteps;
+  }
+  plan.training_seconds = static_cast<double>(plan.steps - in.probe_steps) * in.seconds_per_step;
+  return plan;
+}
+
+std::string describe_plan(const TrainingPlan& p) {
+  char text[400];
+  const double total = p.elapsed_seconds + p.training_seconds + p.reserved_seconds;
+  std::snprintf(text, sizeof text,
+                "plan: %lld training steps of %.2f s (%.1f min), then about %.1f min for the pitch "
+                "calibration and the report: about %.1f min in all%s",
+                static_cast<long long>(p.steps), p.seconds_per_step, p.training_seconds / 60.0,
+                p.reserved_seconds / 60.0, total / 60.0,
+                p.fixed ? " (steps given)"
+                : p.over_budget
+                    ? "; over the budget: even the fewest steps that make a voice do not fit it"
+                    : "");
+  std::string out = text;
+  if (!p.fixed && !p.over_budget) {
+    std::snprintf(text, sizeof text, ", within the %.0f min budget", p.budget_seconds / 60.0);
+    out += text;
+  }
+  return out;
+}
+
+}  // namespace tts::creation
