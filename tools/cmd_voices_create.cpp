@@ -36,7 +36,7 @@ class TerminalObserver : public creation::CreationObserver {
     std::snprintf(
         text, sizeof text, "   step %lld/%lld  loss %.4f%s  %.2f s/step  about %.1f min left",
         static_cast<long long>(p.step), static_cast<long long>(p.steps), p.loss,
-        p.validation ? ("  held-out mel " + std::to_string(*p.validation).substr(0, 6)).c_str()
+        p.validation ? ("  validation mel " + std::to_string(*p.validation).substr(0, 6)).c_str()
                      : "",
         p.seconds_per_step, minutes_left);
     if (terminal_) {
@@ -96,7 +96,7 @@ void register_voices_create(CLI::App& voices, int& exit_code) {
   cmd->add_option("--source", o->source, "Where the recordings came from");
   cmd->add_option("--budget", o->budget_minutes,
                   "Wall minutes on this machine, everything included; training gets what is left")
-      ->check(CLI::Range(1.0, 10000.0))
+      ->check(CLI::Range(0.1, 10000.0))
       ->capture_default_str();
   cmd->add_option("--steps", *steps, "Train exactly this many steps instead (ignores --budget)")
       ->check(CLI::PositiveNumber);

@@ -68,14 +68,13 @@ void check_name(const std::string& name) {
 }
 
 // The LJSpeech folder of some of the intake's rows, sharing its recordings.
-void write_split(const fs::path& corpus, const fs::path& folder,
+void write_split(const fs::path& folder,
                  const std::vector<std::pair<std::string, std::string>>& rows) {
   fs::create_directories(folder);
   if (!fs::exists(folder / "wavs")) fs::create_directory_symlink("../corpus/wavs", folder / "wavs");
   std::string metadata;
   for (const auto& [id, text] : rows) metadata += id + "|" + text + "\n";
   kernels::write_file_atomically(folder / "metadata.csv", metadata);
-  (void)corpus;
 }
 
 std::vector<std::pair<std::string, std::string>> read_rows(const fs::path& metadata) {
@@ -242,8 +241,8 @@ CreatedVoice create_voice(const VoiceCreationOptions& given, CreationObserver& o
     for (const auto& row : rows)
       (std::binary_search(held.begin(), held.end(), row.first) ? held_out : training)
           .push_back(row);
-    write_split(work / "corpus", work / "train", training);
-    write_split(work / "corpus", work / "held-out", held_out);
+    write_split(work / "train", training);
+    write_split(work / "held-out", held_out);
     std::string list;
     for (const std::string& id : held) list += id + "\n";
     kernels::write_file_atomically(work / "held-out.txt", list);
@@ -287,6 +286,8 @@ CreatedVoice create_voice(const VoiceCreationOptions& given, CreationObserver& o
     plan_in.held_out_seconds = intake.seconds_of(read_lines(work / "held-out.txt"));
     plan_in.threads = o.threads;
     double seconds_per_step = 0.0;
+    // A run stopped between the timed steps and the plan times them again from the start.
+    fs::remove_all(t.out_dir);
     const auto probe_start = Clock::now();
     const int64_t probe = std::min<int64_t>(kProbeSteps, o.steps.value_or(kProbeSteps));
     run_training(probe,

@@ -10,12 +10,16 @@ scale) or silent. Rows named in --keep (one id a line: the held-out prompts) are
 DST/broken.tsv lists each broken row and how. The other rows' audio is linked, not copied.
 """
 import argparse
-import audioop
 import os
 import random
 import shutil
 import sys
+import warnings
 import wave
+
+with warnings.catch_warnings():  # audioop is in Debian 12's Python 3.11, deprecated since 3.11
+    warnings.simplefilter("ignore", DeprecationWarning)
+    import audioop
 
 KINDS = ["missing audio", "empty transcript", "wrong transcript", "8 kHz", "stereo", "clipped",
          "silent"]

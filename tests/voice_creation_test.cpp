@@ -1,5 +1,6 @@
-// `tts voices create`'s intake and held-out choice: every kind of bad row skipped and named, the
-// kept audio trimmed, levelled and resampled, the held-out prompts chosen deterministically.
+// `tts voices create`'s own parts: the intake (every kind of bad row skipped and named, the kept
+// audio trimmed, levelled and resampled), the held-out choice (deterministic) and the training
+// plan (the steps that fit a budget).
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -13,6 +14,7 @@
 #include "tts/audio/audio_file.h"
 #include "tts/voice_creation/held_out.h"
 #include "tts/voice_creation/intake.h"
+#include "tts/voice_creation/training_plan.h"
 
 namespace tts::creation {
 namespace {
@@ -198,6 +200,43 @@ TEST(HeldOut, TheChoiceDependsOnTheIdsAndSeedAloneAndKeepsItsRules) {
             20u);
   EXPECT_EQ(choose_held_out(std::vector<std::string>(ids.begin(), ids.begin() + 40), 1).size(),
             10u);
+}
+
+TEST(TrainingPlan, GivesTrainingWhatTheBudgetLeavesWithinItsBounds) {
+  PlanInputs in;
+  in.elapsed_seconds = 10.0;
+  in.seconds_per_step = 0.2;
+  in.load_seconds = 3.0;
+  in.held_out_seconds = 60.0;
+  in.threads = 2;
+  // After training: the corpus read twice, 20 s of scoring and packing, the held-out audio
+  // synthesised twice on two threads.
+  in.budget_seconds = 600.0;
+  TrainingPlan p = plan_training(in);
+  EXPECT_DOUBLE_EQ(p.reserved_seconds, 2 * 3.0 + 20.0 + 60.0 * 0.8 / 2);
+  EXPECT_EQ(p.steps, 2570);  // (0.95 · 600 − 10 − 50) / 0.2 more than the 20 timed ones
+  EXPECT_LE(p.elapsed_seconds + p.training_seconds + p.reserved_seconds, 0.95 * 600.0 + 0.2);
+  EXPECT_FALSE(p.over_budget);
+  EXPECT_NE(describe_plan(p).find("2570 training steps"), std::string::npos) << describe_plan(p);
+  EXPECT_NE(describe_plan(p).find("within the 10 min budget"), std::string::npos);
+  // A long budget stops at the most steps that still help, a short one at the fewest that make
+  // a voice, and says it does not fit.
+  in.budget_seconds = 3600.0;
+  EXPECT_EQ(plan_training(in).steps, kMaximumSteps);
+  in.budget_seconds = 60.0;
+  p = plan_training(in);
+  EXPECT_EQ(p.steps, kMinimumSteps);
+  EXPECT_TRUE(p.over_budget);
+  EXPECT_NE(describe_plan(p).find("over the budget"), std::string::npos);
+  // Steps given are kept, and the plan says so.
+  in.fixed_steps = 40;
+  p = plan_training(in);
+  EXPECT_EQ(p.steps, 40);
+  EXPECT_TRUE(p.fixed);
+  EXPECT_DOUBLE_EQ(p.training_seconds, 20 * 0.2);
+  const TrainingPlan again = nlohmann::json(p).get<TrainingPlan>();
+  EXPECT_EQ(again.steps, p.steps);
+  EXPECT_DOUBLE_EQ(again.reserved_seconds, p.reserved_seconds);
 }
 
 }  // namespace
