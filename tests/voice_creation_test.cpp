@@ -27,6 +27,31 @@ void write_wav(const fs::path& path, const std::vector<float>& samples, int rate
   audio::write_audio(path, samples.data(), samples.size(), rate);
 }
 
+// 16-bit PCM WAV of two interleaved channels (the engine writes mono only).
+void write_stereo_wav(const fs::path& path, const std::vector<float>& interleaved, int rate) {
+  std::ofstream out(path, std::ios::binary);
+  auto put = [&](uint32_t value, int bytes) {
+    for (int b = 0; b < bytes; ++b) out.put(static_cast<char>((value >> (8 * b)) & 0xFF));
+  };
+  const auto data = static_cast<uint32_t>(interleaved.size() * 2);
+  out << "RIFF";
+  put(36 + data, 4);
+  out << "WAVEfmt ";
+  put(16, 4);
+  put(1, 2);  // PCM
+  put(2, 2);  // channels
+  put(static_cast<uint32_t>(rate), 4);
+  put(static_cast<uint32_t>(rate) * 4, 4);
+  put(4, 2);
+  put(16, 2);
+  out << "data";
+  put(data, 4);
+  for (float s : interleaved)
+    put(static_cast<uint16_t>(
+            static_cast<int16_t>(std::lround(std::clamp(s, -1.0f, 1.0f) * 32767.0f))),
+        2);
+}
+
 void write_text(const fs::path& path, const std::string& text) { std::ofstream(path) << text; }
 
 double rms_dbfs(const std::vector<float>& x) {
@@ -69,6 +94,11 @@ class VoiceIntake : public ::testing::Test {
                "more words in it than two seconds could ever hold when read aloud.");
     write_wav(data_ / "slowtext.wav", speech_like(12.0, 16000), 16000);
     write_text(data_ / "slowtext.txt", "Yes.");
+    const std::vector<float> mono = speech_like(2.0, 16000);
+    std::vector<float> interleaved;
+    for (float s : mono) interleaved.insert(interleaved.end(), {s, 0.9f * s});
+    write_stereo_wav(data_ / "stereo.wav", interleaved, 16000);
+    write_text(data_ / "stereo.txt", kTexts[0]);
     write_wav(data_ / "narrowband.wav", speech_like(2.0, 8000), 8000);
     write_text(data_ / "narrowband.txt", kTexts[5]);
   }
@@ -97,8 +127,8 @@ TEST_F(VoiceIntake, SkipsEveryBadRowNamingItsFileAndReason) {
                                                        {"too short or too long", 2},
                                                        {"speaking rate far from the corpus's", 2}};
   EXPECT_EQ(r.skipped, expected);
-  EXPECT_EQ(r.kept.size(), 13u);  // the 12 good ones and the narrowband one
-  EXPECT_EQ(r.rows_read, 23u);
+  EXPECT_EQ(r.kept.size(), 14u);  // the 12 good ones, the stereo and the narrowband one
+  EXPECT_EQ(r.rows_read, 24u);
   for (const char* name :
        {"garbage.wav", "notext.wav", "emptytext.wav", "noaudio.txt", "clipped.wav", "silent.wav",
         "tooshort.wav", "toolong.wav", "wrongtext.wav", "slowtext.wav"}) {
@@ -107,12 +137,13 @@ TEST_F(VoiceIntake, SkipsEveryBadRowNamingItsFileAndReason) {
                     [&](const std::string& l) { return l.find(name) != std::string::npos; });
     EXPECT_TRUE(named) << name << " is not named among the skipped rows";
   }
-  ASSERT_EQ(r.warnings.size(), 1u);
+  ASSERT_EQ(r.warnings.size(), 2u);
   EXPECT_NE(r.warnings[0].find("narrowband.wav"), std::string::npos);
   EXPECT_NE(r.warnings[0].find("8000 Hz"), std::string::npos);
+  EXPECT_NE(r.warnings[1].find("stereo.wav: kept, its 2 channels mixed down"), std::string::npos);
   const std::string summary = format_intake_summary(r);
   EXPECT_NE(summary.find("clipped"), std::string::npos);
-  EXPECT_NE(summary.find("13 rows"), std::string::npos);
+  EXPECT_NE(summary.find("14 rows"), std::string::npos);
 }
 
 TEST_F(VoiceIntake, KeptAudioIsTrimmedLevelledAndAtTheVoiceRate) {

@@ -76,18 +76,20 @@ PitchCalibration calibrate_pitch_spread(const PitchCalibrationOptions& o, std::o
     throw std::invalid_argument("the extra pitch stretch must be positive");
   c.pitch_spread = std::clamp(o.extra_stretch * c.target_spread / c.predicted_spread, 0.25, 4.0);
 
-  if (o.write) {
-    const std::filesystem::path path = o.model_dir / "acoustic.json";
-    nlohmann::json j;
-    {
-      std::ifstream in(path);
-      in >> j;
-    }
-    j["acoustic"]["pitch_spread"] = static_cast<float>(c.pitch_spread);
-    kernels::write_file_atomically(path, j.dump(2) + "\n");
-    acoustic::load_acoustic_files(o.model_dir);  // what was written still loads
-  }
+  if (o.write) write_pitch_spread(o.model_dir, c.pitch_spread);
   return c;
+}
+
+void write_pitch_spread(const std::filesystem::path& model_dir, double pitch_spread) {
+  const std::filesystem::path path = model_dir / "acoustic.json";
+  nlohmann::json j;
+  {
+    std::ifstream in(path);
+    in >> j;
+  }
+  j["acoustic"]["pitch_spread"] = static_cast<float>(pitch_spread);
+  kernels::write_file_atomically(path, j.dump(2) + "\n");
+  acoustic::load_acoustic_files(model_dir);  // what was written still loads
 }
 
 }  // namespace tts::train

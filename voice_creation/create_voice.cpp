@@ -1,19 +1,12 @@
 #include "tts/voice_creation/create_voice.h"
 
-#include <unistd.h>
-
 #include <algorithm>
 #include <chrono>
-#include <cmath>
-#include <cstdlib>
 #include <fstream>
 #include <sstream>
 #include <stdexcept>
 
 #include "tts/engine/voice_pack.h"
-#include "tts/engine/voice_search.h"
-#include "tts/frontend/language.h"
-#include "tts/frontend/text_pipeline.h"
 #include "tts/kernels/atomic_file.h"
 #include "tts/train/acoustic_trainer.h"
 #include "tts/train/pitch_calibration.h"
@@ -21,6 +14,7 @@
 #include "tts/voice_creation/held_out.h"
 #include "tts/voice_creation/intake.h"
 #include "tts/voice_creation/model_card.h"
+#include "tts/voice_creation/pitch_fit.h"
 #include "tts/voice_creation/training_plan.h"
 
 namespace fs = std::filesystem;
@@ -38,33 +32,6 @@ constexpr double kPitchExtraStretch = 1.46;
 
 double seconds_since(Clock::time_point start) {
   return std::chrono::duration<double>(Clock::now() - start).count();
-}
-
-fs::path home_folder(const char* variable, const char* fallback) {
-  if (const char* value = std::getenv(variable); value && *value) return value;
-  const char* home = std::getenv("HOME");
-  if (!home || !*home)
-    throw std::runtime_error(std::string("neither $") + variable + " nor $HOME is set");
-  return fs::path(home) / fallback;
-}
-
-// The folder `name` on the voice search path (the first that holds `inside`).
-fs::path find_on_voice_path(const std::string& name, const std::string& inside,
-                            const std::string& what) {
-  for (const fs::path& folder : engine::voice_search_path())
-    if (fs::exists(folder / name / inside)) return folder / name;
-  throw std::runtime_error("no " + what + " (" + name + "/" + inside +
-                           ") on the voice search path; give its folder");
-}
-
-void check_name(const std::string& name) {
-  if (name.empty() || name.size() > 64 || name[0] == '.' || name[0] == '-')
-    throw std::invalid_argument("voice name \"" + name +
-                                "\": 1 to 64 characters, not starting with '.' or '-'");
-  for (char c : name)
-    if (!std::isalnum(static_cast<unsigned char>(c)) && c != '-' && c != '_' && c != '.')
-      throw std::invalid_argument("voice name \"" + name +
-                                  "\": only letters, digits, '-', '_' and '.'");
 }
 
 // The LJSpeech folder of some of the intake's rows, sharing its recordings.
@@ -123,272 +90,285 @@ std::optional<double> reference_mel_distance(const fs::path& base) {
   return j.at("reference_mel_distance").get<double>();
 }
 
-}  // namespace
-
-std::string espeak_voice_of(const std::string& tag) {
-  std::string lower = tag;
-  std::transform(lower.begin(), lower.end(), lower.begin(),
-                 [](unsigned char c) { return std::tolower(c); });
-  std::replace(lower.begin(), lower.end(), '_', '-');
-  std::vector<std::string> candidates = {lower};
-  // Regions espeak-ng has no voice of, read by the nearest one it has.
-  if (lower.rfind("es-", 0) == 0 && lower != "es-es") candidates.push_back("es-419");
-  if (lower.rfind("fr-", 0) == 0) candidates.push_back("fr-fr");
-  if (lower.rfind("pt-", 0) == 0 && lower != "pt-br") candidates.push_back("pt");
-  candidates.push_back(lower.substr(0, lower.find('-')));
-  for (const std::string& candidate : candidates) {
-    try {
-      frontend::TextPipeline probe(candidate);
-      return candidate;
-    } catch (const std::exception&) {
-    }
+// One run of the command on one work folder: each stage is a method that does its work unless
+// the state says an earlier run finished it, and records it as finished.
+class Creation {
+ public:
+  Creation(const VoiceCreationOptions& options, CreationObserver& observer)
+      : o_(options),
+        observer_(observer),
+        work_(options.work_dir),
+        state_(open_creation_state(o_)),
+        stage_start_(state_.elapsed_seconds) {
+    observer_.line("work folder " + work_.string() +
+                   (state_.done.empty() ? "" : " (resuming after " + state_.done.back() + ")"));
+    training_log_.open(work_ / "training.log", std::ios::app);
+    set_up_training();
   }
-  throw std::invalid_argument("language \"" + tag + "\": espeak-ng has no voice for it");
-}
 
-VoiceCreationOptions resolve_defaults(VoiceCreationOptions o) {
-  check_name(o.name);
-  o.data_dir = fs::absolute(o.data_dir);
-  if (!fs::is_directory(o.data_dir))
-    throw std::runtime_error(o.data_dir.string() + ": not a folder");
-  if (!frontend::looks_like_bcp47(o.language))
-    throw std::invalid_argument("--lang \"" + o.language +
-                                "\" is not a BCP 47 tag (en-US, fr-CA, …)");
-  o.language = frontend::bcp47_casing(o.language);
-  if (o.espeak_voice.empty()) o.espeak_voice = espeak_voice_of(o.language);
-  if (o.base_dir.empty())
-    o.base_dir = find_on_voice_path("base", "acoustic/acoustic.json", "voice base");
-  if (o.vocoder_dir.empty())
-    o.vocoder_dir = find_on_voice_path("shared-vocoder", "vocoder.json", "shared vocoder");
-  if (o.out_dir.empty())
-    o.out_dir = home_folder("XDG_DATA_HOME", ".local/share") / "tts" / "voices" / o.name;
-  if (o.work_dir.empty())
-    o.work_dir = home_folder("XDG_CACHE_HOME", ".cache") / "tts" / "voices-create" / o.name;
-  if (!o.held_out_file.empty()) o.held_out_file = fs::absolute(o.held_out_file);
-  o.base_dir = fs::absolute(o.base_dir);
-  o.vocoder_dir = fs::absolute(o.vocoder_dir);
-  o.out_dir = fs::absolute(o.out_dir);
-  o.work_dir = fs::absolute(o.work_dir);
-  return o;
-}
+  CreatedVoice run() {
+    intake();
+    split();
+    plan();
+    train();
+    calibrate_pitch();
+    pack();
+    report();
+    install_voice();
+    created_.folder = o_.out_dir;
+    created_.minutes = state_.elapsed_seconds / 60.0;
+    return created_;
+  }
 
-CreatedVoice create_voice(const VoiceCreationOptions& given, CreationObserver& observer) {
-  const VoiceCreationOptions o = resolve_defaults(given);
-
-  CreationState state = open_creation_state(o);
-  const fs::path& work = o.work_dir;
-  observer.line("work folder " + work.string() +
-                (state.done.empty() ? "" : " (resuming after " + state.done.back() + ")"));
-  double stage_start_elapsed = state.elapsed_seconds;
-  auto clock_in = [&, last = Clock::now()]() mutable {
-    state.elapsed_seconds += seconds_since(last);
-    last = Clock::now();
-  };
-  auto finish_stage = [&](const std::string& stage) {
+ private:
+  // Adds the wall time since the last call to the state's.
+  void clock_in() {
+    state_.elapsed_seconds += seconds_since(last_clock_);
+    last_clock_ = Clock::now();
+  }
+  void finish(const std::string& stage) {
     clock_in();
-    state.stage_seconds[stage] += state.elapsed_seconds - stage_start_elapsed;
-    stage_start_elapsed = state.elapsed_seconds;
-    state.done.push_back(stage);
-    save_creation_state(work, state);
-  };
-
-  // Intake.
-  IntakeReport intake;
-  if (!state.finished("intake")) {
-    observer.stage("intake",
-                   "checking, trimming and levelling the recordings in " + o.data_dir.string());
-    IntakeOptions io;
-    io.data_dir = o.data_dir;
-    io.out_dir = work / "corpus";
-    io.language = o.espeak_voice;
-    io.threads = o.threads;
-    intake = run_intake(io);
-    kernels::write_file_atomically(work / "intake.json", nlohmann::json(intake).dump(1) + "\n");
-    for (const std::string& line : intake.skip_lines) observer.line(line);
-    for (const std::string& line : intake.warnings) observer.line(line);
-    std::istringstream table(format_intake_summary(intake));
-    for (std::string line; std::getline(table, line);) observer.line(line);
-    require_enough_audio(intake, o.minimum_minutes);
-    finish_stage("intake");
-  } else {
-    std::ifstream in(work / "intake.json");
-    intake = nlohmann::json::parse(in).get<IntakeReport>();
+    state_.stage_seconds[stage] += state_.elapsed_seconds - stage_start_;
+    stage_start_ = state_.elapsed_seconds;
+    state_.done.push_back(stage);
+    save_creation_state(work_, state_);
   }
 
-  // Held-out prompts.
-  if (!state.finished("split")) {
-    observer.stage("split", "choosing the held-out prompts that will judge the voice");
-    const auto rows = read_rows(work / "corpus" / "metadata.csv");
+  void intake() {
+    if (state_.finished("intake")) {
+      std::ifstream in(work_ / "intake.json");
+      intake_ = nlohmann::json::parse(in).get<IntakeReport>();
+      return;
+    }
+    observer_.stage("intake",
+                    "checking, trimming and levelling the recordings in " + o_.data_dir.string());
+    IntakeOptions io;
+    io.data_dir = o_.data_dir;
+    io.out_dir = work_ / "corpus";
+    io.language = o_.espeak_voice;
+    io.threads = o_.threads;
+    intake_ = run_intake(io);
+    kernels::write_file_atomically(work_ / "intake.json", nlohmann::json(intake_).dump(1) + "\n");
+    for (const std::string& line : intake_.skip_lines) observer_.line(line);
+    for (const std::string& line : intake_.warnings) observer_.line(line);
+    std::istringstream table(format_intake_summary(intake_));
+    for (std::string line; std::getline(table, line);) observer_.line(line);
+    require_enough_audio(intake_, o_.minimum_minutes);
+    finish("intake");
+  }
+
+  // The prompts held out (a file's, or the seeded choice), and the two corpora they split into.
+  void split() {
+    if (state_.finished("split")) return;
+    observer_.stage("split", "choosing the held-out prompts that will judge the voice");
+    const auto rows = read_rows(work_ / "corpus" / "metadata.csv");
     std::vector<std::string> ids;
     for (const auto& row : rows) ids.push_back(row.first);
     std::vector<std::string> held;
-    if (o.held_out_file.empty()) {
-      held = choose_held_out(ids, o.seed);
+    if (o_.held_out_file.empty()) {
+      held = choose_held_out(ids, o_.seed);
     } else {
       std::sort(ids.begin(), ids.end());
-      for (const std::string& id : read_lines(o.held_out_file)) {
+      for (const std::string& id : read_lines(o_.held_out_file)) {
         if (std::binary_search(ids.begin(), ids.end(), id))
           held.push_back(id);
         else
-          observer.line(o.held_out_file.string() + ": \"" + id +
-                        "\" is not among the recordings kept");
+          observer_.line(o_.held_out_file.string() + ": \"" + id +
+                         "\" is not among the recordings kept");
       }
       std::sort(held.begin(), held.end());
       if (held.empty())
-        throw std::runtime_error(o.held_out_file.string() + ": no prompt to hold out");
+        throw std::runtime_error(o_.held_out_file.string() + ": no prompt to hold out");
     }
     std::vector<std::pair<std::string, std::string>> training, held_out;
     for (const auto& row : rows)
       (std::binary_search(held.begin(), held.end(), row.first) ? held_out : training)
           .push_back(row);
-    write_split(work / "train", training);
-    write_split(work / "held-out", held_out);
+    write_split(work_ / "train", training);
+    write_split(work_ / "held-out", held_out);
     std::string list;
     for (const std::string& id : held) list += id + "\n";
-    kernels::write_file_atomically(work / "held-out.txt", list);
-    observer.line(std::to_string(held.size()) + " prompts held out, " +
-                  std::to_string(training.size()) + " to train on");
-    finish_stage("split");
+    kernels::write_file_atomically(work_ / "held-out.txt", list);
+    observer_.line(std::to_string(held.size()) + " prompts held out, " +
+                   std::to_string(training.size()) + " to train on");
+    finish("split");
   }
 
-  // Training: a few steps timed, the plan said, then the rest.
-  train::AcousticTrainingOptions t;
-  t.data_dir = work / "train";
-  t.out_dir = work / "acoustic";
-  t.language = o.espeak_voice;
-  t.init_from = o.base_dir / "acoustic";
-  t.architecture_from_init = true;
-  t.seed = o.seed;
-  t.device = o.device;
-  t.batch_utterances = 8;
-  t.checkpoint_every = 100;
-  t.validate_every = 250;
-  t.log_every = 50;
-  t.loader_threads = o.threads;
-  std::ofstream training_log(work / "training.log", std::ios::app);
-  auto run_training = [&](int64_t steps,
-                          const std::function<void(const train::TrainingProgress&)>& each) {
-    t.steps = steps;
-    t.resume = fs::exists(t.out_dir / "checkpoint.json");
-    if (!t.resume) fs::remove_all(t.out_dir);
-    t.progress = [&](const train::TrainingProgress& p) {
+  void set_up_training() {
+    t_.data_dir = work_ / "train";
+    t_.out_dir = work_ / "acoustic";
+    t_.language = o_.espeak_voice;
+    t_.init_from = o_.base_dir / "acoustic";
+    t_.architecture_from_init = true;
+    t_.seed = o_.seed;
+    t_.device = o_.device;
+    t_.batch_utterances = 8;
+    t_.checkpoint_every = 100;
+    t_.validate_every = 250;
+    t_.log_every = 50;
+    t_.loader_threads = o_.threads;
+  }
+
+  // Trains (or resumes) up to `steps`, telling `each` of every step and keeping the state's clock.
+  void run_training(int64_t steps, const train::ProgressCallback& each) {
+    t_.steps = steps;
+    t_.resume = fs::exists(t_.out_dir / "checkpoint.json");
+    if (!t_.resume) fs::remove_all(t_.out_dir);
+    t_.progress = [&](const train::TrainingProgress& p) {
       each(p);
       clock_in();
-      if (p.step % t.checkpoint_every == 0) save_creation_state(work, state);
+      if (p.step % t_.checkpoint_every == 0) save_creation_state(work_, state_);
     };
-    return train::train_acoustic(t, training_log);
-  };
-  if (!state.plan) {
-    observer.stage("plan", "timing a few training steps on this machine");
-    PlanInputs plan_in;
-    plan_in.budget_seconds = o.budget_minutes * 60.0;
-    plan_in.fixed_steps = o.steps;
-    plan_in.held_out_seconds = intake.seconds_of(read_lines(work / "held-out.txt"));
-    plan_in.threads = o.threads;
-    double seconds_per_step = 0.0;
-    // A run stopped between the timed steps and the plan times them again from the start.
-    fs::remove_all(t.out_dir);
-    const auto probe_start = Clock::now();
-    const int64_t probe = std::min<int64_t>(kProbeSteps, o.steps.value_or(kProbeSteps));
-    run_training(probe,
-                 [&](const train::TrainingProgress& p) { seconds_per_step = p.seconds_per_step; });
-    plan_in.probe_steps = probe;
-    plan_in.seconds_per_step = seconds_per_step;
-    plan_in.load_seconds = std::max(0.0, seconds_since(probe_start) - probe * seconds_per_step);
-    clock_in();
-    plan_in.elapsed_seconds = state.elapsed_seconds;
-    state.plan = plan_training(plan_in);
-    finish_stage("plan");
+    train::train_acoustic(t_, training_log_);
   }
-  const TrainingPlan& plan = *state.plan;
-  observer.line(describe_plan(plan));
-  if (!state.finished("training")) {
-    observer.stage("training", "fine-tuning the base acoustic model on the recordings");
-    const double after_training = plan.reserved_seconds;
+
+  // A few steps timed, then the steps that fit the budget.
+  void plan() {
+    if (!state_.plan) {
+      observer_.stage("plan", "timing a few training steps on this machine");
+      PlanInputs in;
+      in.budget_seconds = o_.budget_minutes * 60.0;
+      in.fixed_steps = o_.steps;
+      in.held_out_seconds = intake_.seconds_of(read_lines(work_ / "held-out.txt"));
+      in.threads = o_.threads;
+      in.probe_steps = std::min<int64_t>(kProbeSteps, o_.steps.value_or(kProbeSteps));
+      // A run stopped between the timed steps and the plan times them again from the start.
+      fs::remove_all(t_.out_dir);
+      const auto start = Clock::now();
+      run_training(in.probe_steps, [&](const train::TrainingProgress& p) {
+        in.seconds_per_step = p.seconds_per_step;
+      });
+      in.load_seconds = std::max(0.0, seconds_since(start) - in.probe_steps * in.seconds_per_step);
+      clock_in();
+      in.elapsed_seconds = state_.elapsed_seconds;
+      state_.plan = plan_training(in);
+      finish("plan");
+    }
+    observer_.line(describe_plan(*state_.plan));
+  }
+
+  void train() {
+    if (state_.finished("training")) return;
+    observer_.stage("training", "fine-tuning the base acoustic model on the recordings");
+    const TrainingPlan& plan = *state_.plan;
     run_training(plan.steps, [&](const train::TrainingProgress& p) {
-      const double left = (plan.steps - p.step) * p.seconds_per_step + after_training;
-      observer.training(p, left / 60.0);
+      const double left = (plan.steps - p.step) * p.seconds_per_step + plan.reserved_seconds;
+      observer_.training(p, left / 60.0);
     });
-    finish_stage("training");
+    finish("training");
   }
 
-  if (!state.finished("pitch")) {
-    observer.stage("pitch", "calibrating the pitch spread on the training recordings");
+  void calibrate_pitch() {
+    if (state_.finished("pitch")) return;
+    observer_.stage("pitch", "calibrating the pitch spread on the training recordings");
     train::PitchCalibrationOptions pc;
-    pc.model_dir = t.out_dir;
-    pc.data_dir = t.data_dir;
-    pc.language = o.espeak_voice;
-    pc.loader_threads = o.threads;
+    pc.model_dir = t_.out_dir;
+    pc.data_dir = t_.data_dir;
+    pc.language = o_.espeak_voice;
+    pc.loader_threads = o_.threads;
     pc.extra_stretch = kPitchExtraStretch;
-    const train::PitchCalibration c = train::calibrate_pitch_spread(pc, training_log);
-    char text[128];
-    std::snprintf(text, sizeof text, "pitch spread %.2f (over %d recordings)", c.pitch_spread,
-                  c.utterances);
-    observer.line(text);
-    finish_stage("pitch");
+    const train::PitchCalibration c = train::calibrate_pitch_spread(pc, training_log_);
+    char text[160];
+    std::snprintf(text, sizeof text,
+                  "the pitch predictor's shortfall: spread %.2f (over %d recordings)",
+                  c.pitch_spread, c.utterances);
+    observer_.line(text);
+    PitchFitOptions fit;
+    fit.model_dir = t_.out_dir;
+    fit.vocoder_dir = o_.vocoder_dir;
+    fit.corpus_dir = t_.data_dir;
+    fit.work_dir = work_ / "pitch-fit";
+    fit.espeak_voice = o_.espeak_voice;
+    fit.seed = o_.seed;
+    fit.threads = o_.threads;
+    const PitchFit fitted =
+        fit_pitch_spread(fit, [&](const std::string& line) { observer_.line(line); });
+    std::snprintf(text, sizeof text, "pitch spread %.2f kept", fitted.pitch_spread);
+    observer_.line(text);
+    finish("pitch");
   }
 
-  const fs::path packed = work / "voice";
-  if (!state.finished("pack")) {
-    observer.stage("pack", "assembling the voice with the shared vocoder");
-    fs::remove_all(packed);
+  void pack() {
+    if (state_.finished("pack")) return;
+    observer_.stage("pack", "assembling the voice with the shared vocoder");
+    fs::remove_all(packed_);
     engine::VoicePackSources sources;
-    sources.acoustic = t.out_dir;
-    sources.vocoder = o.vocoder_dir;
-    sources.extra_files = {{work / "held-out.txt", "held-out.txt"},
-                           {work / "training.log", "training/acoustic.log"},
-                           {work / "intake.json", "training/intake.json"}};
+    sources.acoustic = t_.out_dir;
+    sources.vocoder = o_.vocoder_dir;
+    sources.extra_files = {{work_ / "held-out.txt", "held-out.txt"},
+                           {work_ / "training.log", "training/acoustic.log"},
+                           {work_ / "intake.json", "training/intake.json"}};
     engine::VoiceManifest manifest;
-    manifest.name = o.name;
-    manifest.language = o.espeak_voice;
-    manifest.languages = {o.language};
-    manifest.speaker = o.speaker;
-    manifest.sex = o.sex;
-    manifest.licence = o.licence;
-    manifest.source = o.source.empty() ? "recordings in " + o.data_dir.string() : o.source;
-    manifest.description = o.description.empty() ? "Made by `tts voices create` from " +
-                                                       std::to_string(intake.kept.size()) +
-                                                       " recordings; see MODEL_CARD.md."
-                                                 : o.description;
+    manifest.name = o_.name;
+    manifest.language = o_.espeak_voice;
+    manifest.languages = {o_.language};
+    manifest.speaker = o_.speaker;
+    manifest.sex = o_.sex;
+    manifest.licence = o_.licence;
+    manifest.source = o_.source.empty() ? "recordings in " + o_.data_dir.string() : o_.source;
+    manifest.description = o_.description.empty() ? "Made by `tts voices create` from " +
+                                                        std::to_string(intake_.kept.size()) +
+                                                        " recordings; see MODEL_CARD.md."
+                                                  : o_.description;
     manifest.pitch_shift = engine::PitchShiftMethod::kAudio;
-    engine::pack_voice(packed, sources, manifest);
-    finish_stage("pack");
+    engine::pack_voice(packed_, sources, manifest);
+    finish("pack");
   }
 
-  CreatedVoice created;
-  if (!state.finished("report")) {
-    observer.stage("report", "judging the voice on its held-out prompts");
+  void report() {
+    if (state_.finished("report")) {
+      read_report(packed_);
+      return;
+    }
+    observer_.stage("report", "judging the voice on its held-out prompts");
     ReportInputs ri;
-    ri.voice_dir = packed;
-    ri.held_out_dir = work / "held-out";
-    ri.work_dir = work / "report";
-    ri.espeak_voice = o.espeak_voice;
-    ri.reference_mel_distance = reference_mel_distance(o.base_dir);
-    ri.seed = o.seed;
-    ri.threads = o.threads;
-    created.report = judge_voice(ri, [&](const std::string& line) { observer.line(line); });
-    kernels::write_file_atomically(packed / "report.json",
-                                   nlohmann::json(created.report).dump(2) + "\n");
-    finish_stage("report");
+    ri.voice_dir = packed_;
+    ri.held_out_dir = work_ / "held-out";
+    ri.work_dir = work_ / "report";
+    ri.espeak_voice = o_.espeak_voice;
+    ri.reference_mel_distance = reference_mel_distance(o_.base_dir);
+    ri.seed = o_.seed;
+    ri.threads = o_.threads;
+    created_.report = judge_voice(ri, [&](const std::string& line) { observer_.line(line); });
+    kernels::write_file_atomically(packed_ / "report.json",
+                                   nlohmann::json(created_.report).dump(2) + "\n");
+    finish("report");
     // The card records the whole run's time, so it is written once the report's is known.
-    write_model_card(packed / "MODEL_CARD.md", o, intake, plan, state, created.report);
-    save_creation_state(work, state);
-  } else if (fs::exists(packed / "report.json")) {
-    std::ifstream in(packed / "report.json");
-    created.report = nlohmann::json::parse(in).get<VoiceReport>();
+    write_model_card(packed_ / "MODEL_CARD.md", o_, intake_, *state_.plan, state_, created_.report);
   }
 
-  if (!state.finished("install")) {
-    observer.stage("install", "installing the voice in " + o.out_dir.string());
-    install(packed, o.out_dir);
-    finish_stage("install");
-  } else if (fs::exists(o.out_dir / "report.json")) {
-    std::ifstream in(o.out_dir / "report.json");
-    created.report = nlohmann::json::parse(in).get<VoiceReport>();
+  void install_voice() {
+    if (state_.finished("install")) {
+      read_report(o_.out_dir);
+      return;
+    }
+    observer_.stage("install", "installing the voice in " + o_.out_dir.string());
+    install(packed_, o_.out_dir);
+    finish("install");
   }
-  created.folder = o.out_dir;
-  created.minutes = state.elapsed_seconds / 60.0;
-  return created;
+
+  void read_report(const fs::path& voice) {
+    std::ifstream in(voice / "report.json");
+    if (in) created_.report = nlohmann::json::parse(in).get<VoiceReport>();
+  }
+
+  const VoiceCreationOptions& o_;
+  CreationObserver& observer_;
+  const fs::path work_, packed_ = work_ / "voice";
+  CreationState state_;
+  double stage_start_;  // the state's elapsed seconds when the running stage began
+  Clock::time_point last_clock_ = Clock::now();
+  std::ofstream training_log_;
+  train::AcousticTrainingOptions t_;
+  IntakeReport intake_;
+  CreatedVoice created_;
+};
+
+}  // namespace
+
+CreatedVoice create_voice(const VoiceCreationOptions& given, CreationObserver& observer) {
+  const VoiceCreationOptions options = resolve_defaults(given);
+  return Creation(options, observer).run();
 }
 
 }  // namespace tts::creation

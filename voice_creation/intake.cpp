@@ -140,11 +140,6 @@ double clipped_fraction(const std::vector<float>& samples) {
   return samples.empty() ? 0.0 : static_cast<double>(clipped) / static_cast<double>(samples.size());
 }
 
-struct Processed {
-  std::vector<float> samples;
-  int source_rate = 0;
-};
-
 // Trims the silence around the speech and scales the speech to the options' level; `speech`
 // receives the seconds from the first loud 10 ms to the last (the padding left out). Throws Skip.
 std::vector<float> trim_and_level(std::vector<float> samples, int rate, const IntakeOptions& o,
@@ -245,6 +240,7 @@ IntakeReport run_intake(const IntakeOptions& o) {
                                     std::to_string(o.clipped_share * 100.0).substr(0, 4) +
                                     "% of its samples are at full scale"};
         row.source_rate = a.sample_rate;
+        row.source_channels = a.source_channels;
         std::vector<float> samples = audio::resample(a.samples, a.sample_rate, o.sample_rate);
         samples = trim_and_level(std::move(samples), o.sample_rate, o, speech[i]);
         row.seconds = static_cast<double>(samples.size()) / o.sample_rate;
@@ -308,6 +304,10 @@ IntakeReport run_intake(const IntakeOptions& o) {
         report.warnings.push_back(
             entries[i].where + ": kept, but recorded at " + std::to_string(rows[i]->source_rate) +
             " Hz: it has no sound above " + std::to_string(rows[i]->source_rate / 2) + " Hz");
+      if (rows[i]->source_channels > 1)
+        report.warnings.push_back(entries[i].where + ": kept, its " +
+                                  std::to_string(rows[i]->source_channels) +
+                                  " channels mixed down to one");
       report.kept.push_back(std::move(*rows[i]));
     } else {
       ++report.skipped[problems[i]->reason];
@@ -336,6 +336,7 @@ void to_json(nlohmann::json& j, const IntakeReport& r) {
                     {"text", row.text},
                     {"seconds", row.seconds},
                     {"source_rate", row.source_rate},
+                    {"source_channels", row.source_channels},
                     {"phonemes", row.phonemes}});
   j = {{"rows_read", r.rows_read}, {"minutes_kept", r.seconds_kept() / 60.0},
        {"skipped", r.skipped},     {"skipped_rows", r.skip_lines},
@@ -351,7 +352,7 @@ void from_json(const nlohmann::json& j, IntakeReport& r) {
   for (const nlohmann::json& row : j.at("kept"))
     r.kept.push_back({row.at("id").get<std::string>(), row.at("text").get<std::string>(),
                       row.at("seconds").get<double>(), row.at("source_rate").get<int>(),
-                      row.at("phonemes").get<int>()});
+                      row.value("source_channels", 1), row.at("phonemes").get<int>()});
 }
 
 std::string format_intake_summary(const IntakeReport& r) {

@@ -3,6 +3,7 @@
 #include <cstdio>
 #include <ctime>
 #include <fstream>
+#include <nlohmann/json.hpp>
 #include <sstream>
 #include <thread>
 
@@ -23,6 +24,16 @@ std::string today() {
   const std::time_t now = std::time(nullptr);
   char text[16];
   std::strftime(text, sizeof text, "%Y-%m-%d", std::gmtime(&now));
+  return text;
+}
+
+// The pitch spread in a model's acoustic.json, as text.
+std::string pitch_spread_of(const std::filesystem::path& model) {
+  std::ifstream in(model / "acoustic.json");
+  const nlohmann::json j = nlohmann::json::parse(in, nullptr, false);
+  if (j.is_discarded() || !j.contains("acoustic")) return "?";
+  char text[16];
+  std::snprintf(text, sizeof text, "%.2f", j["acoustic"].value("pitch_spread", 1.0));
   return text;
 }
 
@@ -76,7 +87,8 @@ void write_model_card(const std::filesystem::path& path, const VoiceCreationOpti
     md << " (each named in `training/intake.json`).\n";
   }
   if (!intake.warnings.empty())
-    md << "- " << intake.warnings.size() << " kept with a warning (recorded below 16 kHz).\n";
+    md << "- " << intake.warnings.size()
+       << " kept with a warning (recorded below 16 kHz, or in several channels mixed down).\n";
   md << "- Held out of training, to judge the voice: the " << report.prompts
      << " prompts in `held-out.txt` (" << minutes(report.seconds) << ").\n\n";
 
@@ -87,8 +99,9 @@ void write_model_card(const std::filesystem::path& path, const VoiceCreationOpti
                     : "steps planned for a budget of " + minutes(plan.budget_seconds))
      << ", "
      << (plan.seconds_per_step > 0 ? std::to_string(plan.seconds_per_step).substr(0, 4) : "?")
-     << " s a step), then its pitch spread calibrated on the training recordings. Log: "
-        "`training/acoustic.log`.\n"
+     << " s a step), then its pitch spread calibrated on the training recordings and fitted "
+        "to their F0 spread by listening to the voice speak 16 of them: "
+     << pitch_spread_of(path.parent_path() / "acoustic") << ". Log: `training/acoustic.log`.\n"
      << "- Vocoder: the shared WaveNet (`" << o.vocoder_dir.string() << "`), as it is.\n\n"
      << "| stage | wall time |\n|---|---:|\n";
   for (const std::string& stage : state.done)

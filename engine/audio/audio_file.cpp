@@ -105,6 +105,7 @@ Audio read_audio(const fs::path& path, int sample_rate) {
   // any length (a truncated ogg reports garbage), and allocating that up front would abort.
   Audio audio;
   audio.sample_rate = info.samplerate;
+  audio.source_channels = info.channels;
   constexpr sf_count_t kBlockFrames = 8192;
   std::vector<float> block(static_cast<std::size_t>(kBlockFrames) * info.channels);
   for (;;) {

@@ -21,6 +21,7 @@ class AudioError : public std::runtime_error {
 struct Audio {
   std::vector<float> samples;  // mono, nominally in [-1, 1]
   int sample_rate = 0;
+  int source_channels = 1;  // the file's channels, which `samples` is the mean of
 };
 
 // Reads any format libsndfile understands, mixes down to mono, and resamples to `sample_rate`

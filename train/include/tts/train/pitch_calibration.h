@@ -40,4 +40,8 @@ struct PitchCalibration {
 // predictor or an unreadable model or corpus.
 PitchCalibration calibrate_pitch_spread(const PitchCalibrationOptions& options, std::ostream& log);
 
+// Sets the pitch spread in an exported model's acoustic.json (atomically) and checks that the
+// model still loads.
+void write_pitch_spread(const std::filesystem::path& model_dir, double pitch_spread);
+
 }  // namespace tts::train

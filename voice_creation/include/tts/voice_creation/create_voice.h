@@ -6,7 +6,7 @@
 //   split     held-out prompts chosen (held_out.h)
 //   plan      a few training steps timed; the steps that fit the budget chosen (plan.h)
 //   training  the shipped base's acoustic model fine-tuned on the recordings
-//   pitch     the pitch spread calibrated on the training recordings
+//   pitch     the pitch spread calibrated, then fitted by listening to the voice (pitch_fit.h)
 //   pack      the voice assembled with the shared vocoder
 //   report    the held-out prompts judged: HNR and F0 by Praat, aligned log-mel distance,
 //             real-time factor; PASS/FAIL against the targets; MODEL_CARD.md (report.h)

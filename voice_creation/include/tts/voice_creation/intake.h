@@ -46,6 +46,7 @@ struct IntakeRow {
   std::string id, text;
   double seconds = 0.0;  // after trimming
   int source_rate = 0;
+  int source_channels = 1;  // mixed down to one
   int phonemes = 0;
 };
 
@@ -56,7 +57,8 @@ struct IntakeReport {
   // naming its file or line and why.
   std::map<std::string, std::size_t> skipped;
   std::vector<std::string> skip_lines;
-  // Kept rows worth a look (a source rate below low_source_rate), one line each.
+  // Kept rows worth a look (a source rate below low_source_rate, several channels mixed down),
+  // one line each.
   std::vector<std::string> warnings;
   double seconds_kept() const;
   // The seconds of the kept rows among `ids`.
