@@ -14,6 +14,7 @@
 #include "tts/audio/audio_file.h"
 #include "tts/voice_creation/held_out.h"
 #include "tts/voice_creation/intake.h"
+#include "tts/voice_creation/pitch_fit.h"
 #include "tts/voice_creation/training_plan.h"
 
 namespace tts::creation {
@@ -268,6 +269,14 @@ TEST(TrainingPlan, GivesTrainingWhatTheBudgetLeavesWithinItsBounds) {
   const TrainingPlan again = nlohmann::json(p).get<TrainingPlan>();
   EXPECT_EQ(again.steps, p.steps);
   EXPECT_DOUBLE_EQ(again.reserved_seconds, p.reserved_seconds);
+}
+
+TEST(PitchFit, PoolsTheVoicedFramesOfEveryTrackInSemitones) {
+  // 100 and 200 Hz are 0 and 12 semitones re 100 Hz: their sample SD is 6·√2. Unvoiced frames
+  // (0 Hz) count for nothing, and one voiced frame is no spread.
+  EXPECT_NEAR(pooled_f0_sd_semitones({{100.0f, 0.0f}, {0.0f, 200.0f}}), 6.0 * std::sqrt(2.0), 1e-9);
+  EXPECT_NEAR(pooled_f0_sd_semitones({{100.0f, 100.0f, 100.0f}}), 0.0, 1e-9);
+  EXPECT_EQ(pooled_f0_sd_semitones({{150.0f, 0.0f}, {}}), 0.0);
 }
 
 }  // namespace

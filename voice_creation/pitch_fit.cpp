@@ -16,6 +16,7 @@
 #include "tts/kernels/pitch.h"
 #include "tts/train/audio_corpus.h"
 #include "tts/train/pitch_calibration.h"
+#include "tts/voice_creation/praat.h"
 
 namespace fs = std::filesystem;
 
@@ -64,14 +65,17 @@ double pooled_f0_sd_semitones(const std::vector<std::vector<float>>& f0_hz) {
 
 PitchFit fit_pitch_spread(const PitchFitOptions& o,
                           const std::function<void(const std::string&)>& note) {
-  std::vector<std::string> warnings;
-  std::vector<train::CorpusEntry> rows = train::list_corpus(o.corpus_dir, warnings);
-  if (rows.empty()) throw std::runtime_error(o.corpus_dir.string() + ": no prompts");
-  // Prompts spread evenly over the corpus (it is in the order the person recorded it).
-  std::vector<train::CorpusEntry> prompts;
-  const std::size_t wanted =
-      std::min<std::size_t>(static_cast<std::size_t>(o.prompts), rows.size());
-  for (std::size_t k = 0; k < wanted; ++k) prompts.push_back(rows[k * rows.size() / wanted]);
+  // The recordings the trainer validated on and never trained on (load_corpus splits them off
+  // the same way for every run on the same folder): the voice's pitch on text it has not learnt
+  // is what the held-out prompts will judge; on its training prompts it is wider.
+  train::CorpusOptions corpus_options;
+  corpus_options.features = acoustic::load_acoustic_files(o.model_dir).features;
+  corpus_options.threads = o.threads;
+  const train::Corpus corpus = train::load_corpus(o.corpus_dir, corpus_options);
+  std::vector<train::Utterance> prompts;
+  for (const train::Utterance& u : corpus.validation)
+    if (prompts.size() < static_cast<std::size_t>(o.prompts)) prompts.push_back(u);
+  if (prompts.empty()) throw std::runtime_error(o.corpus_dir.string() + ": no validation prompts");
 
   // The trial voices are the model as it is, packed with the vocoder, at each spread tried.
   const fs::path trial_model = o.work_dir / "acoustic", trial_voice = o.work_dir / "voice";
@@ -86,17 +90,36 @@ PitchFit fit_pitch_spread(const PitchFitOptions& o,
   manifest.source = "a trial of tts voices create";
 
   PitchFit fit;
+  fit.tracker = praat_available() ? "Praat" : "the engine's pitch tracker";
+  // The F0 of each file: Praat's where it is installed, the one that judges the voice in its
+  // report (on other prompts); the engine's own tracker otherwise.
+  auto f0_of = [&](const std::vector<fs::path>& files, const kernels::MelConfig& features) {
+    if (!praat_available())
+      return track_each(files.size(), o.threads, [&](std::size_t i) {
+        const audio::Audio a = audio::read_audio(files[i], features.sample_rate);
+        return kernels::track_pitch(a.samples.data(), a.samples.size(), features);
+      });
+    const auto measured = run_praat(files, o.work_dir / "praat");
+    std::vector<std::vector<float>> tracks(files.size());
+    for (std::size_t i = 0; i < files.size(); ++i)
+      if (const auto found = measured.find(files[i]); found != measured.end())
+        tracks[i].assign(found->second.f0.begin(), found->second.f0.end());
+    return tracks;
+  };
   auto measure = [&](double spread) {
     train::write_pitch_spread(trial_model, spread);
     engine::pack_voice(trial_voice, {trial_model, o.vocoder_dir, {}}, manifest);
     const std::shared_ptr<const engine::Voice> voice = engine::Voice::load(trial_voice);
-    const auto tracks = track_each(prompts.size(), o.threads, [&](std::size_t i) {
+    std::vector<fs::path> said(prompts.size());
+    track_each(prompts.size(), o.threads, [&](std::size_t i) {
       engine::SynthesisOptions options;
       options.seed = o.seed + i;
-      const std::vector<float> said = engine::synthesize_all(voice, prompts[i].text, options);
-      return kernels::track_pitch(said.data(), said.size(), voice->features());
+      const std::vector<float> audio = engine::synthesize_all(voice, prompts[i].text, options);
+      said[i] = fs::absolute(o.work_dir / "said" / (std::to_string(i) + ".wav"));
+      audio::write_audio(said[i], audio.data(), audio.size(), voice->sample_rate());
+      return std::vector<float>();
     });
-    const double sd = pooled_f0_sd_semitones(tracks);
+    const double sd = pooled_f0_sd_semitones(f0_of(said, voice->features()));
     fit.trials.push_back({spread, sd});
     char text[160];
     std::snprintf(text, sizeof text,
@@ -108,22 +131,27 @@ PitchFit fit_pitch_spread(const PitchFitOptions& o,
 
   // The recordings' spread, by the same tracker, on the same prompts.
   engine::pack_voice(trial_voice, {trial_model, o.vocoder_dir, {}}, manifest);
-  const kernels::MelConfig features = engine::Voice::load(trial_voice)->features();
+  fs::create_directories(o.work_dir / "said");
+  std::vector<fs::path> recordings;
+  for (const auto& p : prompts) recordings.push_back(fs::absolute(p.path));
   fit.recordings_f0_sd =
-      pooled_f0_sd_semitones(track_each(prompts.size(), o.threads, [&](std::size_t i) {
-        const audio::Audio a = audio::read_audio(prompts[i].path, features.sample_rate);
-        return kernels::track_pitch(a.samples.data(), a.samples.size(), features);
-      }));
-  if (!(fit.recordings_f0_sd > 0.0))
-    throw std::runtime_error(o.corpus_dir.string() +
-                             ": too little voiced sound to measure its pitch");
+      pooled_f0_sd_semitones(f0_of(recordings, engine::Voice::load(trial_voice)->features()));
+  fit.pitch_spread = acoustic::load_acoustic_files(o.model_dir).weights->config().pitch_spread;
+  if (!(fit.recordings_f0_sd > 0.0)) {
+    note(
+        "too little voiced sound in the recordings to measure their pitch: the calibrated spread "
+        "is kept");
+    fs::remove_all(o.work_dir);
+    return fit;
+  }
+  note("the F0 spread of the " + std::to_string(prompts.size()) +
+       " prompts training validated on, by " + fit.tracker);
 
   // The first spread is the predictor's calibration; the second scales it by the shortfall
   // heard; the others step along the line through the last two (the spread heard grows more
   // slowly than the factor: the spread between sentences does not move with it).
   const double target = fit.recordings_f0_sd;
-  double spread = acoustic::load_acoustic_files(o.model_dir).weights->config().pitch_spread;
-  double heard = measure(spread);
+  double spread = fit.pitch_spread, heard = measure(spread);
   for (int trial = 1; trial < o.trials && std::fabs(heard - target) > o.close_enough; ++trial) {
     double next = spread * target / std::max(heard, 1e-3);
     if (trial >= 2) {
