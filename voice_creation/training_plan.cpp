@@ -13,6 +13,7 @@ namespace {
 constexpr double kReportRealTimeFactor = 0.8;
 constexpr double kReportOverheadSeconds = 20.0;  // Praat, scoring, packing
 constexpr double kBudgetMargin = 0.95;           // the plan aims this far into the budget
+constexpr double kPitchTrials = 3.0;             // the pitch fit's trials, typically (pitch_fit.h)
 
 }  // namespace
 
@@ -44,9 +45,11 @@ TrainingPlan plan_training(const PlanInputs& in) {
   plan.budget_seconds = in.budget_seconds;
   plan.elapsed_seconds = in.elapsed_seconds;
   // After training: the corpus is read again by the resumed run and by the pitch calibration,
-  // then the report synthesises the held-out prompts twice on `threads` threads.
-  plan.reserved_seconds = 2.0 * in.load_seconds + kReportOverheadSeconds +
-                          in.held_out_seconds * kReportRealTimeFactor / std::max(1, in.threads);
+  // the pitch fit has the voice speak about as much as the held-out prompts hold a few times
+  // over, then the report synthesises the held-out prompts twice, on `threads` threads.
+  plan.reserved_seconds =
+      2.0 * in.load_seconds + kReportOverheadSeconds +
+      (1.0 + kPitchTrials) * in.held_out_seconds * kReportRealTimeFactor / std::max(1, in.threads);
   if (in.fixed_steps) {
     plan.fixed = true;
     plan.steps = std::max(*in.fixed_steps, in.probe_steps);
@@ -67,7 +70,7 @@ std::string describe_plan(const TrainingPlan& p) {
   const double total = p.elapsed_seconds + p.training_seconds + p.reserved_seconds;
   std::snprintf(text, sizeof text,
                 "plan: %lld training steps of %.2f s (%.1f min), then about %.1f min for the pitch "
-                "calibration and the report: about %.1f min in all%s",
+                "fit and the report: about %.1f min in all%s",
                 static_cast<long long>(p.steps), p.seconds_per_step, p.training_seconds / 60.0,
                 p.reserved_seconds / 60.0, total / 60.0,
                 p.fixed ? " (steps given)"
