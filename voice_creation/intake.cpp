@@ -49,9 +49,10 @@ std::string read_text_file(const fs::path& path) {
 // An id safe as a file name in wavs/ and a metadata.csv field: the relative path without its
 // extension, folders joined by "__".
 std::string id_of(const fs::path& relative) {
+  fs::path stem = relative;
+  stem.replace_extension();
   std::string id;
-  for (const auto& part : fs::path(relative).replace_extension())
-    id += (id.empty() ? "" : "__") + part.string();
+  for (const auto& part : stem) id += (id.empty() ? "" : "__") + part.string();
   for (char& c : id)
     if (c == '|' || c == '\n' || c == '\r') c = '_';
   return id;
