@@ -1,14 +1,12 @@
 #include "tts/voice_creation/pitch_fit.h"
 
 #include <algorithm>
-#include <atomic>
 #include <cmath>
 #include <cstdio>
 #include <fstream>
-#include <mutex>
 #include <stdexcept>
-#include <thread>
 
+#include "parallel_for.h"
 #include "tts/acoustic/model_files.h"
 #include "tts/audio/audio_file.h"
 #include "tts/engine/pipeline.h"
@@ -28,23 +26,7 @@ namespace {
 std::vector<std::vector<float>> track_each(
     std::size_t count, int threads, const std::function<std::vector<float>(std::size_t)>& track) {
   std::vector<std::vector<float>> out(count);
-  std::atomic<std::size_t> next{0};
-  std::exception_ptr failure;
-  std::mutex failure_mutex;
-  std::vector<std::thread> pool;
-  for (int t = 0; t < std::max(1, threads); ++t)
-    pool.emplace_back([&] {
-      for (std::size_t i = next++; i < count; i = next++) {
-        try {
-          out[i] = track(i);
-        } catch (...) {
-          std::lock_guard<std::mutex> lock(failure_mutex);
-          if (!failure) failure = std::current_exception();
-        }
-      }
-    });
-  for (auto& t : pool) t.join();
-  if (failure) std::rethrow_exception(failure);
+  parallel_for(count, threads, [&](std::size_t i) { out[i] = track(i); });
   return out;
 }
 
@@ -111,13 +93,12 @@ PitchFit fit_pitch_spread(const PitchFitOptions& o,
     engine::pack_voice(trial_voice, {trial_model, o.vocoder_dir, {}}, manifest);
     const std::shared_ptr<const engine::Voice> voice = engine::Voice::load(trial_voice);
     std::vector<fs::path> said(prompts.size());
-    track_each(prompts.size(), o.threads, [&](std::size_t i) {
+    parallel_for(prompts.size(), o.threads, [&](std::size_t i) {
       engine::SynthesisOptions options;
       options.seed = o.seed + i;
       const std::vector<float> audio = engine::synthesize_all(voice, prompts[i].text, options);
       said[i] = fs::absolute(o.work_dir / "said" / (std::to_string(i) + ".wav"));
       audio::write_audio(said[i], audio.data(), audio.size(), voice->sample_rate());
-      return std::vector<float>();
     });
     const double sd = pooled_f0_sd_semitones(f0_of(said, voice->features()));
     fit.trials.push_back({spread, sd});

@@ -1,11 +1,10 @@
 #include "tts/voice_creation/report.h"
 
-#include <atomic>
 #include <chrono>
 #include <cstdio>
 #include <sstream>
-#include <thread>
 
+#include "parallel_for.h"
 #include "tts/audio/audio_file.h"
 #include "tts/engine/pipeline.h"
 #include "tts/engine/vocode.h"
@@ -29,27 +28,6 @@ std::string fixed(double value, int digits) {
   char text[32];
   std::snprintf(text, sizeof text, "%.*f", digits, value);
   return text;
-}
-
-// Runs `work(i)` for i in [0, count) on `threads` threads.
-void parallel_for(std::size_t count, int threads, const std::function<void(std::size_t)>& work) {
-  std::atomic<std::size_t> next{0};
-  std::exception_ptr failure;
-  std::mutex failure_mutex;
-  auto worker = [&] {
-    for (std::size_t i = next++; i < count; i = next++) {
-      try {
-        work(i);
-      } catch (...) {
-        std::lock_guard<std::mutex> lock(failure_mutex);
-        if (!failure) failure = std::current_exception();
-      }
-    }
-  };
-  std::vector<std::thread> pool;
-  for (int t = 0; t < std::max(1, threads); ++t) pool.emplace_back(worker);
-  for (auto& t : pool) t.join();
-  if (failure) std::rethrow_exception(failure);
 }
 
 // Why a Praat figure is missing: Praat did not run, or found too little voiced sound.
