@@ -100,7 +100,7 @@ void write_model_card(const std::filesystem::path& path, const VoiceCreationOpti
      << ", "
      << (plan.seconds_per_step > 0 ? std::to_string(plan.seconds_per_step).substr(0, 4) : "?")
      << " s a step), then its pitch spread calibrated on the training recordings and fitted "
-        "to their F0 spread by listening to the voice speak 16 of them: "
+        "to their F0 spread by listening to the voice speak the prompts training validated on: "
      << pitch_spread_of(path.parent_path() / "acoustic") << ". Log: `training/acoustic.log`.\n"
      << "- Vocoder: the shared WaveNet (`" << o.vocoder_dir.string() << "`), as it is.\n\n"
      << "| stage | wall time |\n|---|---:|\n";
