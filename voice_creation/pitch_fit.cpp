@@ -51,7 +51,8 @@ PitchFit fit_pitch_spread(const PitchFitOptions& o,
   // the same way for every run on the same folder): the voice's pitch on text it has not learnt
   // is what the held-out prompts will judge; on its training prompts it is wider.
   train::CorpusOptions corpus_options;
-  corpus_options.features = acoustic::load_acoustic_files(o.model_dir).features;
+  const acoustic::AcousticModelFiles model = acoustic::load_acoustic_files(o.model_dir);
+  corpus_options.features = model.features;
   corpus_options.threads = o.threads;
   const train::Corpus corpus = train::load_corpus(o.corpus_dir, corpus_options);
   std::vector<train::Utterance> prompts;
@@ -72,11 +73,12 @@ PitchFit fit_pitch_spread(const PitchFitOptions& o,
   manifest.source = "a trial of tts voices create";
 
   PitchFit fit;
-  fit.tracker = praat_available() ? "Praat" : "the engine's pitch tracker";
+  const bool use_praat = praat_available();
+  fit.tracker = use_praat ? "Praat" : "the engine's pitch tracker";
   // The F0 of each file: Praat's where it is installed, the one that judges the voice in its
   // report (on other prompts); the engine's own tracker otherwise.
   auto f0_of = [&](const std::vector<fs::path>& files, const kernels::MelConfig& features) {
-    if (!praat_available())
+    if (!use_praat)
       return track_each(files.size(), o.threads, [&](std::size_t i) {
         const audio::Audio a = audio::read_audio(files[i], features.sample_rate);
         return kernels::track_pitch(a.samples.data(), a.samples.size(), features);
@@ -111,13 +113,11 @@ PitchFit fit_pitch_spread(const PitchFitOptions& o,
   };
 
   // The recordings' spread, by the same tracker, on the same prompts.
-  engine::pack_voice(trial_voice, {trial_model, o.vocoder_dir, {}}, manifest);
   fs::create_directories(o.work_dir / "said");
   std::vector<fs::path> recordings;
   for (const auto& p : prompts) recordings.push_back(fs::absolute(p.path));
-  fit.recordings_f0_sd =
-      pooled_f0_sd_semitones(f0_of(recordings, engine::Voice::load(trial_voice)->features()));
-  fit.pitch_spread = acoustic::load_acoustic_files(o.model_dir).weights->config().pitch_spread;
+  fit.recordings_f0_sd = pooled_f0_sd_semitones(f0_of(recordings, corpus_options.features));
+  fit.pitch_spread = model.weights->config().pitch_spread;
   if (!(fit.recordings_f0_sd > 0.0)) {
     note(
         "too little voiced sound in the recordings to measure their pitch: the calibrated spread "
