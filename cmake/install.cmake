@@ -53,6 +53,10 @@ install(CODE "
 install(DIRECTORY voices/ DESTINATION ${CMAKE_INSTALL_DATADIR}/tts/voices
   PATTERN README.md EXCLUDE)
 
+# The prompts a person reads to record a voice (<prefix>/share/tts/prompts/LANG.txt).
+install(DIRECTORY voice_creation/prompts/ DESTINATION ${CMAKE_INSTALL_DATADIR}/tts/prompts
+  FILES_MATCHING PATTERN "*.txt")
+
 if(TTS_BUILD_TESTS)
   # Installs into a temporary prefix, builds examples/ against the installed copy with
   # find_package and with pkg-config, and runs both on a random voice.
