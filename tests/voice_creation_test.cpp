@@ -1,6 +1,6 @@
 // `tts voices create`'s own parts: the intake (every kind of bad row skipped and named, the kept
 // audio trimmed, levelled and resampled), the held-out choice (deterministic) and the training
-// plan (the steps that fit a budget).
+// plan (the steps that fit a budget), the word error rate and the recogniser behind it.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -15,7 +15,9 @@
 #include "tts/voice_creation/held_out.h"
 #include "tts/voice_creation/intake.h"
 #include "tts/voice_creation/pitch_fit.h"
+#include "tts/voice_creation/recogniser.h"
 #include "tts/voice_creation/training_plan.h"
+#include "tts/voice_creation/word_errors.h"
 
 namespace tts::creation {
 namespace {
@@ -277,6 +279,76 @@ TEST(PitchFit, PoolsTheVoicedFramesOfEveryTrackInSemitones) {
   EXPECT_NEAR(pooled_f0_sd_semitones({{100.0f, 0.0f}, {0.0f, 200.0f}}), 6.0 * std::sqrt(2.0), 1e-9);
   EXPECT_NEAR(pooled_f0_sd_semitones({{100.0f, 100.0f, 100.0f}}), 0.0, 1e-9);
   EXPECT_EQ(pooled_f0_sd_semitones({{150.0f, 0.0f}, {}}), 0.0);
+}
+
+TEST(WordErrors, WordsAreLowercasedWithoutPunctuationOrRecogniserMarkup) {
+  EXPECT_EQ(words_for_scoring("<s> Hello, WORLD! [NOISE] it's  (2) well-known </s>"),
+            (std::vector<std::string>{"hello", "world", "its", "well", "known"}));
+  EXPECT_EQ(words_for_scoring("\u201cQuoted\u201d \u2014 don\u2019t\u2026 \u00abcaf\u00e9\u00bb"),
+            (std::vector<std::string>{"quoted", "dont", "caf\u00e9"}));
+  EXPECT_TRUE(words_for_scoring(" ... ").empty());
+}
+
+TEST(WordErrors, CountsEachKindOfErrorAgainstAHandAlignment) {
+  const auto w = [](const char* text) { return words_for_scoring(text); };
+  // Reference "the cat sat on the mat": "a" for "the" (substitution), "on" dropped (deletion),
+  // "down" added (insertion).
+  const WordErrors e = count_word_errors(w("the cat sat on the mat"), w("a cat sat down the mat"));
+  EXPECT_EQ(e.words, 6);
+  EXPECT_EQ(e.errors(), 2);  // "on" -> "down" is one substitution, cheaper than a delete+insert
+  EXPECT_EQ(e.substitutions, 2);
+  const WordErrors d = count_word_errors(w("one two three four"), w("one three"));
+  EXPECT_EQ(d.deletions, 2);
+  EXPECT_EQ(d.substitutions + d.insertions, 0);
+  EXPECT_DOUBLE_EQ(d.rate(), 0.5);
+  const WordErrors i = count_word_errors(w("yes"), w("oh yes yes"));
+  EXPECT_EQ(i.insertions, 2);
+  EXPECT_DOUBLE_EQ(i.rate(), 2.0);
+  EXPECT_EQ(count_word_errors(w("same words"), w("Same, words.")).errors(), 0);
+  WordErrors pooled = d;
+  pooled += i;
+  EXPECT_EQ(pooled.words, 5);
+  EXPECT_EQ(pooled.errors(), 4);
+}
+
+TEST(Recogniser, ActiveLevelIgnoresSilenceAndFollowsGain) {
+  const int rate = 16000;
+  std::vector<float> tone(rate);
+  for (int i = 0; i < rate; ++i) tone[i] = 0.5f * std::sin(2.0f * 3.14159265f * 200.0f * i / rate);
+  const double level = active_speech_level_dbov(tone, rate);
+  EXPECT_NEAR(level, 20.0 * std::log10(0.5 / std::sqrt(2.0)), 0.05);
+  std::vector<float> padded(3 * rate, 0.0f);
+  std::copy(tone.begin(), tone.end(), padded.begin() + rate);
+  EXPECT_NEAR(active_speech_level_dbov(padded, rate), level, 0.05);  // silence does not count
+  for (float& s : tone) s *= 0.1f;
+  EXPECT_NEAR(active_speech_level_dbov(tone, rate), level - 20.0, 0.05);
+  EXPECT_TRUE(std::isinf(active_speech_level_dbov(std::vector<float>(rate, 0.0f), rate)));
+}
+
+// Real recorded speech through the real recogniser: what it hears is close to the transcript, at
+// any level and any rate the file comes in (a fiftieth of the level at 16 bits loses detail, so
+// the two hearings need not be the same words).
+TEST(Recogniser, HearsRecordedEnglishSpeechAtAnyLevelAndRate) {
+  if (const auto missing = recogniser_missing()) GTEST_SKIP() << *missing;
+  const fs::path data = "/usr/share/pocketsphinx/test/data/librivox";
+  const fs::path file = data / "sense_and_sensibility_01_austen_64kb-0880.wav";
+  if (!fs::exists(file))
+    GTEST_SKIP() << file << " is missing (Debian package pocketsphinx-testdata)";
+  TempFolder here;
+  audio::Audio speech = audio::read_audio(file);
+  // The same words, far quieter and at 22.05 kHz: levelling and resampling make them alike.
+  std::vector<float> quiet = audio::resample(speech.samples, speech.sample_rate, 22050);
+  for (float& s : quiet) s *= 0.02f;
+  write_wav(here.path() / "quiet.wav", quiet, 22050);
+  const std::vector<std::string> heard =
+      recognise_english({file, here.path() / "quiet.wav"}, here.path() / "work", 2);
+  ASSERT_EQ(heard.size(), 2u);
+  const std::vector<std::string> said = words_for_scoring("he was not an ill disposed young man");
+  for (const std::string& h : heard) {
+    const WordErrors e = count_word_errors(said, words_for_scoring(h));
+    // pocketsphinx hears "an illness those" or "until this blows" for "an ill disposed"
+    EXPECT_LE(e.rate(), 0.5) << h;
+  }
 }
 
 }  // namespace

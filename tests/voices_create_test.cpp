@@ -11,6 +11,7 @@
 #include "speech_like.h"
 #include "temp_folder.h"
 #include "tts/tts.h"
+#include "tts/voice_creation/recogniser.h"
 // Last: through <resolv.h> httplib.h defines a macro `_res`, a parameter name in Eigen's headers.
 #include "served_http.h"
 
@@ -105,6 +106,14 @@ TEST_F(VoicesCreate, MakesAVoiceThatIsListedSpokenAndLoadedThroughTheCApi) {
   EXPECT_EQ(report.at("prompts"), 10);
   EXPECT_GT(report.at("real_time_factor_one_thread").get<double>(), 0.0);
   EXPECT_GT(report.at("aligned_log_mel_distance").get<double>(), 0.0);
+  // An English voice has its words judged beside the bundled voice's, where pocketsphinx is.
+  EXPECT_TRUE(report.at("words").at("judged").get<bool>());
+  if (!tts::creation::recogniser_missing()) {
+    EXPECT_TRUE(report.at("words").at("wer").at("voice").is_number()) << report.dump(2);
+    EXPECT_TRUE(report.at("words").at("wer").at("default_voice").is_number()) << report.dump(2);
+    EXPECT_GT(report.at("words").at("reference_words").get<int>(), 0);
+    EXPECT_NE(card.find("word error rate"), std::string::npos) << card;
+  }
 
   // With the voice's folder on the search path, as the user's voice folder is.
   const std::string path = "TTS_VOICE_PATH=" + voices.string() + " ";

@@ -7,6 +7,7 @@
 #include <stdexcept>
 
 #include "tts/engine/voice_pack.h"
+#include "tts/engine/voice_search.h"
 #include "tts/kernels/atomic_file.h"
 #include "tts/train/acoustic_trainer.h"
 #include "tts/train/pitch_calibration.h"
@@ -81,6 +82,9 @@ std::vector<std::string> read_lines(const fs::path& file) {
     if (!line.empty()) lines.push_back(line);
   return lines;
 }
+
+// The recogniser knows US English only, so only an English voice has its words judged.
+bool judges_words(const VoiceCreationOptions& o) { return o.espeak_voice.rfind("en", 0) == 0; }
 
 std::optional<double> reference_mel_distance(const fs::path& base) {
   std::ifstream in(base / "base.json");
@@ -231,6 +235,7 @@ class Creation {
       in.fixed_steps = o_.steps;
       in.held_out_seconds = intake_.seconds_of(read_lines(work_ / "held-out.txt"));
       in.threads = o_.threads;
+      in.judge_words = judges_words(o_);
       in.probe_steps = std::min<int64_t>(kProbeSteps, o_.steps.value_or(kProbeSteps));
       // A run stopped between the timed steps and the plan times them again from the start.
       fs::remove_all(t_.out_dir);
@@ -327,6 +332,8 @@ class Creation {
     ri.work_dir = work_ / "report";
     ri.espeak_voice = o_.espeak_voice;
     ri.reference_mel_distance = reference_mel_distance(o_.base_dir);
+    ri.judge_words = judges_words(o_);
+    ri.reference_voice = engine::find_voice("default");
     ri.seed = o_.seed;
     ri.threads = o_.threads;
     created_.report = judge_voice(ri, [&](const std::string& line) { observer_.line(line); });

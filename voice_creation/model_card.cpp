@@ -112,7 +112,12 @@ void write_model_card(const std::filesystem::path& path, const VoiceCreationOpti
   md << "## Quality\n\n"
      << "Measured on the held-out prompts: as recorded, copy-synthesised through the vocoder, "
         "and spoken by the voice from their text (seed "
-     << o.seed << "). Praat: " << report.praat << ". Figures also in `report.json`.\n\n"
+     << o.seed << "). Praat: " << report.praat << "."
+     << (report.words_judged ? " Words: " + report.recogniser +
+                                   ", the bundled voice `default` "
+                                   "speaking the same prompts beside it."
+                             : std::string())
+     << " Figures also in `report.json`.\n\n"
      << "| target | figures | verdict |\n|---|---|---|\n";
   for (const Target& t : report.targets)
     md << "| " << t.name << " | " << t.figures << " | " << verdict(t) << " |\n";

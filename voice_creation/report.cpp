@@ -9,10 +9,13 @@
 #include "tts/engine/pipeline.h"
 #include "tts/engine/vocode.h"
 #include "tts/engine/voice.h"
+#include "tts/frontend/normalizer.h"
 #include "tts/kernels/mel.h"
 #include "tts/train/acoustic_score.h"
 #include "tts/train/audio_corpus.h"
 #include "tts/voice_creation/praat.h"
+#include "tts/voice_creation/recogniser.h"
+#include "tts/voice_creation/word_errors.h"
 
 namespace fs = std::filesystem;
 
@@ -23,12 +26,15 @@ namespace {
 constexpr double kHnrMargin = 1.5;
 constexpr double kF0SpreadMargin = 0.6;
 constexpr double kMelDistanceFactor = 1.25;
+constexpr double kWordErrorMargin = 0.03;
 
 std::string fixed(double value, int digits) {
   char text[32];
   std::snprintf(text, sizeof text, "%.*f", digits, value);
   return text;
 }
+
+std::string percent(double rate) { return fixed(100.0 * rate, 1) + "%"; }
 
 // Why a Praat figure is missing: Praat did not run, or found too little voiced sound.
 std::string unmeasured_because(const VoiceReport& r) {
@@ -71,6 +77,21 @@ std::vector<Target> judge(const VoiceReport& r) {
   targets.push_back({"real-time factor on one thread < 1",
                      fixed(r.real_time_factor, 3) + " (seconds of synthesis per second of audio)",
                      r.real_time_factor < 1.0});
+  if (r.words_judged) {
+    Target words{"word error rate ≤ the bundled default voice's + 3 points (pocketsphinx)", "",
+                 std::nullopt};
+    if (r.wer_voice && r.wer_reference_voice) {
+      words.figures = "voice " + percent(*r.wer_voice) + ", default " +
+                      percent(*r.wer_reference_voice) + ", recordings " +
+                      (r.wer_recordings ? percent(*r.wer_recordings) : std::string("-")) + " of " +
+                      std::to_string(r.reference_words) + " words (needs ≤ " +
+                      percent(*r.wer_reference_voice + kWordErrorMargin) + ")";
+      words.passed = *r.wer_voice <= *r.wer_reference_voice + kWordErrorMargin + 1e-9;
+    } else {
+      words.figures = "not measured: " + r.recogniser;
+    }
+    targets.push_back(words);
+  }
   return targets;
 }
 
@@ -83,6 +104,39 @@ std::string praat_version() {
   std::string text = got ? line : "praat";
   while (!text.empty() && (text.back() == '\n' || text.back() == '\r')) text.pop_back();
   return text;
+}
+
+// What pocketsphinx hears in the recordings, the new voice and the bundled voice, each against the
+// prompt's text as the engine's normaliser reads it (digits as words).
+void judge_words(VoiceReport& report, const std::vector<train::CorpusEntry>& prompts,
+                 const fs::path& voice_dir, const fs::path& reference_dir, const ReportInputs& in,
+                 const std::function<void(const std::string&)>& note) {
+  std::vector<fs::path> files;
+  for (const auto& p : prompts) {
+    files.push_back(p.path);
+    files.push_back(voice_dir / (p.id + ".wav"));
+    files.push_back(reference_dir / (p.id + ".wav"));
+  }
+  const std::vector<std::string> heard =
+      recognise_english(files, in.work_dir / "recogniser", in.threads);
+  WordErrors recordings, voice, reference;
+  for (std::size_t i = 0; i < prompts.size(); ++i) {
+    const std::vector<std::string> said =
+        words_for_scoring(frontend::normalize_text(prompts[i].text, in.espeak_voice));
+    recordings += count_word_errors(said, words_for_scoring(heard[3 * i]));
+    voice += count_word_errors(said, words_for_scoring(heard[3 * i + 1]));
+    reference += count_word_errors(said, words_for_scoring(heard[3 * i + 2]));
+  }
+  report.reference_words = voice.words;
+  if (voice.words > 0) {
+    report.wer_recordings = recordings.rate();
+    report.wer_voice = voice.rate();
+    report.wer_reference_voice = reference.rate();
+  }
+  report.recogniser = recogniser_version();
+  note("pocketsphinx: word error rate of the voice " + percent(voice.rate()) +
+       ", the bundled default voice " + percent(reference.rate()) + ", the recordings " +
+       percent(recordings.rate()) + " (" + std::to_string(voice.words) + " words)");
 }
 
 }  // namespace
@@ -110,6 +164,14 @@ void to_json(nlohmann::json& j, const VoiceReport& r) {
        {"real_time_factor_one_thread", r.real_time_factor},
        {"praat", r.praat},
        {"praat_ran", r.praat_ran},
+       {"words",
+        {{"judged", r.words_judged},
+         {"recogniser", r.recogniser},
+         {"reference_words", r.reference_words},
+         {"wer",
+          {{"recordings", optional(r.wer_recordings)},
+           {"voice", optional(r.wer_voice)},
+           {"default_voice", optional(r.wer_reference_voice)}}}}},
        {"passed", r.passed()}};
   nlohmann::json targets = nlohmann::json::array();
   for (const Target& t : r.targets)
@@ -137,6 +199,15 @@ void from_json(const nlohmann::json& j, VoiceReport& r) {
   j.at("real_time_factor_one_thread").get_to(r.real_time_factor);
   j.at("praat").get_to(r.praat);
   j.at("praat_ran").get_to(r.praat_ran);
+  if (j.contains("words")) {
+    const nlohmann::json& w = j.at("words");
+    w.at("judged").get_to(r.words_judged);
+    w.at("recogniser").get_to(r.recogniser);
+    w.at("reference_words").get_to(r.reference_words);
+    r.wer_recordings = optional(w.at("wer").at("recordings"));
+    r.wer_voice = optional(w.at("wer").at("voice"));
+    r.wer_reference_voice = optional(w.at("wer").at("default_voice"));
+  }
   r.targets = judge(r);
 }
 
@@ -148,9 +219,24 @@ VoiceReport judge_voice(const ReportInputs& in,
   std::vector<train::CorpusEntry> prompts = train::list_corpus(in.held_out_dir, warnings);
   if (prompts.empty()) throw std::runtime_error(in.held_out_dir.string() + ": no held-out prompts");
   report.prompts = static_cast<int>(prompts.size());
-  const fs::path copy_dir = in.work_dir / "copy-synthesis", voice_dir = in.work_dir / "voice";
+  const fs::path copy_dir = in.work_dir / "copy-synthesis", voice_dir = in.work_dir / "voice",
+                 reference_dir = in.work_dir / "default-voice";
   fs::create_directories(copy_dir);
   fs::create_directories(voice_dir);
+  // For an English voice, the bundled voice speaks the same prompts, so that the recogniser's
+  // figure for the new voice has one beside it from the same run.
+  report.words_judged = in.judge_words;
+  std::optional<std::string> words_unmeasured;
+  if (in.judge_words) {
+    words_unmeasured = recogniser_missing();
+    if (!words_unmeasured && !in.reference_voice)
+      words_unmeasured = "the bundled voice `default` is not installed to compare with";
+  }
+  std::shared_ptr<const engine::Voice> reference;
+  if (in.judge_words && !words_unmeasured) {
+    reference = engine::Voice::load(*in.reference_voice);
+    fs::create_directories(reference_dir);
+  }
   const int rate = voice->sample_rate();
   const kernels::MelExtractor mel(voice->features());
 
@@ -172,6 +258,11 @@ VoiceReport judge_voice(const ReportInputs& in,
     synthesis[i] = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     spoken[i] = static_cast<double>(said.size()) / rate;
     audio::write_audio(voice_dir / (p.id + ".wav"), said.data(), said.size(), rate);
+    if (reference) {
+      const std::vector<float> theirs = engine::synthesize_all(reference, p.text, options);
+      audio::write_audio(reference_dir / (p.id + ".wav"), theirs.data(), theirs.size(),
+                         reference->sample_rate());
+    }
   });
   double total_synthesis = 0.0, total_spoken = 0.0;
   for (std::size_t i = 0; i < prompts.size(); ++i) {
@@ -223,6 +314,13 @@ VoiceReport judge_voice(const ReportInputs& in,
          fixed(c.hnr_db.value_or(0), 2) + " dB, voice " + fixed(v.hnr_db.value_or(0), 2) +
          " dB; F0 spread recordings " + fixed(r.f0_sd_semitones.value_or(0), 2) + ", voice " +
          fixed(v.f0_sd_semitones.value_or(0), 2) + " semitones");
+  }
+  if (in.judge_words) {
+    if (words_unmeasured) {
+      report.recogniser = *words_unmeasured;
+    } else {
+      judge_words(report, prompts, voice_dir, reference_dir, in, note);
+    }
   }
   report.targets = judge(report);
   return report;

@@ -14,6 +14,10 @@ constexpr double kReportRealTimeFactor = 0.8;
 constexpr double kReportOverheadSeconds = 20.0;  // Praat, scoring, packing
 constexpr double kBudgetMargin = 0.95;           // the plan aims this far into the budget
 constexpr double kPitchTrials = 3.0;             // the pitch fit's trials, typically (pitch_fit.h)
+// For an English voice, seconds per second of held-out audio for one thread: the bundled voice
+// speaking the prompts (about 0.3) and pocketsphinx hearing them three times over (recordings, the
+// voice, the bundled voice: about 0.27 each on one core of an AMD EPYC).
+constexpr double kWordsRealTimeFactor = 1.2;
 
 }  // namespace
 
@@ -46,10 +50,12 @@ TrainingPlan plan_training(const PlanInputs& in) {
   plan.elapsed_seconds = in.elapsed_seconds;
   // After training: the corpus is read again by the resumed run and by the pitch calibration,
   // the pitch fit has the voice speak about as much as the held-out prompts hold a few times
-  // over, then the report synthesises the held-out prompts twice, on `threads` threads.
-  plan.reserved_seconds =
-      2.0 * in.load_seconds + kReportOverheadSeconds +
-      (1.0 + kPitchTrials) * in.held_out_seconds * kReportRealTimeFactor / std::max(1, in.threads);
+  // over, then the report synthesises the held-out prompts twice, on `threads` threads, and for
+  // an English voice has them spoken by the bundled voice and heard by the recogniser.
+  const double report_factor =
+      (1.0 + kPitchTrials) * kReportRealTimeFactor + (in.judge_words ? kWordsRealTimeFactor : 0.0);
+  plan.reserved_seconds = 2.0 * in.load_seconds + kReportOverheadSeconds +
+                          report_factor * in.held_out_seconds / std::max(1, in.threads);
   if (in.fixed_steps) {
     plan.fixed = true;
     plan.steps = std::max(*in.fixed_steps, in.probe_steps);

@@ -5,7 +5,10 @@
 //   - Praat's F0 spread (semitones) within 0.6 of the recordings';
 //   - the acoustic model's aligned log-mel distance to the recordings ≤ 1.25 × the reference
 //     (the bundled voice's own on its held-out prompts);
-//   - the real-time factor on one thread below 1.
+//   - the real-time factor on one thread below 1;
+//   - for an English voice, the word error rate of an independent recogniser (pocketsphinx) on the
+//     voice speaking the prompts at most 3 points above the bundled `default` voice's on the same
+//     prompts in the same run.
 #pragma once
 
 #include <filesystem>
@@ -32,6 +35,11 @@ struct VoiceReport {
   double real_time_factor = 0.0;  // synthesis seconds per second of audio, one thread
   std::string praat;              // Praat's version, or why it did not run
   bool praat_ran = false;
+  // The words, for an English voice (no recogniser here knows another language).
+  bool words_judged = false;  // an English voice: the target applies
+  std::string recogniser;     // its version, or why it did not run
+  int reference_words = 0;    // in the prompts' texts
+  std::optional<double> wer_recordings, wer_voice, wer_reference_voice;  // errors per word
   std::vector<Target> targets;
   // PASS when every measured target passed and none is left unmeasured.
   bool passed() const;
@@ -45,6 +53,10 @@ struct ReportInputs {
   std::filesystem::path work_dir;      // receives the audio made (copy/, voice/) and Praat's files
   std::string espeak_voice;
   std::optional<double> reference_mel_distance;
+  // For an English voice: the voice whose word error rate the new one's is judged against (the
+  // bundled `default`); nothing when it is not installed (the target is then not measured).
+  bool judge_words = false;
+  std::optional<std::filesystem::path> reference_voice;
   uint64_t seed = 1;
   int threads = 2;
 };

@@ -25,6 +25,7 @@ struct PlanInputs {
   double held_out_seconds = 0.0;  // audio the report synthesises twice
   int64_t probe_steps = kProbeSteps;
   int threads = 2;
+  bool judge_words = false;  // an English voice: the report also has the recogniser listen
   std::optional<int64_t> fixed_steps;  // given instead of the budget
 };
 
