@@ -14,7 +14,8 @@ struct Currency {
 constexpr Currency kCurrencies[] = {{"$", "dollar", "dollars", "cent", "cents"},
                                     {"\xC2\xA3", "pound", "pounds", "penny", "pence"},
                                     {"\xE2\x82\xAC", "euro", "euros", "cent", "cents"},
-                                    {"\xC2\xA5", "yen", "yen", "", ""}};
+                                    {"\xC2\xA5", "yen", "yen", "", ""},
+                                    {"\xE2\x82\xBD", "ruble", "rubles", "kopeck", "kopecks"}};
 
 const Currency& currency_of(const std::string& symbol) {
   for (const Currency& c : kCurrencies)
@@ -27,7 +28,8 @@ std::string say_amount(const std::string& whole, const std::string& fraction,
                        const std::string& scale, const Currency& currency,
                        const std::string& original) {
   unsigned long long units = 0;
-  if (!parse_integer(whole, units)) return original;
+  // "$007" is no amount: its zeros stay for espeak-ng to read.
+  if (!parse_integer(whole, units) || (whole.size() > 1 && whole[0] == '0')) return original;
   if (!scale.empty()) {  // $2.5 million -> two point five million dollars
     std::string words = en::cardinal(units);
     if (!fraction.empty()) words += " point " + en::digits(fraction);
@@ -71,14 +73,15 @@ std::string expand_currency(const std::string& text) {
   // between the symbol and the amount ("$-5") or before an amount written first ("-5 €").
   static const std::string kSign = R"((-|\xE2\x88\x92|\xE2\x80\x93))";
   static const std::regex& kPrefix = *new std::regex(
-      R"((?:(^|[\s(\[]))" + kSign + R"( ?)?(\$|\xC2\xA3|\xE2\x82\xAC|\xC2\xA5) ?(?:)" + kSign +
+      R"((?:(^|[\s(\[]))" + kSign + R"( ?)?(\$|\xC2\xA3|\xE2\x82\xAC|\xC2\xA5|\xE2\x82\xBD) ?(?:)" +
+      kSign +
       R"( ?)?(\d{1,3}(?:,\d{3})+|\d+)(?:\.(\d+))?(?: (thousand|million|billion|trillion)\b|(k|K|m|M|bn|B)\b)?)");
   static const std::regex& kSuffix = *new std::regex(
       R"((?:(^|[\s(\[]))" + kSign +
-      R"( ?|\b)(\d{1,3}(?:,\d{3})+|\d+)(?:\.(\d+))? ?(\xE2\x82\xAC|\xC2\xA3))");
+      R"( ?|\b)(\d{1,3}(?:,\d{3})+|\d+)(?:\.(\d+))? ?(\xE2\x82\xAC|\xC2\xA3|\xE2\x82\xBD))");
   auto signed_amount = [](const std::smatch& m, bool negative, const std::string& said) {
     if (said == m.str(0)) return said;
-    return m.str(1) + (negative ? "minus " : "") + said;
+    return m.str(1) + spaced(m, (negative ? "minus " : "") + said);
   };
   std::string out = replace_all(text, kPrefix, [&](const std::smatch& m) {
     // $5M, $2.5bn, $10k: the scale written as a letter.
@@ -87,9 +90,8 @@ std::string expand_currency(const std::string& text) {
                               : letter == "k" || letter == "K" ? "thousand"
                               : letter == "m" || letter == "M" ? "million"
                                                                : "billion";
-    return signed_amount(
-        m, m[2].matched || m[4].matched,
-        say_amount(m.str(5), m.str(6), scale, currency_of(m.str(3)), m.str(0)));
+    return signed_amount(m, m[2].matched || m[4].matched,
+                         say_amount(m.str(5), m.str(6), scale, currency_of(m.str(3)), m.str(0)));
   });
   return replace_all(out, kSuffix, [&](const std::smatch& m) {
     return signed_amount(m, m[2].matched,

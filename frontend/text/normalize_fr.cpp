@@ -120,9 +120,9 @@ const UnitRule& units() {
 }  // namespace
 
 std::string normalize(std::string_view sentence) {
-  std::string text = expand_money(join_digit_groups(std::string(sentence)), money, "moins");
+  std::string text = expand_numero_sign(std::string(sentence), "numéro");
+  text = expand_money(join_digit_groups(text), money, "moins");
   text = expand_minus_signs(text, "moins", "plus");
-  text = expand_numero_sign(text, "numéro");
   text = expand_numeric_dates(text, [](unsigned d, unsigned m, unsigned y, int) {
     return (d == 1 ? std::string("premier") : cardinal(d)) + " " + kMonths[m - 1] + " " +
            cardinal(y);

@@ -228,9 +228,9 @@ std::string normalize(std::string_view sentence) {
   text = replace_all(text, kRoubles, [](const std::smatch& m) {
     return m.str(1) + (m[2].matched ? "," + m.str(2) : "") + " \xE2\x82\xBD";
   });
+  text = expand_numero_sign(text, "номер");
   text = expand_money(text, money, "минус");
   text = expand_minus_signs(text, "минус", "плюс");
-  text = expand_numero_sign(text, "номер");
   text = expand_numeric_dates(text, [](unsigned d, unsigned m, unsigned y, int digits) {
     std::string out = ordinal(d, Gender::kNeuter) + " " + kMonthsGenitive[m - 1];
     if (digits == 4)
@@ -314,11 +314,14 @@ std::string normalize(std::string_view sentence) {
     return cardinal(m.whole, unit.gender) + " " + form_of(m.whole, unit.one, unit.few, unit.many);
   });
   static const std::regex& kDecimal = *new std::regex(R"(\b(\d+),(\d+)\b)");
-  text = replace_all(text, kDecimal,
-                     [](const std::smatch& m) { return decimal(m.str(1), m.str(2)); });
+  text =
+      replace_all(text, kDecimal, [](const std::smatch& m) { return decimal(m.str(1), m.str(2)); });
   static const std::regex& kInteger = *new std::regex(R"(\b\d+\b)");
   text = replace_all(text, kInteger,
                      [](const std::smatch& m) { return spoken_integer(m.str(0), say_cardinal); });
+  // A per cent sign after a number said digit by digit (too long for the measure rule).
+  static const std::regex& kPercentLeft = *new std::regex(R"(([^\d\s]) ?%)");
+  text = std::regex_replace(text, kPercentLeft, "$1 процентов ");
   text = expand_abbreviations(text, abbreviations());
   text = expand_roman_numerals(text, {}, say_roman);
   return collapse_spaces(text);

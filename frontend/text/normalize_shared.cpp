@@ -28,7 +28,7 @@ std::string currency_code(const std::string& written) {
 // no-break space, narrow no-break space or apostrophe. Fraction: 1-2 digits after . or , (three
 // digits after a separator are a group, not cents).
 const std::string kAmount =
-    R"(((?:\d{1,3}(?:(?:[.,' ]|\xC2\xA0|\xE2\x80\xAF)\d{3})+)|\d+)(?:[.,](\d{1,2}))?(?!\d))";
+    R"(((?:\d{1,3}(?:(?:[.,' ]|\xC2\xA0|\xE2\x80\xAF)\d{3})+)|\d+)(?:[.,](\d{1,2}))?(?!\d|[.,]\d))";
 // A minus sign: hyphen-minus, U+2212 or an en dash.
 const std::string kSign = R"(-|\xE2\x88\x92|\xE2\x80\x93)";
 const std::string kSymbol =
@@ -41,7 +41,8 @@ Amount amount_of(const std::string& whole, const std::string& fraction, const st
   for (char c : whole)
     if (c >= '0' && c <= '9') digits += c;
   unsigned long long value = 0;
-  ok = parse_integer(digits, value);
+  // "007 €" is no amount: its zeros are said by the number rules.
+  ok = parse_integer(digits, value) && !(digits.size() > 1 && digits[0] == '0');
   a.whole = value;
   if (!fraction.empty()) a.cents = std::stoi(fraction) * (fraction.size() == 1 ? 10 : 1);
   a.currency = currency_code(symbol);
@@ -86,24 +87,22 @@ std::string expand_money(const std::string& text,
   // it after static destructors have run, until the engine's exit handler stops it.
   // A sign at the start of a word before the symbol ("-$5"), or between the symbol and the amount
   // ("$-5", "€−3,50"), or before an amount written first ("-3,50 €").
-  static const std::regex& kPrefix = *new std::regex(R"((?:(^|[\s(\[])()" + kSign + R"() ?)?)" +
-                                                     kSymbol + " ?(?:(" + kSign + ") ?)?" +
-                                                     kAmount);
-  static const std::regex& kSuffix = *new std::regex(R"((?:(^|[\s(\[])()" + kSign +
-                                                     R"() ?|^|\b))" + kAmount + " ?" + kSymbol +
-                                                     R"((?![A-Za-z]))");
+  static const std::regex& kPrefix = *new std::regex(
+      R"((?:(^|[\s(\[])()" + kSign + R"() ?)?)" + kSymbol + " ?(?:(" + kSign + ") ?)?" + kAmount);
+  static const std::regex& kSuffix = *new std::regex(R"((?:(^|[\s(\[])()" + kSign + R"() ?|^|\b))" +
+                                                     kAmount + " ?" + kSymbol + R"((?![A-Za-z]))");
   auto said = [&](const Amount& a, bool negative) {
     return negative ? std::string(minus) + " " + say(a) : say(a);
   };
   std::string out = replace_all(text, kSuffix, [&](const std::smatch& m) {
     bool ok = false;
     Amount a = amount_of(m.str(3), m.str(4), m.str(5), ok);
-    return ok ? m.str(1) + said(a, m[2].matched) : m.str(0);
+    return ok ? m.str(1) + spaced(m, said(a, m[2].matched)) : m.str(0);
   });
   out = replace_all(out, kPrefix, [&](const std::smatch& m) {
     bool ok = false;
     Amount a = amount_of(m.str(5), m.str(6), m.str(3), ok);
-    return ok ? m.str(1) + said(a, m[2].matched || m[4].matched) : m.str(0);
+    return ok ? m.str(1) + spaced(m, said(a, m[2].matched || m[4].matched)) : m.str(0);
   });
   return out;
 }
@@ -150,17 +149,20 @@ std::string expand_minus_signs(const std::string& text, std::string_view minus,
   // The minus sign (U+2212) is nothing else. A hyphen-minus or an en dash is one only directly
   // before a digit at the start of a word: after a digit or letter it joins ("10-12", "1-го").
   static const std::regex& kMathMinus = *new std::regex("\xE2\x88\x92 ?");
-  static const std::regex& kDashBeforeDigit =
-      *new std::regex(R"((^|[\s(\[])(?:-|\xE2\x80\x93)(?=\d))");
+  static const std::regex& kDashBeforeDigit = *new std::regex(
+      R"((^|[\s(\[])(?:-|\xE2\x80\x93)(?=\d|\$|\xE2\x82[\xAC\xBD]|\xC2[\xA3\xA5]))");
   std::string out = std::regex_replace(text, kMathMinus, " " + std::string(minus) + " ");
   out = std::regex_replace(out, kDashBeforeDigit, "$1" + std::string(minus) + " ");
-  static const std::regex& kPlusBeforeDigit = *new std::regex(R"((^|[\s(\[])\+ ?(?=\d))");
+  // After the amounts of money: "+62 ₽" is then "+" before the amount's words.
+  static const std::regex& kPlusBeforeDigit = *new std::regex(R"((^|[\s(\[])\+ ?(?=\S))");
   return std::regex_replace(out, kPlusBeforeDigit, "$1" + std::string(plus) + " ");
 }
 
 std::string expand_numero_sign(const std::string& text, std::string_view numero) {
   static const std::regex& kNumero = *new std::regex("\xE2\x84\x96 ?(?=\\d)");
-  return std::regex_replace(text, kNumero, std::string(numero) + " ");
+  return replace_all(text, kNumero, [numero](const std::smatch& m) {
+    return spaced(m, std::string(numero)) + " ";
+  });
 }
 
 std::string expand_degrees(const std::string& text, std::string_view degrees) {
@@ -197,7 +199,9 @@ std::string join_digit_groups(const std::string& text) {
 
 std::string expand_numbers(const std::string& text, const NumberWords& words) {
   static const std::regex& kPercent = *new std::regex(R"((\d) ?%)");
-  std::string out = std::regex_replace(text, kPercent, "$1 " + std::string(words.percent));
+  std::string out = replace_all(text, kPercent, [&](const std::smatch& m) {
+    return m.str(1) + " " + spaced(m, std::string(words.percent));
+  });
   for (char separator : words.group_separators) {
     const std::string s = separator == '.' ? "\\." : std::string(1, separator);
     const std::regex groups("(^|[^\\w.,])(\\d{1,3}(?:" + s + "\\d{3})+)(?![\\w]|[.,]\\d{3})");
@@ -211,13 +215,43 @@ std::string expand_numbers(const std::string& text, const NumberWords& words) {
   // Any run of digits not inside a word; more than 15 of them are said one by one.
   static const std::regex& kNumber =
       *new std::regex(R"((^|[^\w.,])(\d+)(?:([.,])(\d+))?(?![\w]|[.,]\d))");
-  return replace_all(out, kNumber, [&](const std::smatch& m) {
+  out = replace_all(out, kNumber, [&](const std::smatch& m) {
     std::string said = m.str(1) + spoken_integer(m.str(2), words.cardinal);
     if (!m[3].matched) return said;
     said += ' ';
     said += m.str(3) == "," ? words.comma : words.point;
     return said + " " + spoken_integer(m.str(4), words.cardinal);
   });
+  // What the rule above passed over, being next to a separator ("70,61.4", "euros .18"), is said
+  // as it stands, a separator before it by its word; only digits inside a word ("3D", "H.323")
+  // stay.
+  auto letter = [](char c) { return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z'); };
+  auto capital = [](char c) { return c >= 'A' && c <= 'Z'; };
+  std::string rest;
+  for (std::size_t i = 0; i < out.size();) {
+    if (out[i] < '0' || out[i] > '9') {
+      rest += out[i++];
+      continue;
+    }
+    std::size_t end = i;
+    while (end < out.size() && out[end] >= '0' && out[end] <= '9') ++end;
+    const std::string run = out.substr(i, end - i);
+    const char before = i > 0 ? out[i - 1] : ' ';
+    const bool after_separator = before == '.' || before == ',';
+    const bool in_word = (end < out.size() && letter(out[end])) || letter(before) ||
+                         (after_separator && i > 1 && capital(out[i - 2]));
+    if (in_word) {
+      rest += run;
+    } else if (after_separator) {
+      rest.pop_back();
+      rest += std::string(" ") + std::string(before == ',' ? words.comma : words.point) + " " +
+              spoken_integer(run, words.cardinal) + " ";
+    } else {
+      rest += " " + spoken_integer(run, words.cardinal) + " ";
+    }
+    i = end;
+  }
+  return rest;
 }
 
 std::string spoken_digits(std::string_view digits,
@@ -237,6 +271,18 @@ std::string spoken_integer(std::string_view digits,
   std::string out = spoken_digits(digits.substr(0, zeros), cardinal);
   if (!out.empty()) out += ' ';
   return out + cardinal(std::stoull(std::string(digits.substr(zeros))));
+}
+
+std::string spaced(const std::smatch& match, const std::string& words) {
+  auto touches = [](char c) {
+    return std::string_view(" .,;:!?)]}\"'(\[{").find(c) == std::string_view::npos;
+  };
+  const auto before = match.prefix(), after = match.suffix();
+  std::string out;
+  if (before.length() > 0 && touches(*(before.second - 1))) out += ' ';
+  out += words;
+  if (after.length() > 0 && touches(*after.first)) out += ' ';
+  return out;
 }
 
 std::string collapse_spaces(const std::string& text) {

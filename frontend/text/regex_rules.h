@@ -196,6 +196,10 @@ class UnitRule {
   bool singular_below_two_;
 };
 
+// `words` in place of `match`, with a space on a side where a letter, digit or symbol touches it
+// ("5 £6" -> "5 pounds 6", not "pounds6"); punctuation and spaces stay as they are.
+std::string spaced(const std::smatch& match, const std::string& words);
+
 // Collapses runs of spaces left by the rules.
 std::string collapse_spaces(const std::string& text);
 
