@@ -259,14 +259,52 @@ TEST(LanguageText, MinusSignsAreSaidAndDashesBetweenNumbersAreNot) {
 }
 
 // A number too long to spell (over 15 digits) is left as digits, in every language, not an error.
-TEST(LanguageText, ANumberTooLongToSpellStaysDigits) {
+// Beyond the number words' range (15 digits) a number is said digit by digit, never left to
+// espeak-ng, which reads "1234567890123456" in Spanish as groups joined by "punto".
+TEST(LanguageText, ANumberTooLongToSpellIsSaidDigitByDigit) {
   const std::string digits = "1234567890123456789012345";
   for (const char* language : {"en", "es", "fr", "it", "ru"})
     for (const std::string& text : {digits + " %", digits + " °C", "-" + digits, digits + ",5 %"}) {
       std::string said;
       EXPECT_NO_THROW(said = normalize_text(text, language)) << language << ": " << text;
-      EXPECT_NE(said.find(digits), std::string::npos) << language << ": " << said;
+      if (std::string_view(language) == "en")  // English leaves plain numbers to espeak-ng
+        EXPECT_NE(said.find(digits), std::string::npos) << said;
+      else
+        EXPECT_EQ(said.find_first_of("0123456789"), std::string::npos) << language << ": " << said;
     }
+  EXPECT_EQ(normalize_text("1.234.567.890.123.456", "es"),
+            "uno dos tres cuatro cinco seis siete ocho nueve cero uno dos tres cuatro cinco seis");
+  EXPECT_EQ(normalize_text("12345678901234567", "fr"),
+            "un deux trois quatre cinq six sept huit neuf zéro un deux trois quatre cinq six sept");
+  EXPECT_EQ(normalize_text("1234567890123456 %", "ru"),
+            "один два три четыре пять шесть семь восемь девять ноль один два три четыре пять "
+            "шесть процентов");
+}
+
+// A sign before or after a currency symbol is said in each language's words; a date that does not
+// exist is read as numbers; the zeros of "0000-00-00" are all said; "№" is said.
+TEST(LanguageText, SignsDatesZerosAndTheNumeroSignLoseNothing) {
+  EXPECT_EQ(normalize_text("-$5, $-5 y €-3,50.", "es"),
+            "menos cinco dólares, menos cinco dólares y menos tres euros con cincuenta céntimos.");
+  EXPECT_EQ(normalize_text("-$5, $-5 et €-3,50.", "fr"),
+            "moins cinq dollars, moins cinq dollars et moins trois euros cinquante.");
+  EXPECT_EQ(normalize_text("-$5, $-5 e €-3,50.", "it"),
+            "meno cinque dollari, meno cinque dollari e meno tre euro e cinquanta centesimi.");
+  EXPECT_EQ(normalize_text("-$5, $-5 и €-3,50.", "ru"),
+            "минус пять долларов, минус пять долларов и минус три евро пятьдесят центов.");
+  EXPECT_EQ(normalize_text("31/02/2024", "es"), "treinta y uno/cero dos/dos mil veinticuatro");
+  EXPECT_EQ(normalize_text("29/02/2023", "fr"), "vingt-neuf/zéro deux/deux mille vingt-trois");
+  EXPECT_EQ(normalize_text("29/02/2024", "fr"), "vingt-neuf février deux mille vingt-quatre");
+  EXPECT_EQ(normalize_text("31/04/2024", "it"), "trentuno/zero quattro/duemilaventiquattro");
+  EXPECT_EQ(normalize_text("30.02.2024", "ru"), "тридцать.ноль два.две тысячи двадцать четыре");
+  EXPECT_EQ(normalize_text("0000-00-00", "es"), "cero cero cero cero-cero cero-cero cero");
+  EXPECT_EQ(normalize_text("0000-00-00", "fr"), "zéro zéro zéro zéro-zéro zéro-zéro zéro");
+  EXPECT_EQ(normalize_text("0000-00-00", "ru"), "ноль ноль ноль ноль-ноль ноль-ноль ноль");
+  EXPECT_EQ(normalize_text("№ 5 y №7", "es"), "número cinco y número siete");
+  EXPECT_EQ(normalize_text("№ 5", "fr"), "numéro cinq");
+  EXPECT_EQ(normalize_text("№ 5", "it"), "numero cinque");
+  EXPECT_EQ(normalize_text("№ 5", "ru"), "номер пять");
+  EXPECT_EQ(normalize_text("+5 y 007", "es"), "más cinco y cero cero siete");
 }
 
 // Russian numbers written with a case ending: decades as plural ordinals, small cardinals in the

@@ -45,7 +45,8 @@ std::string expand_measures(const std::string& text, const std::regex& pattern,
     for (char c : m.str(2))
       if (c >= '0' && c <= '9') digits += c;
     unsigned long long whole = 0;
-    if (!parse_integer(digits, whole)) return m.str(0);
+    // "007 %": the zeros are said by the number rules.
+    if (!parse_integer(digits, whole) || (digits.size() > 1 && digits[0] == '0')) return m.str(0);
     Measure measure;
     measure.whole = whole;
     if (m[3].matched) {

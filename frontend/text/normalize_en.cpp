@@ -204,7 +204,9 @@ std::string normalize(std::string_view sentence) {
   std::string text(sentence);
   text = expand_urls_and_emails(text);
   text = expand_notation(text);
+  text = expand_numero_sign(text, "number");
   text = expand_currency(text);
+  text = expand_minus_signs(text, "minus", "plus");
   text = expand_times(text);
   text = expand_dates(text);
   text = expand_units(text);

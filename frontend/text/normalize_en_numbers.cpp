@@ -14,7 +14,8 @@ struct Currency {
 constexpr Currency kCurrencies[] = {{"$", "dollar", "dollars", "cent", "cents"},
                                     {"\xC2\xA3", "pound", "pounds", "penny", "pence"},
                                     {"\xE2\x82\xAC", "euro", "euros", "cent", "cents"},
-                                    {"\xC2\xA5", "yen", "yen", "", ""}};
+                                    {"\xC2\xA5", "yen", "yen", "", ""},
+                                    {"\xE2\x82\xBD", "ruble", "rubles", "kopeck", "kopecks"}};
 
 const Currency& currency_of(const std::string& symbol) {
   for (const Currency& c : kCurrencies)
@@ -27,7 +28,8 @@ std::string say_amount(const std::string& whole, const std::string& fraction,
                        const std::string& scale, const Currency& currency,
                        const std::string& original) {
   unsigned long long units = 0;
-  if (!parse_integer(whole, units)) return original;
+  // "$007" is no amount: its zeros stay for espeak-ng to read.
+  if (!parse_integer(whole, units) || (whole.size() > 1 && whole[0] == '0')) return original;
   if (!scale.empty()) {  // $2.5 million -> two point five million dollars
     std::string words = en::cardinal(units);
     if (!fraction.empty()) words += " point " + en::digits(fraction);
@@ -67,21 +69,33 @@ std::string full_month(const std::string& name) {
 std::string expand_currency(const std::string& text) {
   // Made once and never destroyed (*new): a synthesis still running when its program exits may use
   // it after static destructors have run, until the engine's exit handler stops it.
+  // A minus sign (hyphen-minus, U+2212, en dash) at the start of a word before the symbol ("-$5"),
+  // between the symbol and the amount ("$-5") or before an amount written first ("-5 €").
+  static const std::string kSign = R"((-|\xE2\x88\x92|\xE2\x80\x93))";
   static const std::regex& kPrefix = *new std::regex(
-      R"((\$|\xC2\xA3|\xE2\x82\xAC|\xC2\xA5) ?(\d{1,3}(?:,\d{3})+|\d+)(?:\.(\d+))?(?: (thousand|million|billion|trillion)\b|(k|K|m|M|bn|B)\b)?)");
-  static const std::regex& kSuffix =
-      *new std::regex(R"(\b(\d{1,3}(?:,\d{3})+|\d+)(?:\.(\d+))? ?(\xE2\x82\xAC|\xC2\xA3))");
-  std::string out = replace_all(text, kPrefix, [](const std::smatch& m) {
+      R"((?:(^|[\s(\[]))" + kSign + R"( ?)?(\$|\xC2\xA3|\xE2\x82\xAC|\xC2\xA5|\xE2\x82\xBD) ?(?:)" +
+      kSign +
+      R"( ?)?(\d{1,3}(?:,\d{3})+|\d+)(?:\.(\d+))?(?: (thousand|million|billion|trillion)\b|(k|K|m|M|bn|B)\b)?)");
+  static const std::regex& kSuffix = *new std::regex(
+      R"((?:(^|[\s(\[]))" + kSign +
+      R"( ?|\b)(\d{1,3}(?:,\d{3})+|\d+)(?:\.(\d+))? ?(\xE2\x82\xAC|\xC2\xA3|\xE2\x82\xBD))");
+  auto signed_amount = [](const std::smatch& m, bool negative, const std::string& said) {
+    if (said == m.str(0)) return said;
+    return m.str(1) + spaced(m, (negative ? "minus " : "") + said);
+  };
+  std::string out = replace_all(text, kPrefix, [&](const std::smatch& m) {
     // $5M, $2.5bn, $10k: the scale written as a letter.
-    const std::string letter = m.str(5);
-    const std::string scale = letter.empty()                   ? m.str(4)
+    const std::string letter = m.str(8);
+    const std::string scale = letter.empty()                   ? m.str(7)
                               : letter == "k" || letter == "K" ? "thousand"
                               : letter == "m" || letter == "M" ? "million"
                                                                : "billion";
-    return say_amount(m.str(2), m.str(3), scale, currency_of(m.str(1)), m.str(0));
+    return signed_amount(m, m[2].matched || m[4].matched,
+                         say_amount(m.str(5), m.str(6), scale, currency_of(m.str(3)), m.str(0)));
   });
-  return replace_all(out, kSuffix, [](const std::smatch& m) {
-    return say_amount(m.str(1), m.str(2), "", currency_of(m.str(3)), m.str(0));
+  return replace_all(out, kSuffix, [&](const std::smatch& m) {
+    return signed_amount(m, m[2].matched,
+                         say_amount(m.str(3), m.str(4), "", currency_of(m.str(5)), m.str(0)));
   });
 }
 
@@ -129,16 +143,20 @@ std::string expand_dates(const std::string& text) {
   // 12/25/2024 (the US order), or 25/12/2024 when the first number cannot be a month.
   static const std::regex& kNumeric = *new std::regex(
       R"(\b(0?[1-9]|[12]\d|3[01])/(0?[1-9]|[12]\d|3[01])/(1[1-9]\d\d|20\d\d)\b(?!/))");
+  // A date that does not exist (02/31/2024, 2023-02-29) stays as it is written.
   std::string out = replace_all(text, kIso, [](const std::smatch& m) {
-    return std::string(kMonths[std::stoul(m.str(2)) - 1]) + " " +
-           en::ordinal(std::stoul(m.str(3))) + " " + en::year(std::stoul(m.str(1)));
+    const unsigned year = std::stoul(m.str(1)), month = std::stoul(m.str(2));
+    const unsigned day = std::stoul(m.str(3));
+    if (!valid_date(day, month, year, 4)) return m.str(0);
+    return std::string(kMonths[month - 1]) + " " + en::ordinal(day) + " " + en::year(year);
   });
   out = replace_all(out, kNumeric, [](const std::smatch& m) {
     const unsigned first = std::stoul(m.str(1)), second = std::stoul(m.str(2));
-    const std::string year = en::year(std::stoul(m.str(3)));
-    if (first <= 12)
-      return std::string(kMonths[first - 1]) + " " + en::ordinal(second) + " " + year;
-    if (second <= 12) return en::ordinal(first) + " of " + kMonths[second - 1] + " " + year;
+    const unsigned year = std::stoul(m.str(3));
+    if (valid_date(second, first, year, 4))
+      return std::string(kMonths[first - 1]) + " " + en::ordinal(second) + " " + en::year(year);
+    if (valid_date(first, second, year, 4))
+      return en::ordinal(first) + " of " + kMonths[second - 1] + " " + en::year(year);
     return m.str(0);
   });
   out = replace_all(out, kMonthDay, [](const std::smatch& m) {

@@ -166,8 +166,9 @@ const UnitRule& units() {
 }  // namespace
 
 std::string normalize(std::string_view sentence) {
-  std::string text = expand_minus_signs(std::string(sentence), "menos");
-  text = expand_money(text, money);
+  std::string text = expand_numero_sign(std::string(sentence), "número");
+  text = expand_money(text, money, "menos");
+  text = expand_minus_signs(text, "menos", "más");
   text = expand_numeric_dates(text, [](unsigned d, unsigned m, unsigned y, int) {
     return (d == 1 ? std::string("primero") : cardinal(d)) + " de " + kMonths[m - 1] + " de " +
            cardinal(y);

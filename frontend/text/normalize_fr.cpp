@@ -120,8 +120,9 @@ const UnitRule& units() {
 }  // namespace
 
 std::string normalize(std::string_view sentence) {
-  std::string text = expand_minus_signs(join_digit_groups(std::string(sentence)), "moins");
-  text = expand_money(text, money);
+  std::string text = expand_numero_sign(std::string(sentence), "numéro");
+  text = expand_money(join_digit_groups(text), money, "moins");
+  text = expand_minus_signs(text, "moins", "plus");
   text = expand_numeric_dates(text, [](unsigned d, unsigned m, unsigned y, int) {
     return (d == 1 ? std::string("premier") : cardinal(d)) + " " + kMonths[m - 1] + " " +
            cardinal(y);

@@ -112,8 +112,9 @@ const UnitRule& units() {
 }  // namespace
 
 std::string normalize(std::string_view sentence) {
-  std::string text = expand_minus_signs(std::string(sentence), "meno");
-  text = expand_money(text, money);
+  std::string text = expand_numero_sign(std::string(sentence), "numero");
+  text = expand_money(text, money, "meno");
+  text = expand_minus_signs(text, "meno", "più");
   text = expand_numeric_dates(text, [](unsigned d, unsigned m, unsigned y, int) {
     return (d == 1 ? std::string("primo") : cardinal(d)) + " " + kMonths[m - 1] + " " + cardinal(y);
   });

@@ -63,15 +63,16 @@ std::string money(const Amount& a) {
 }
 
 // "3,25" -> "три целых двадцать пять сотых": the fraction counts tenths, hundredths or thousandths.
-std::string decimal(std::uint64_t whole, const std::string& fraction) {
+// A whole part or a fraction too long for these words is said digit by digit after "запятая".
+std::string say_cardinal(std::uint64_t n) { return cardinal(n); }
+std::string decimal(const std::string& whole_digits, const std::string& fraction) {
   static constexpr const char* kDenominators[3][2] = {
       {"десятая", "десятых"}, {"сотая", "сотых"}, {"тысячная", "тысячных"}};
-  if (fraction.size() > 3) {
-    std::string digits;
-    for (char c : fraction)
-      digits += std::string(" ") + cardinal(static_cast<std::uint64_t>(c - '0'));
-    return cardinal(whole) + " запятая" + digits;
-  }
+  if (fraction.size() > 3 || whole_digits.size() > 15 ||
+      (whole_digits.size() > 1 && whole_digits[0] == '0'))
+    return spoken_integer(whole_digits, say_cardinal) + " запятая " +
+           spoken_digits(fraction, say_cardinal);
+  const std::uint64_t whole = std::stoull(whole_digits);
   const std::uint64_t part = std::stoull(fraction);
   const bool one_whole = plural_of(whole) == Plural::kOne;
   const bool one_part = plural_of(part) == Plural::kOne;
@@ -220,14 +221,16 @@ std::vector<std::string_view> unit_symbols() {
 }  // namespace
 
 std::string normalize(std::string_view sentence) {
-  std::string text = expand_minus_signs(join_digit_groups(std::string(sentence)), "минус");
+  std::string text = join_digit_groups(std::string(sentence));
   // "руб." and "р." after an amount are the rouble sign; "коп." its kopecks.
   static const std::regex& kRoubles =
       *new std::regex(R"((\d) ?(?:руб\.|р\.)(?: ?(\d{1,2}) ?коп\.)?)");
   text = replace_all(text, kRoubles, [](const std::smatch& m) {
     return m.str(1) + (m[2].matched ? "," + m.str(2) : "") + " \xE2\x82\xBD";
   });
-  text = expand_money(text, money);
+  text = expand_numero_sign(text, "номер");
+  text = expand_money(text, money, "минус");
+  text = expand_minus_signs(text, "минус", "плюс");
   text = expand_numeric_dates(text, [](unsigned d, unsigned m, unsigned y, int digits) {
     std::string out = ordinal(d, Gender::kNeuter) + " " + kMonthsGenitive[m - 1];
     if (digits == 4)
@@ -306,15 +309,19 @@ std::string normalize(std::string_view sentence) {
   static const std::regex& kMeasures = *new std::regex(measure_pattern("", kSymbols));
   text = expand_measures(text, kMeasures, kSymbols, [](const Measure& m) {
     const RussianUnit& unit = units()[m.unit];
-    if (m.separator != 0) return decimal(m.whole, m.fraction) + " " + unit.of_fraction;
+    if (m.separator != 0)
+      return decimal(std::to_string(m.whole), m.fraction) + " " + unit.of_fraction;
     return cardinal(m.whole, unit.gender) + " " + form_of(m.whole, unit.one, unit.few, unit.many);
   });
-  static const std::regex& kDecimal = *new std::regex(R"(\b(\d{1,15}),(\d+)\b)");
-  text = replace_all(text, kDecimal,
-                     [](const std::smatch& m) { return decimal(std::stoull(m.str(1)), m.str(2)); });
-  static const std::regex& kInteger = *new std::regex(R"(\b\d{1,15}\b)");
+  static const std::regex& kDecimal = *new std::regex(R"(\b(\d+),(\d+)\b)");
+  text =
+      replace_all(text, kDecimal, [](const std::smatch& m) { return decimal(m.str(1), m.str(2)); });
+  static const std::regex& kInteger = *new std::regex(R"(\b\d+\b)");
   text = replace_all(text, kInteger,
-                     [](const std::smatch& m) { return cardinal(std::stoull(m.str(0))); });
+                     [](const std::smatch& m) { return spoken_integer(m.str(0), say_cardinal); });
+  // A per cent sign after a number said digit by digit (too long for the measure rule).
+  static const std::regex& kPercentLeft = *new std::regex(R"(([^\d\s]) ?%)");
+  text = std::regex_replace(text, kPercentLeft, "$1 процентов ");
   text = expand_abbreviations(text, abbreviations());
   text = expand_roman_numerals(text, {}, say_roman);
   return collapse_spaces(text);

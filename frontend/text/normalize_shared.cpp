@@ -28,7 +28,9 @@ std::string currency_code(const std::string& written) {
 // no-break space, narrow no-break space or apostrophe. Fraction: 1-2 digits after . or , (three
 // digits after a separator are a group, not cents).
 const std::string kAmount =
-    R"(((?:\d{1,3}(?:(?:[.,' ]|\xC2\xA0|\xE2\x80\xAF)\d{3})+)|\d+)(?:[.,](\d{1,2}))?(?!\d))";
+    R"(((?:\d{1,3}(?:(?:[.,' ]|\xC2\xA0|\xE2\x80\xAF)\d{3})+)|\d+)(?:[.,](\d{1,2}))?(?!\d|[.,]\d))";
+// A minus sign: hyphen-minus, U+2212 or an en dash.
+const std::string kSign = R"(-|\xE2\x88\x92|\xE2\x80\x93)";
 const std::string kSymbol =
     R"((\xE2\x82\xAC|\$|\xC2\xA3|\xE2\x82\xBD|\xC2\xA5|EUR|USD|GBP|RUB|MXN|JPY))";
 
@@ -39,7 +41,8 @@ Amount amount_of(const std::string& whole, const std::string& fraction, const st
   for (char c : whole)
     if (c >= '0' && c <= '9') digits += c;
   unsigned long long value = 0;
-  ok = parse_integer(digits, value);
+  // "007 €" is no amount: its zeros are said by the number rules.
+  ok = parse_integer(digits, value) && !(digits.size() > 1 && digits[0] == '0');
   a.whole = value;
   if (!fraction.empty()) a.cents = std::stoi(fraction) * (fraction.size() == 1 ? 10 : 1);
   a.currency = currency_code(symbol);
@@ -78,22 +81,44 @@ std::string expand_abbreviations(const std::string& text, const std::vector<Abbr
 }
 
 std::string expand_money(const std::string& text,
-                         const std::function<std::string(const Amount&)>& say) {
+                         const std::function<std::string(const Amount&)>& say,
+                         std::string_view minus) {
   // Made once and never destroyed (*new): a synthesis still running when its program exits may use
   // it after static destructors have run, until the engine's exit handler stops it.
-  static const std::regex& kPrefix = *new std::regex(kSymbol + " ?" + kAmount);
-  static const std::regex& kSuffix =
-      *new std::regex(R"((?:^|\b))" + kAmount + " ?" + kSymbol + R"((?![A-Za-z]))");
+  // A sign at the start of a word before the symbol ("-$5"), or between the symbol and the amount
+  // ("$-5", "€−3,50"), or before an amount written first ("-3,50 €").
+  static const std::regex& kPrefix = *new std::regex(
+      R"((?:(^|[\s(\[])()" + kSign + R"() ?)?)" + kSymbol + " ?(?:(" + kSign + ") ?)?" + kAmount);
+  static const std::regex& kSuffix = *new std::regex(R"((?:(^|[\s(\[])()" + kSign + R"() ?|^|\b))" +
+                                                     kAmount + " ?" + kSymbol + R"((?![A-Za-z]))");
+  auto said = [&](const Amount& a, bool negative) {
+    return negative ? std::string(minus) + " " + say(a) : say(a);
+  };
   std::string out = replace_all(text, kSuffix, [&](const std::smatch& m) {
     bool ok = false;
-    Amount a = amount_of(m.str(1), m.str(2), m.str(3), ok);
-    return ok ? say(a) : m.str(0);
+    Amount a = amount_of(m.str(3), m.str(4), m.str(5), ok);
+    return ok ? m.str(1) + spaced(m, said(a, m[2].matched)) : m.str(0);
   });
-  return replace_all(out, kPrefix, [&](const std::smatch& m) {
+  out = replace_all(out, kPrefix, [&](const std::smatch& m) {
     bool ok = false;
-    Amount a = amount_of(m.str(2), m.str(3), m.str(1), ok);
-    return ok ? say(a) : m.str(0);
+    Amount a = amount_of(m.str(5), m.str(6), m.str(3), ok);
+    return ok ? m.str(1) + spaced(m, said(a, m[2].matched || m[4].matched)) : m.str(0);
   });
+  return out;
+}
+
+namespace {
+bool leap_year(unsigned year, int year_digits) {
+  // A two-digit year is taken in this century or the last, where 00 stands for 2000.
+  if (year_digits == 2) return year % 4 == 0;
+  return (year % 4 == 0 && year % 100 != 0) || year % 400 == 0;
+}
+}  // namespace
+
+bool valid_date(unsigned day, unsigned month, unsigned year, int year_digits) {
+  static constexpr unsigned kDays[12] = {31, 29, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
+  if (month < 1 || month > 12 || day < 1 || day > kDays[month - 1]) return false;
+  return !(month == 2 && day == 29 && !leap_year(year, year_digits));
 }
 
 std::string expand_numeric_dates(
@@ -103,27 +128,41 @@ std::string expand_numeric_dates(
       R"(\b(0?[1-9]|[12]\d|3[01])([./-])(0?[1-9]|1[0-2])\2(\d{4}|\d{2})\b(?![./-]?\d))");
   static const std::regex& kIso = *new std::regex(
       R"(\b(1[1-9]\d\d|20\d\d)-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])\b(?![./-]?\d))");
+  // A date that is no date (31/02/2024) stays as it is written, for the number rules.
+  auto checked = [&](const std::smatch& m, unsigned d, unsigned mo, unsigned y, int digits) {
+    return valid_date(d, mo, y, digits) ? say(d, mo, y, digits) : m.str(0);
+  };
   const std::string iso = replace_all(text, kIso, [&](const std::smatch& m) {
-    return say(static_cast<unsigned>(std::stoul(m.str(3))),
-               static_cast<unsigned>(std::stoul(m.str(2))),
-               static_cast<unsigned>(std::stoul(m.str(1))), 4);
+    return checked(m, static_cast<unsigned>(std::stoul(m.str(3))),
+                   static_cast<unsigned>(std::stoul(m.str(2))),
+                   static_cast<unsigned>(std::stoul(m.str(1))), 4);
   });
   return replace_all(iso, kDate, [&](const std::smatch& m) {
-    return say(static_cast<unsigned>(std::stoul(m.str(1))),
-               static_cast<unsigned>(std::stoul(m.str(3))),
-               static_cast<unsigned>(std::stoul(m.str(4))), static_cast<int>(m.length(4)));
+    return checked(m, static_cast<unsigned>(std::stoul(m.str(1))),
+                   static_cast<unsigned>(std::stoul(m.str(3))),
+                   static_cast<unsigned>(std::stoul(m.str(4))), static_cast<int>(m.length(4)));
   });
 }
 
-std::string expand_minus_signs(const std::string& text, std::string_view minus) {
+std::string expand_minus_signs(const std::string& text, std::string_view minus,
+                               std::string_view plus) {
   // The minus sign (U+2212) is nothing else. A hyphen-minus or an en dash is one only directly
   // before a digit at the start of a word: after a digit or letter it joins ("10-12", "1-го").
   static const std::regex& kMathMinus = *new std::regex("\xE2\x88\x92 ?");
-  static const std::regex& kDashBeforeDigit =
-      *new std::regex(R"((^|[\s(\[])(?:-|\xE2\x80\x93)(?=\d))");
+  static const std::regex& kDashBeforeDigit = *new std::regex(
+      R"((^|[\s(\[])(?:-|\xE2\x80\x93)(?=\d|\$|\xE2\x82[\xAC\xBD]|\xC2[\xA3\xA5]))");
   std::string out = std::regex_replace(text, kMathMinus, " " + std::string(minus) + " ");
   out = std::regex_replace(out, kDashBeforeDigit, "$1" + std::string(minus) + " ");
-  return out;
+  // After the amounts of money: "+62 ₽" is then "+" before the amount's words.
+  static const std::regex& kPlusBeforeDigit = *new std::regex(R"((^|[\s(\[])\+ ?(?=\S))");
+  return std::regex_replace(out, kPlusBeforeDigit, "$1" + std::string(plus) + " ");
+}
+
+std::string expand_numero_sign(const std::string& text, std::string_view numero) {
+  static const std::regex& kNumero = *new std::regex("\xE2\x84\x96 ?(?=\\d)");
+  return replace_all(text, kNumero, [numero](const std::smatch& m) {
+    return spaced(m, std::string(numero)) + " ";
+  });
 }
 
 std::string expand_degrees(const std::string& text, std::string_view degrees) {
@@ -160,7 +199,9 @@ std::string join_digit_groups(const std::string& text) {
 
 std::string expand_numbers(const std::string& text, const NumberWords& words) {
   static const std::regex& kPercent = *new std::regex(R"((\d) ?%)");
-  std::string out = std::regex_replace(text, kPercent, "$1 " + std::string(words.percent));
+  std::string out = replace_all(text, kPercent, [&](const std::smatch& m) {
+    return m.str(1) + " " + spaced(m, std::string(words.percent));
+  });
   for (char separator : words.group_separators) {
     const std::string s = separator == '.' ? "\\." : std::string(1, separator);
     const std::regex groups("(^|[^\\w.,])(\\d{1,3}(?:" + s + "\\d{3})+)(?![\\w]|[.,]\\d{3})");
@@ -171,22 +212,77 @@ std::string expand_numbers(const std::string& text, const NumberWords& words) {
       return m.str(1) + digits;
     });
   }
+  // Any run of digits not inside a word; more than 15 of them are said one by one.
   static const std::regex& kNumber =
-      *new std::regex(R"((^|[^\w.,])(\d{1,15})(?:([.,])(\d{1,15}))?(?![\w]|[.,]\d))");
-  return replace_all(out, kNumber, [&](const std::smatch& m) {
-    std::string said = m.str(1) + words.cardinal(std::stoull(m.str(2)));
+      *new std::regex(R"((^|[^\w.,])(\d+)(?:([.,])(\d+))?(?![\w]|[.,]\d))");
+  out = replace_all(out, kNumber, [&](const std::smatch& m) {
+    std::string said = m.str(1) + spoken_integer(m.str(2), words.cardinal);
     if (!m[3].matched) return said;
     said += ' ';
     said += m.str(3) == "," ? words.comma : words.point;
-    const std::string fraction = m.str(4);
-    std::size_t zeros = 0;
-    while (zeros < fraction.size() && fraction[zeros] == '0') {
-      said += " " + words.cardinal(0);
-      ++zeros;
-    }
-    if (zeros < fraction.size()) said += " " + words.cardinal(std::stoull(fraction.substr(zeros)));
-    return said;
+    return said + " " + spoken_integer(m.str(4), words.cardinal);
   });
+  // What the rule above passed over, being next to a separator ("70,61.4", "euros .18"), is said
+  // as it stands, a separator before it by its word; only digits inside a word ("3D", "H.323")
+  // stay.
+  auto letter = [](char c) { return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z'); };
+  auto capital = [](char c) { return c >= 'A' && c <= 'Z'; };
+  std::string rest;
+  for (std::size_t i = 0; i < out.size();) {
+    if (out[i] < '0' || out[i] > '9') {
+      rest += out[i++];
+      continue;
+    }
+    std::size_t end = i;
+    while (end < out.size() && out[end] >= '0' && out[end] <= '9') ++end;
+    const std::string run = out.substr(i, end - i);
+    const char before = i > 0 ? out[i - 1] : ' ';
+    const bool after_separator = before == '.' || before == ',';
+    const bool in_word = (end < out.size() && letter(out[end])) || letter(before) ||
+                         (after_separator && i > 1 && capital(out[i - 2]));
+    if (in_word) {
+      rest += run;
+    } else if (after_separator) {
+      rest.pop_back();
+      rest += std::string(" ") + std::string(before == ',' ? words.comma : words.point) + " " +
+              spoken_integer(run, words.cardinal) + " ";
+    } else {
+      rest += " " + spoken_integer(run, words.cardinal) + " ";
+    }
+    i = end;
+  }
+  return rest;
+}
+
+std::string spoken_digits(std::string_view digits,
+                          const std::function<std::string(std::uint64_t)>& cardinal) {
+  std::string out;
+  for (char c : digits)
+    if (c >= '0' && c <= '9')
+      out += (out.empty() ? "" : " ") + cardinal(static_cast<std::uint64_t>(c - '0'));
+  return out;
+}
+
+std::string spoken_integer(std::string_view digits,
+                           const std::function<std::string(std::uint64_t)>& cardinal) {
+  if (digits.size() > 15) return spoken_digits(digits, cardinal);
+  std::size_t zeros = 0;
+  while (zeros + 1 < digits.size() && digits[zeros] == '0') ++zeros;
+  std::string out = spoken_digits(digits.substr(0, zeros), cardinal);
+  if (!out.empty()) out += ' ';
+  return out + cardinal(std::stoull(std::string(digits.substr(zeros))));
+}
+
+std::string spaced(const std::smatch& match, const std::string& words) {
+  auto touches = [](char c) {
+    return std::string_view(" .,;:!?)]}\"'(\[{").find(c) == std::string_view::npos;
+  };
+  const auto before = match.prefix(), after = match.suffix();
+  std::string out;
+  if (before.length() > 0 && touches(*(before.second - 1))) out += ' ';
+  out += words;
+  if (after.length() > 0 && touches(*after.first)) out += ' ';
+  return out;
 }
 
 std::string collapse_spaces(const std::string& text) {

@@ -43,14 +43,17 @@ std::string expand_abbreviations(const std::string& text, const std::vector<Abbr
 
 // An amount of money as written in any of the five languages' conventions: "3,50 €", "€3.50",
 // "3.50 $", "$1,234.56", "1.234,56 EUR", "1 000 ₽". `currency` is an ISO 4217 code (EUR, USD,
-// GBP, RUB, JPY, MXN); `cents` is the fraction in hundredths (-1 when none was written).
+// GBP, RUB, JPY, MXN); `cents` is the fraction in hundredths (-1 when none was written). A minus
+// sign before the symbol ("-$5"), between the symbol and the amount ("$-5", "€−3,50") or before an
+// amount written first ("-3,50 €") is said as `minus` ("menos", "moins") before `say`'s words.
 struct Amount {
   std::uint64_t whole = 0;
   int cents = -1;
   std::string currency;
 };
 std::string expand_money(const std::string& text,
-                         const std::function<std::string(const Amount&)>& say);
+                         const std::function<std::string(const Amount&)>& say,
+                         std::string_view minus);
 
 // A currency's words in a language whose nouns have one singular and one plural: "euro"/"euros",
 // "céntimo"/"céntimos" (empty for a currency spoken without cents, as the yen).
@@ -72,7 +75,9 @@ inline int spoken_cents(const Amount& a, const CurrencyWords& w) {
 }
 
 // Day-first numeric dates, as all four of es, fr, it, ru write them: 15/03/2024, 15.03.2024,
-// 15-03-24; and ISO 8601's 2024-03-15. `year_digits` is 2 or 4.
+// 15-03-24; and ISO 8601's 2024-03-15. `year_digits` is 2 or 4. A date that does not exist
+// (31/02/2024, 29/02/2023, 0000-00-00) is left as it is written, for the number rules.
+bool valid_date(unsigned day, unsigned month, unsigned year, int year_digits);
 std::string expand_numeric_dates(
     const std::string& text,
     const std::function<std::string(unsigned day, unsigned month, unsigned year, int year_digits)>&
@@ -84,8 +89,13 @@ std::string expand_clock_times(const std::string& text, bool french_h,
 
 // Minus signs said as the language's word (`minus`: "menos", "moins", "meno", "минус"): the sign
 // U+2212 wherever it stands, and "-5" or "–5" (hyphen-minus, en dash) at the start of a word. A
-// dash between digits or after a letter ("10-12", "555-1234", "1-го") is left as it is.
-std::string expand_minus_signs(const std::string& text, std::string_view minus);
+// dash between digits or after a letter ("10-12", "555-1234", "1-го") is left as it is. A plus
+// sign at the start of a word before a digit ("+5") is said as `plus` ("más", "plus").
+std::string expand_minus_signs(const std::string& text, std::string_view minus,
+                               std::string_view plus);
+
+// The numero sign before a number ("№ 5", "№5") said as `numero` ("número", "numéro", "номер").
+std::string expand_numero_sign(const std::string& text, std::string_view numero);
 
 // Temperatures and angles: "20 °C" -> "20 <degrees> Celsius", "45°" -> "45 <degrees>", with
 // `degrees` the language's word ("grados", "degrés", "gradi").
@@ -98,8 +108,18 @@ std::string join_digit_groups(const std::string& text);
 // Every number left in `text` spelled: digit groups of three after one of `group_separators`
 // ("1.234.567" with "."; "1,234" with ","), decimals read as the whole part, the separator's word
 // ("coma", "virgule"), then the fraction's leading zeros one by one and the rest as a number
-// ("3,05" -> "tres coma cero cinco"); "75 %" -> "75" + `percent`. Numbers of more than 15 digits
-// and digits inside words ("3D", "H.323") are left alone.
+// ("3,05" -> "tres coma cero cinco"); "75 %" -> "75" + `percent`. A number's leading zeros are
+// said one by one ("007" -> "cero cero siete", "0000" -> four zeros); a number of more than 15
+// digits is said digit by digit (spoken_digits), never as a decimal. Digits inside words ("3D",
+// "H.323") are left alone.
+// `digits` said one by one with `cardinal` ("0042" -> "cero cero cuatro dos"); other characters
+// are skipped.
+std::string spoken_digits(std::string_view digits,
+                          const std::function<std::string(std::uint64_t)>& cardinal);
+// A whole number as written, its leading zeros and digits beyond 15 said one by one, the rest by
+// `cardinal`: "042" -> "cero cuarenta y dos", "1234567890123456" -> sixteen digit words.
+std::string spoken_integer(std::string_view digits,
+                           const std::function<std::string(std::uint64_t)>& cardinal);
 struct NumberWords {
   std::string_view group_separators;
   std::string_view comma, point;  // the words for a decimal comma and a decimal point
@@ -175,6 +195,10 @@ class UnitRule {
   std::string_view of_millions_;
   bool singular_below_two_;
 };
+
+// `words` in place of `match`, with a space on a side where a letter, digit or symbol touches it
+// ("5 £6" -> "5 pounds 6", not "pounds6"); punctuation and spaces stay as they are.
+std::string spaced(const std::smatch& match, const std::string& words);
 
 // Collapses runs of spaces left by the rules.
 std::string collapse_spaces(const std::string& text);
