@@ -151,12 +151,18 @@ TEST_F(SayCli, DocumentedExitCodes) {
   EXPECT_EQ(r.exit_code, 1);
   EXPECT_NE(r.err.find("no-such-folder/x.wav"), std::string::npos) << r.err;
   // An output format say cannot write is a usage error, found before the voice is even looked up.
-  r = tts("say --voice babble -o x.mp3 Hi.");
+  r = tts("say --voice babble -o x.aac Hi.");
   EXPECT_EQ(r.exit_code, 2) << r.err;
-  EXPECT_NE(r.err.find("use .wav, .flac or .ogg"), std::string::npos) << r.err;
-  r = tts("say --voice nobody -o x.mp3 Hi.");
+  EXPECT_NE(r.err.find("use .wav, .flac, .ogg, .opus or .mp3"), std::string::npos) << r.err;
+  r = tts("say --voice nobody -o x.aac Hi.");
   EXPECT_EQ(r.exit_code, 2) << r.err;
-  EXPECT_FALSE(fs::exists(folder() / "x.mp3"));
+  EXPECT_FALSE(fs::exists(folder() / "x.aac"));
+  // MP3 and Opus are written as the other formats are, and read back as audio.
+  for (const char* name : {"hi.mp3", "hi.opus"}) {
+    r = tts(std::string("say --voice babble -o ") + name + " 'Hello there.'");
+    ASSERT_EQ(r.exit_code, 0) << name << ": " << r.err;
+    EXPECT_GT(tts::audio::read_audio(folder() / name).samples.size(), 1600u) << name;
+  }
   r = tts("say --voice babble --device cuda -o x.wav Hi.");
   EXPECT_EQ(r.exit_code, 1);
   EXPECT_NE(r.err.find("CUDA"), std::string::npos) << r.err;

@@ -107,8 +107,9 @@ TEST_F(Http, PcmAndFlacAreExactAndTheOthersDecode) {
     auto r = c.Post("/v1/audio/speech", speech_body(format), "application/json");
     ASSERT_TRUE(r && r->status == 200);
     auto a = decode(r->body, format == "mp3" ? "mp3" : "ogg");
+    // A streamed MP3 keeps the encoder's delay and padding (no gapless header): about 0.12 s.
     EXPECT_NEAR(static_cast<double>(a.samples.size()), static_cast<double>(expected.size()),
-                0.1 * voice()->sample_rate());
+                (format == "mp3" ? 0.15 : 0.1) * voice()->sample_rate());
   }
 }
 

@@ -349,7 +349,8 @@ void register_say(CLI::App& app, int& exit_code) {
   cmd->add_option("--lang", o->synthesis.language,
                   "Language of the text, a BCP 47 tag (en-US, es-MX, es): without --voice, the "
                   "installed voice that speaks it reads it; with one, that voice must speak it");
-  cmd->add_option("-o,--output", o->output, "Write audio to FILE (.wav, .flac or .ogg)");
+  cmd->add_option("-o,--output", o->output,
+                  "Write audio to FILE (.wav, .flac, .ogg, .opus or .mp3)");
   cmd->add_flag("--raw", o->raw, "Write raw signed 16-bit little-endian mono PCM to stdout");
   cmd->add_option("--timings", o->timings,
                   "Also write when each phoneme sounds in the output (TSV: sentence, index, "

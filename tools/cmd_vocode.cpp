@@ -38,7 +38,8 @@ void register_vocode(CLI::App& app, int& exit_code) {
   cmd->add_option("input", o->input,
                   "Audio file to copy, or log-mel frames (.npy, frames x n_mels)")
       ->required();
-  cmd->add_option("-o,--output", o->output, "Output audio (wav, flac or ogg)")->required();
+  cmd->add_option("-o,--output", o->output, "Output audio (wav, flac, ogg, opus or mp3)")
+      ->required();
   cmd->add_option("--model", o->model, "Vocoder folder (vocoder.json + vocoder.safetensors)")
       ->required();
   cmd->add_option("--seed", o->seed, "Sampling seed");

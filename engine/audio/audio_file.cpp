@@ -13,6 +13,8 @@
 #include <memory>
 #include <string>
 
+#include "sndfile_formats.h"
+
 namespace fs = std::filesystem;
 
 namespace tts::audio {
@@ -32,10 +34,10 @@ int format_for_extension(const fs::path& path) {
   std::string ext = path.extension().string();
   std::transform(ext.begin(), ext.end(), ext.begin(), ::tolower);
   if (ext == ".wav") return SF_FORMAT_WAV | SF_FORMAT_PCM_16;
-  if (ext == ".flac") return SF_FORMAT_FLAC | SF_FORMAT_PCM_16;
-  if (ext == ".ogg") return SF_FORMAT_OGG | SF_FORMAT_VORBIS;
+  if (ext.size() > 1)
+    if (const SndfileFormat* f = find_sndfile_format(ext.substr(1))) return f->format;
   throw AudioError(path.string() + ": unknown audio extension \"" + ext +
-                   "\" (use .wav, .flac or .ogg)");
+                   "\" (use .wav, .flac, .ogg, .opus or .mp3)");
 }
 
 // Whether an Ogg file ends with a whole page that carries the end-of-stream flag (RFC 3533: a
@@ -181,6 +183,7 @@ AudioFileWriter::AudioFileWriter(fs::path path, int sample_rate) : path_(std::mo
   if (!file_) fail(std::string("cannot open for writing: ") + sf_strerror(nullptr));
   // Clip ourselves: libsndfile's float->int conversion wraps around on overflow otherwise.
   sf_command(file_, SFC_SET_CLIPPING, nullptr, SF_TRUE);
+  apply_encoder_settings(file_, info.format);
 }
 
 AudioFileWriter::~AudioFileWriter() {

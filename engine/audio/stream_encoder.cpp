@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <cstring>
 
+#include "sndfile_formats.h"
 #include "tts/audio/audio_file.h"
 
 namespace tts::audio {
@@ -65,18 +66,6 @@ class PcmEncoder : public StreamEncoder {
   std::string mime_, header_;
 };
 
-struct SndfileFormat {
-  const char* name;
-  int format;
-  const char* mime;
-};
-constexpr SndfileFormat kSndfileFormats[] = {
-    {"flac", SF_FORMAT_FLAC | SF_FORMAT_PCM_16, "audio/flac"},
-    {"ogg", SF_FORMAT_OGG | SF_FORMAT_VORBIS, "audio/ogg"},
-    {"opus", SF_FORMAT_OGG | SF_FORMAT_OPUS, "audio/ogg; codecs=opus"},
-    {"mp3", SF_FORMAT_MPEG | SF_FORMAT_MPEG_LAYER_III, "audio/mpeg"},
-};
-
 // libsndfile writing through virtual I/O into memory. Bytes handed out by take() are gone; a
 // write that goes back before them (a header fix-up at close) is dropped, which leaves the
 // streamed header's "unknown" values in place.
@@ -100,13 +89,9 @@ class SndfileEncoder : public StreamEncoder {
     if (!file_)
       throw AudioError(std::string("cannot encode ") + format.name + " at " +
                        std::to_string(sample_rate) + " Hz: " + sf_strerror(nullptr));
-    if ((format.format & SF_FORMAT_TYPEMASK) == SF_FORMAT_MPEG) {
-      // LAME writes a VBR ("Xing") header frame first and fills in its frame count at the end,
-      // which a stream cannot do: decoders then trust the placeholder's count and stop early.
-      // At a constant bit rate the stream needs no such header to be read to its end.
-      int mode = SF_BITRATE_MODE_CONSTANT;
-      sf_command(file_, SFC_SET_BITRATE_MODE, &mode, sizeof mode);
-    }
+    // MP3 at a constant bit rate: LAME's variable-rate ("Xing") header frame has its frame count
+    // filled in at the end, which a stream cannot do, and decoders would stop early.
+    apply_encoder_settings(file_, format.format);
   }
   ~SndfileEncoder() override {
     if (file_) sf_close(file_);

@@ -32,11 +32,14 @@ Audio read_audio(const std::filesystem::path& path, int sample_rate = 0);
 std::vector<float> resample(const std::vector<float>& samples, int from_rate, int to_rate);
 
 // Throws AudioError naming `path` unless its extension is one write_audio and AudioFileWriter
-// write (.wav, .flac, .ogg, in any case): for checking an output name before any work.
+// write (.wav, .flac, .ogg, .opus, .mp3, in any case): for checking an output name before any
+// work.
 void check_audio_extension(const std::filesystem::path& path);
 
-// Writes 16-bit audio; the format follows the extension (.wav, .flac, .ogg). The data goes to a
-// temporary file beside `path` that is renamed into place, so a failure never leaves half a file.
+// Writes audio; the format follows the extension: .wav and .flac 16-bit, .ogg Vorbis, .opus Ogg
+// Opus (8, 12, 16, 24 or 48 kHz only), .mp3 at a constant 64 kbit/s (below 32 kHz). The data goes
+// to a temporary file beside `path` that is renamed into place, so a failure never leaves half a
+// file.
 void write_audio(const std::filesystem::path& path, const float* samples, std::size_t count,
                  int sample_rate);
 
