@@ -10,11 +10,23 @@ import shutil
 import subprocess
 import tempfile
 import unittest
+from importlib.machinery import SourceFileLoader
+from importlib.util import module_from_spec, spec_from_loader
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 SCRIPT = os.path.join(ROOT, "scripts", "check-layering")
-LAYERS = ["kernels", "frontend", "audio", "vocoder", "acoustic", "engine", "serve", "train",
-          "voice_creation", "tools", "tests", "benchmarks", "fuzz", "examples"]
+
+
+def check_layering_module():
+    loader = SourceFileLoader("check_layering", SCRIPT)
+    module = module_from_spec(spec_from_loader("check_layering", loader))
+    loader.exec_module(module)
+    return module
+
+
+CHECK = check_layering_module()
+LAYERS = sorted(CHECK.ALLOWED)  # the folders the check reads
+EXCEPTIONS = CHECK.EXCEPTIONS  # the includes it still allows against its table
 SOURCES = (".c", ".h", ".hpp", ".cc", ".cpp", ".cu", ".cuh", ".in")
 
 
@@ -131,14 +143,17 @@ class CheckLayeringTest(unittest.TestCase):
         self.assertIn("plugins/plugin.cpp: the folder plugins/ is not a layer", result.stderr)
 
     def test_an_exception_no_longer_needed_fails(self):
-        path, lines = self.edit("train/checkpoint_files.cpp")
-        kept = [line for line in lines if '#include "tts/engine/voice.h"' not in line]
+        if not EXCEPTIONS:
+            self.skipTest("scripts/check-layering lists no exception")
+        relative, header = sorted(EXCEPTIONS)[0]
+        path, lines = self.edit(relative)
+        kept = [line for line in lines if f'#include "{header}"' not in line]
+        self.assertLess(len(kept), len(lines))
         with open(path, "w", encoding="utf-8") as f:
             f.writelines(kept)
         result = self.run_check()
         self.assertEqual(result.returncode, 1)
-        self.assertIn('train/checkpoint_files.cpp: no longer includes "tts/engine/voice.h"',
-                      result.stderr)
+        self.assertIn(f'{relative}: no longer includes "{header}"', result.stderr)
 
     def test_the_programs_may_use_every_library(self):
         self.plant("tools/cmd_serve.cpp", '#include "tts/voice_creation/create_voice.h"', at=2)
