@@ -1,4 +1,4 @@
-// libFuzzer target for audio file reading (engine/audio/audio_file.cpp, read_audio: libsndfile's
+// libFuzzer target for audio file reading (audio/audio_file.cpp, read_audio: libsndfile's
 // decoders, the truncation checks, libsoxr resampling): the input is written to a file and read.
 //
 // Checks, besides the sanitizers': a read either throws AudioError naming the file or returns

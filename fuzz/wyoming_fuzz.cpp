@@ -1,9 +1,9 @@
-// libFuzzer target for the Wyoming framing (engine/serve/wyoming_protocol.cpp): the input is fed
+// libFuzzer target for the Wyoming framing (serve/wyoming/wyoming_protocol.cpp): the input is fed
 // to the parser whole and in small pieces (as a socket may deliver it), which must agree, and every
 // event that comes out is serialised and parsed back.
 //
-//   clang++-14 -std=c++17 -g -O1 -fsanitize=fuzzer,address -I engine/include \
-//     fuzz/wyoming_fuzz.cpp engine/serve/wyoming_protocol.cpp -o /tmp/wyoming_fuzz
+//   clang++-14 -std=c++17 -g -O1 -fsanitize=fuzzer,address -I serve/include \
+//     fuzz/wyoming_fuzz.cpp serve/wyoming/wyoming_protocol.cpp -o /tmp/wyoming_fuzz
 //   /tmp/wyoming_fuzz -max_total_time=60 fuzz/corpus/wyoming
 //
 // Checks, besides the sanitizer's: feed never throws; the verdict, the error message and the events

@@ -7,7 +7,7 @@
 #include <cstdint>
 #include <string>
 
-#include "../engine/serve/wyoming_request.h"
+#include "../serve/wyoming/wyoming_request.h"
 #include "fuzz_support.h"
 
 using nlohmann::json;

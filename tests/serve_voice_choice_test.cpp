@@ -13,7 +13,7 @@
 #include <utility>
 #include <vector>
 
-#include "../engine/serve/wyoming_request.h"
+#include "../serve/wyoming/wyoming_request.h"
 #include "tts/engine/voice_language.h"
 #include "tts/engine/voice_random.h"
 #include "tts/frontend/text_pipeline.h"

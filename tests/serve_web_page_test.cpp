@@ -50,7 +50,7 @@ class Served {
 class WebPage : public testing_support::RandomVoiceSuite<WebPage> {};
 
 std::string source_page() {
-  std::ifstream in(std::string(TTS_SOURCE_DIR) + "/engine/serve/web/index.html", std::ios::binary);
+  std::ifstream in(std::string(TTS_SOURCE_DIR) + "/serve/web/index.html", std::ios::binary);
   std::stringstream text;
   text << in.rdbuf();
   return text.str();

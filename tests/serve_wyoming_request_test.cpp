@@ -1,4 +1,4 @@
-// Wyoming's request events read into speech requests (engine/serve/wyoming_request.h), with no
+// Wyoming's request events read into speech requests (serve/wyoming/wyoming_request.h), with no
 // server and no voice: what synthesize, synthesize-start and synthesize-chunk ask for, when the
 // voice chooser is asked, and every malformed field refused with a message naming the event and
 // the field.
@@ -9,7 +9,7 @@
 #include <utility>
 #include <vector>
 
-#include "../engine/serve/wyoming_request.h"
+#include "../serve/wyoming/wyoming_request.h"
 
 using nlohmann::json;
 using namespace tts::serve;

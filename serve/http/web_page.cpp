@@ -7,7 +7,7 @@
 
 namespace tts::serve {
 
-// Made at build time from engine/serve/web/index.html (cmake/embed_text.cmake).
+// Made at build time from serve/web/index.html (cmake/embed_text.cmake).
 extern const char web_page_html[];
 extern const std::size_t web_page_html_size;
 

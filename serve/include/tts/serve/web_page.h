@@ -1,6 +1,6 @@
 // The page `tts serve` answers GET / with: a text box, the served voices, rate and pitch, and
 // speech that plays as it streams (PCM from POST /v1/audio/speech, on the Web Audio API). One
-// HTML file with its CSS and JavaScript inline (engine/serve/web/index.html, built into the
+// HTML file with its CSS and JavaScript inline (serve/web/index.html, built into the
 // binary), no external assets, so it works on a machine without a network. It holds no secret and
 // is served without the API key; with `--api-key` set, the page asks for the key and sends it.
 #pragma once

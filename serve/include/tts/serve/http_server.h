@@ -12,7 +12,7 @@
 // WWW-Authenticate), 404, 405 (with Allow), 408 (the request did not arrive in time), 413 (body
 // too large), 415 (a form, not JSON), 431 (headers too large), 503 (busy, stopping or too many
 // connections; with Retry-After) or 500. Connections are held by a front of their own
-// (engine/serve/http_connections.h), so that idle and slow clients hold no worker.
+// (serve/http/http_connections.h), so that idle and slow clients hold no worker.
 #pragma once
 
 #include <atomic>
