@@ -308,10 +308,15 @@ void WyomingConnections::work() {
     jobs_.pop_front();
     c->state = Connection::State::kServing;
     lock.unlock();
-    After after = c->session->handle(c->events);
+    After after = After::kClose;
+    try {
+      after = c->session->handle(c->events);
+      if (after == After::kContinue && !c->frame_error.empty())
+        after = c->session->refuse_frame(c->frame_error);
+    } catch (const std::exception&) {  // out of memory: never seen, and must not end the server
+      refused_("internal");
+    }
     c->events.clear();
-    if (after == After::kContinue && !c->frame_error.empty())
-      after = c->session->refuse_frame(c->frame_error);
     if (after == After::kContinue && c->ended) after = After::kClose;
     lock.lock();
     --busy_threads_;

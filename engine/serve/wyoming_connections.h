@@ -40,7 +40,7 @@ class WyomingConnections {
   // The session of a new connection, which answers on `fd`.
   using NewSession = std::function<std::unique_ptr<WyomingSession>(int fd)>;
   // Told of each connection refused or closed here: "connections" (over the limit),
-  // "idle_timeout" (no event in time).
+  // "idle_timeout" (no event in time), "internal" (its session threw).
   using Refused = std::function<void(const char* reason)>;
 
   WyomingConnections(WyomingConnectionLimits limits, NewSession new_session, Refused refused);
