@@ -63,3 +63,21 @@ TEST(Cli, MissingFilesAreNamed) {
   EXPECT_EQ(r.exit_code, 2);
   EXPECT_THAT(r.output, HasSubstr("/nonexistent/data"));
 }
+
+TEST(Cli, ASeedOutsideSixtyFourBitsIsAUsageError) {
+  // CLI11 alone would wrap -1 round to 2^64 - 1 and clamp 2^64 to it: two seeds, one audio.
+  for (const char* seed : {"-1", "18446744073709551616", "99999999999999999999999", "1.5", "0x10"})
+    for (const char* command : {"say Hi. -o /tmp/tts_cli_test.wav",
+                                "vocode /nonexistent.wav -o "
+                                "/tmp/tts_cli_test.wav --model m"}) {
+      SCOPED_TRACE(std::string(command) + " --seed " + seed);
+      const Result r = run(std::string(command) + " --seed " + seed);
+      EXPECT_EQ(r.exit_code, 2) << r.output;
+      EXPECT_THAT(r.output, HasSubstr("a seed is a whole number from 0 to 18446744073709551615"));
+    }
+  // The largest is a seed: vocode goes on to its missing input.
+  const Result r =
+      run("vocode /nonexistent/in.wav -o /tmp/tts_cli_test.wav --model "
+          "/nonexistent/model --seed 18446744073709551615");
+  EXPECT_EQ(r.exit_code, 3) << r.output;
+}

@@ -128,6 +128,7 @@ TEST_F(Http, BadRequestsGetAStatusAndAnOpenAiErrorObject) {
   expect_error(post(R"({"input": "Hi", "voice": "nobody"})"), 400, "\"nobody\" is not served");
   expect_error(post(R"({"input": "Hi", "response_format": "aac"})"), 400, "response_format");
   expect_error(post(R"({"input": ""})"), 400, "empty");
+  expect_error(post(R"({"input": "Hi", "voice": ""})"), 400, "voice: empty");
   expect_error(post(json{{"input", std::string(41, 'a')}}.dump()), 400, "limit of 40");
   expect_error(post(json{{"input", std::string(4000, 'a')}}.dump()), 413, "too large");
   expect_error(c.Get("/v1/audio/speech"), 405, "POST");
@@ -139,10 +140,29 @@ TEST_F(Http, BadRequestsGetAStatusAndAnOpenAiErrorObject) {
   auto metrics = c.Get("/metrics");
   ASSERT_TRUE(metrics && metrics->status == 200);
   EXPECT_NE(
-      metrics->body.find("tts_request_errors_total{protocol=\"http\",reason=\"bad_request\"} 6"),
+      metrics->body.find("tts_request_errors_total{protocol=\"http\",reason=\"bad_request\"} 7"),
       std::string::npos)
       << metrics->body;
   EXPECT_NE(metrics->body.find("tts_syntheses_total 1"), std::string::npos) << metrics->body;
+}
+
+// Input with nothing to speak is refused, the same way in every format, rather than answered with
+// an empty file.
+TEST_F(Http, InputWithNothingToSpeakIs400InEveryFormat) {
+  Served s(voice());
+  auto c = s.client();
+  for (const char* format : {"pcm", "wav", "flac", "mp3", "opus"})
+    for (const char* input : {"   ", "...", "\xF0\x9F\x98\x80\xF0\x9F\x8E\x89"}) {
+      SCOPED_TRACE(std::string(format) + " \"" + input + "\"");
+      auto r =
+          c.Post("/v1/audio/speech", json{{"input", input}, {"response_format", format}}.dump(),
+                 "application/json");
+      expect_error(r, 400, "nothing to speak");
+    }
+  auto ok = c.Post("/v1/audio/speech", speech_body("pcm", "Yes."), "application/json");
+  ASSERT_TRUE(ok);
+  EXPECT_EQ(ok->status, 200);
+  EXPECT_GT(ok->body.size(), 0u);
 }
 
 TEST_F(Http, AnApiKeyGuardsEverythingButHealth) {

@@ -1,6 +1,7 @@
 // The Wyoming server on the bundled voice, through a real TCP socket: describe, synthesize, the
 // streaming form, errors that keep the connection and errors that end it, busy workers, the
-// connection limit, the idle timeout, a client that hangs up mid-synthesis, and a prompt stop().
+// connection limit, idle and slow clients, the first-event and idle timeouts, a client that hangs
+// up mid-synthesis, a stream cut short, and a prompt stop().
 #include <arpa/inet.h>
 #include <gtest/gtest.h>
 #include <netinet/in.h>
@@ -10,6 +11,7 @@
 
 #include <chrono>
 #include <deque>
+#include <memory>
 #include <optional>
 #include <thread>
 
@@ -34,6 +36,11 @@ constexpr double kPrompt = 20.0;
 #else
 constexpr double kPrompt = 2.0;
 #endif
+
+constexpr const char* kLongText =
+    "This is a rather long sentence that takes a while to say. "
+    "Here is another one, so that there is plenty left to make. "
+    "And a third one, for good measure, that nobody will hear.";
 
 std::shared_ptr<const engine::Voice> g_voice;
 
@@ -372,6 +379,30 @@ TEST_F(WyomingServerTest, BusyWorkersGiveAnError) {
   EXPECT_GT(audio.samples, 0u);
 }
 
+// A stream cut by the service's shutdown (the drain time over) ends with `error`, not with an
+// audio-stop that would claim it complete.
+TEST_F(WyomingServerTest, AStreamCutShortEndsWithAnErrorNotAnAudioStop) {
+  Running r;
+  Client client(r.server.port());
+  client.send(event("synthesize", {{"text",
+                                    "A sentence that is long enough to be cut off by the stop. "
+                                    "And another one after it, and a third to make sure."}}));
+  auto start = client.next();
+  ASSERT_TRUE(start);
+  ASSERT_EQ(start->type, "audio-start");
+  EXPECT_FALSE(r.service.shutdown(Clock::now()));  // cancels the running synthesis
+  std::optional<Event> last;
+  for (int i = 0; i < 10000; ++i) {
+    auto e = client.next(std::chrono::seconds(5));
+    if (!e) break;
+    EXPECT_NE(e->type, "audio-stop");
+    last = e;
+  }
+  ASSERT_TRUE(last);
+  EXPECT_EQ(last->type, "error");
+  EXPECT_EQ(last->data.value("code", ""), "cancelled") << last->data.dump();
+}
+
 TEST_F(WyomingServerTest, AClientThatHangsUpCancelsItsSynthesis) {
   ServiceOptions options;
   options.workers = 1;
@@ -379,11 +410,7 @@ TEST_F(WyomingServerTest, AClientThatHangsUpCancelsItsSynthesis) {
   Running r(options);
   {
     Client client(r.server.port());
-    client.send(
-        event("synthesize", {{"text",
-                              "This is a rather long sentence that takes a while to say. "
-                              "Here is another one, so that there is plenty left to make. "
-                              "And a third one, for good measure, that nobody will hear."}}));
+    client.send(event("synthesize", {{"text", kLongText}}));
     auto start = client.next();
     ASSERT_TRUE(start);
     ASSERT_EQ(start->type, "audio-start");
@@ -408,28 +435,102 @@ TEST_F(WyomingServerTest, AClientThatHangsUpCancelsItsSynthesis) {
   EXPECT_GT(audio.samples, 0u);
 }
 
-TEST_F(WyomingServerTest, ConnectionsBeyondTheLimitGetAnError) {
+TEST_F(WyomingServerTest, BeyondTheLimitTheLongestIdleConnectionIsClosed) {
+  WyomingOptions options;
+  options.max_connections = 2;
+  Running r({}, options);
+  Client older(r.server.port());
+  older.send(event("describe"));
+  ASSERT_TRUE(older.next());  // served, then idle
+  std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  Client newer(r.server.port());
+  newer.send(event("describe"));
+  ASSERT_TRUE(newer.next());
+  // A third: the older idle one makes room, told why; the newer one is still served.
+  Client third(r.server.port());
+  third.send(event("describe"));
+  auto info = third.next();
+  ASSERT_TRUE(info);
+  EXPECT_EQ(info->type, "info");
+  expect_error(older, "busy");
+  EXPECT_TRUE(older.closed_by_server());
+  newer.send(event("ping", {{"text", "still here"}}));
+  auto pong = newer.next();
+  ASSERT_TRUE(pong);
+  EXPECT_EQ(pong->type, "pong");
+}
+
+TEST_F(WyomingServerTest, WhenEveryConnectionIsSpeakingANewOneIsBusy) {
   WyomingOptions options;
   options.max_connections = 1;
   Running r({}, options);
-  Client first(r.server.port());
-  first.send(event("describe"));
-  ASSERT_TRUE(first.next());  // served, so counted
+  Client speaking(r.server.port());
+  speaking.send(event("synthesize", {{"text", kLongText}}));
+  auto start = speaking.next();
+  ASSERT_TRUE(start);
+  ASSERT_EQ(start->type, "audio-start");
   Client second(r.server.port());
   expect_error(second, "busy");
   EXPECT_TRUE(second.closed_by_server());
-  first.close();
-  // Once the first has gone, a new one is served.
-  for (auto start = Clock::now(); seconds_since(start) < 5;) {
-    Client third(r.server.port());
-    third.send(event("describe"));
-    auto e = third.next();
-    if (e && e->type == "info") return;
-    // The first is still closing: the third was refused (an error, or closed unanswered while the
-    // second's refusal is still being sent). Try again.
-    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  std::string metrics = r.service.metrics().prometheus(r.service.admission());
+  EXPECT_NE(metrics.find("protocol=\"wyoming\",reason=\"connections\""), std::string::npos)
+      << metrics;
+}
+
+// Idle sockets and clients that trickle bytes hold no thread and no place a real client needs:
+// with more of them open than there are connection threads, describe and synthesize are
+// answered at once.
+TEST_F(WyomingServerTest, IdleAndSlowClientsDenyNoOne) {
+  WyomingOptions options;
+  options.connection_threads = 4;
+  Running r({}, options);
+  std::vector<std::unique_ptr<Client>> idle, slow;
+  for (int i = 0; i < 48; ++i) {
+    idle.push_back(std::make_unique<Client>(r.server.port()));
+    ASSERT_TRUE(idle.back()->connected());
   }
-  FAIL() << "no connection served after the first closed";
+  for (int i = 0; i < 16; ++i) {
+    slow.push_back(std::make_unique<Client>(r.server.port()));
+    slow.back()->send_raw("{\"type\": \"desc");  // never finished
+  }
+  std::this_thread::sleep_for(std::chrono::milliseconds(200));
+  for (int round = 0; round < 3; ++round) {
+    auto start = Clock::now();
+    Client client(r.server.port());
+    client.send(event("describe"));
+    auto info = client.next(std::chrono::seconds(5));
+    ASSERT_TRUE(info);
+    EXPECT_EQ(info->type, "info") << info->data.dump();
+    EXPECT_LT(seconds_since(start), 1.0);
+    for (auto& s : slow) s->send_raw("r");  // still trickling
+  }
+  Client speaker(r.server.port());
+  speaker.send(event("synthesize", {{"text", "Hi."}}));
+  Audio audio = read_audio(speaker);
+  ASSERT_FALSE(audio.error) << audio.error->data.dump();
+  EXPECT_GT(audio.samples, 0u);
+}
+
+TEST_F(WyomingServerTest, AConnectionWithoutAFirstEventIsClosedAtItsDeadline) {
+  WyomingOptions options;
+  options.first_event_timeout = std::chrono::seconds(1);
+  Running r({}, options);
+  Client silent(r.server.port());
+  Client served(r.server.port());
+  auto start = Clock::now();
+  served.send(event("describe"));
+  ASSERT_TRUE(served.next());
+  auto e = expect_error(silent, "timeout");
+  ASSERT_TRUE(e);
+  EXPECT_NE(e->data.value("text", "").find("of connecting"), std::string::npos) << e->data.dump();
+  EXPECT_TRUE(silent.closed_by_server());
+  EXPECT_GT(seconds_since(start), 0.9);
+  EXPECT_LT(seconds_since(start), 4.0);
+  // The one that sent its first event in time waits idle_timeout (60 s) for its next.
+  served.send(event("ping", {{"text", "x"}}));
+  auto pong = served.next();
+  ASSERT_TRUE(pong);
+  EXPECT_EQ(pong->type, "pong");
 }
 
 TEST_F(WyomingServerTest, AnIdleConnectionIsClosed) {
@@ -461,14 +562,18 @@ TEST_F(WyomingServerTest, StopEndsConnectionsPromptly) {
   EXPECT_LT(seconds_since(start), kPrompt);
   EXPECT_EQ(r.service.admission().running(), 0);
   EXPECT_FALSE(idle.next(std::chrono::seconds(2)));
-  // The speaking client gets the rest of what was sent, then (at most) an error, then the end.
+  // The speaking client gets the rest of what was sent, then an error, never an audio-stop
+  // claiming its stream complete, then the end.
+  std::optional<Event> last;
   for (int i = 0; i < 10000; ++i) {
     auto e = speaking.next(std::chrono::seconds(2));
     if (!e) break;
-    if (e->type == "error") {
-      EXPECT_EQ(e->data.value("code", ""), "cancelled");
-    }
+    EXPECT_NE(e->type, "audio-stop");
+    last = e;
   }
+  ASSERT_TRUE(last);
+  EXPECT_EQ(last->type, "error");
+  EXPECT_EQ(last->data.value("code", ""), "cancelled") << last->data.dump();
   Client late(r.server.port());
   EXPECT_FALSE(late.connected() && late.next(std::chrono::seconds(1)));
   r.server.stop();  // twice is fine

@@ -218,7 +218,7 @@ void register_bench_pipeline(CLI::App& bench, int& exit_code) {
       ->capture_default_str();
   cmd->add_option("--text", o->text, "Text to speak (default: a five-sentence paragraph)");
   cmd->add_option("--threads", o->threads, "Vocoder threads")->check(CLI::Range(1, 256));
-  cmd->add_option("--seed", o->seed, "Sampling seed");
+  cmd->add_option("--seed", o->seed, "Sampling seed")->check(seed_validator());
   cmd->add_option("--chunk", o->chunk_samples, "Samples per chunk")->check(CLI::Range(1, 1 << 20));
   cmd->add_option("--pitch", o->pitch_semitones, "Pitch shift in semitones (as tts say --pitch)")
       ->check(CLI::Range(-24.0f, 24.0f));

@@ -385,7 +385,9 @@ void register_say(CLI::App& app, int& exit_code) {
   cmd->add_option("--sentence-silence", s.sentence_silence, "Seconds of silence between sentences")
       ->check(CLI::Range(0.0f, 60.0f))
       ->capture_default_str();
-  cmd->add_option("--seed", s.seed, "Sampling seed (same seed, same audio)")->capture_default_str();
+  cmd->add_option("--seed", s.seed, "Sampling seed (same seed, same audio)")
+      ->capture_default_str()
+      ->check(seed_validator());
   cmd->add_option("--temperature", s.temperature, "Vocoder sampling temperature (0 = arg-max)")
       ->check(CLI::Range(0.0f, 10.0f))
       ->capture_default_str();

@@ -11,7 +11,10 @@
 #include <cerrno>
 #include <chrono>
 #include <cmath>
+#include <cstdlib>
+#include <fstream>
 #include <iostream>
+#include <sstream>
 #include <thread>
 
 #include "commands.h"
@@ -41,7 +44,8 @@ struct ServeOptions {
   int wyoming_port = 10200;
   bool no_wyoming = false;
   std::vector<std::string> voices{"default"};
-  std::string api_key;
+  std::string api_key, api_key_file;
+  bool api_key_given = false;  // --api-key was on the command line (even empty)
   int workers = 2, queue = 2, threads = 1;
   std::size_t max_text = 4096, max_body = 64 * 1024;
   double request_timeout = 300, queue_timeout = 10, drain_timeout = 10;
@@ -81,11 +85,79 @@ int batch_streams(const ServeOptions& o, const engine::Voice& voice) {
   return std::max(n, 1);
 }
 
+std::string trimmed(const std::string& s) {
+  const char* space = " \t\r\n\f\v";
+  auto first = s.find_first_not_of(space);
+  if (first == std::string::npos) return "";
+  return s.substr(first, s.find_last_not_of(space) + 1 - first);
+}
+
+// The API key, from --api-key, else --api-key-file, else the TTS_API_KEY environment variable
+// (both keep it out of the process list); none: serve without one. A source that is given but
+// empty (an unset shell variable, an empty file) is an error, never a server without a key.
+// Returns kExitOk, or the exit code after saying why on stderr.
+int resolve_api_key(ServeOptions& o) {
+  if (o.api_key_given && !o.api_key_file.empty()) {
+    std::cerr << "tts serve: give --api-key or --api-key-file, not both\n";
+    return kExitUsage;
+  }
+  std::string source;
+  if (o.api_key_given) {
+    source = "--api-key";
+  } else if (!o.api_key_file.empty()) {
+    source = "--api-key-file " + o.api_key_file;
+    std::ifstream in(o.api_key_file, std::ios::binary);
+    std::ostringstream text;
+    text << in.rdbuf();
+    if (!in) {
+      std::cerr << "tts serve: cannot read the API key file " << o.api_key_file << "\n";
+      return kExitBadInput;
+    }
+    o.api_key = text.str();
+  } else if (const char* env = std::getenv("TTS_API_KEY")) {
+    source = "TTS_API_KEY";
+    o.api_key = env;
+  } else {
+    return kExitOk;
+  }
+  o.api_key = trimmed(o.api_key);
+  if (o.api_key.empty()) {
+    std::cerr << "tts serve: " << source
+              << " gives an empty API key (an unset variable?): give a key, or no key to serve "
+                 "without one\n";
+    return kExitUsage;
+  }
+  if (o.api_key.find_first_of(" \t\r\n") != std::string::npos) {
+    std::cerr << "tts serve: " << source << ": the API key has white space inside it\n";
+    return kExitUsage;
+  }
+  return kExitOk;
+}
+
+// HOST:PORT for a URL: an IPv6 address in brackets, so that the printed URL can be pasted.
+std::string url_authority(const std::string& host, int port) {
+  bool ipv6 = host.find(':') != std::string::npos && host.front() != '[';
+  return (ipv6 ? "[" + host + "]" : host) + ":" + std::to_string(port);
+}
+
+// A number of seconds that is finite: CLI::Range alone lets NaN through (every comparison with it
+// is false), and a NaN timeout would become an undefined duration.
+const CLI::Validator kFiniteSeconds(
+    [](std::string& text) -> std::string {
+      try {
+        if (std::isfinite(std::stod(text))) return "";
+      } catch (const std::exception&) {
+      }
+      return "not a finite number of seconds: " + text;
+    },
+    "SECONDS");
+
 bool is_loopback(const std::string& host) {
   return host == "127.0.0.1" || host == "localhost" || host == "::1" || host.rfind("127.", 0) == 0;
 }
 
 int run_serve(ServeOptions o) {
+  if (int code = resolve_api_key(o); code != kExitOk) return code;
   if (o.batch_threads == 0)
     o.batch_threads = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
   // A GPU pays only with many streams at once: it batches unless told how many.
@@ -182,9 +254,9 @@ int run_serve(ServeOptions o) {
   std::thread http_thread([&] { http_server->run(); });
   std::thread wyoming_thread;
   if (wyoming) wyoming_thread = std::thread([&] { wyoming->run(); });
-  std::cerr << "tts serve: HTTP on http://" << o.host << ":" << http_server->port() << "\n";
+  std::cerr << "tts serve: HTTP on http://" << url_authority(o.host, http_server->port()) << "\n";
   if (wyoming)
-    std::cerr << "tts serve: Wyoming on tcp://" << o.host << ":" << wyoming->port() << "\n";
+    std::cerr << "tts serve: Wyoming on tcp://" << url_authority(o.host, wyoming->port()) << "\n";
   std::cerr << "tts serve: voices:";
   for (const auto& v : service->voices()) std::cerr << " " << v.name;
   if (service_options.batch > 0)
@@ -232,10 +304,14 @@ void register_serve(CLI::App& app, int& exit_code) {
   cmd->add_flag("--no-wyoming", o->no_wyoming, "Do not serve the Wyoming protocol");
   cmd->add_option("--voice", o->voices,
                   "Voice to serve (name or folder; repeat for several; the first is the default)");
-  cmd->add_option("--api-key", o->api_key,
-                  "Require KEY: 'Authorization: Bearer KEY' on every HTTP request but /health, "
-                  "\"api_key\": KEY in the data of a Wyoming connection's first event")
-      ->envname("TTS_API_KEY");
+  CLI::Option* api_key =
+      cmd->add_option("--api-key", o->api_key,
+                      "Require KEY: 'Authorization: Bearer KEY' on every HTTP request but /health, "
+                      "\"api_key\": KEY in the data of a Wyoming connection's first event "
+                      "(empty: an error; default: --api-key-file, else $TTS_API_KEY, else none)");
+  cmd->add_option("--api-key-file", o->api_key_file,
+                  "Read the API key from FILE (its white space trimmed), so that it is not in "
+                  "the process list");
   cmd->add_option("--workers", o->workers, "Syntheses running at once")->check(CLI::Range(1, 256));
   cmd->add_option("--queue", o->queue, "Requests waiting for a worker before 503")
       ->check(CLI::Range(0, 4096));
@@ -258,20 +334,28 @@ void register_serve(CLI::App& app, int& exit_code) {
       ->check(CLI::Range(1, 1 << 16));
   cmd->add_option("--read-timeout", o->read_timeout,
                   "Seconds for a whole HTTP request (line, headers, body) to arrive, else 408")
+      ->check(kFiniteSeconds)
       ->check(CLI::Range(0.001, 3600.0));
   cmd->add_option("--keep-alive-timeout", o->keep_alive_timeout,
                   "Seconds an idle HTTP connection stays open between requests")
+      ->check(kFiniteSeconds)
       ->check(CLI::Range(0.001, 3600.0));
   cmd->add_option("--request-timeout", o->request_timeout,
                   "Longest synthesis of one request, in seconds")
+      ->check(kFiniteSeconds)
       ->check(CLI::Range(0.001, 86400.0));
   cmd->add_option("--queue-timeout", o->queue_timeout,
                   "Longest wait for a worker, in seconds, before 503")
+      ->check(kFiniteSeconds)
       ->check(CLI::Range(0.0, 3600.0));
   cmd->add_option("--drain-timeout", o->drain_timeout,
                   "On SIGTERM, seconds to let running streams finish before cancelling them")
+      ->check(kFiniteSeconds)
       ->check(CLI::Range(0.0, 3600.0));
-  cmd->callback([o, &exit_code] { exit_code = run_serve(*o); });
+  cmd->callback([o, api_key, &exit_code] {
+    o->api_key_given = api_key->count() > 0;
+    exit_code = run_serve(*o);
+  });
 }
 
 }  // namespace tts::cli

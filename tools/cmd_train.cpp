@@ -33,7 +33,8 @@ void register_train(CLI::App& app, int& exit_code) {
   voc->add_option("--config", *config_file,
                   "JSON with \"wavenet\" (model) and optional \"features\" (mel) and \"training\"");
   voc->add_option("--steps", o->steps, "Total optimiser steps")->check(CLI::PositiveNumber);
-  voc->add_option("--seed", o->seed, "Seed for initialisation and batch order");
+  voc->add_option("--seed", o->seed, "Seed for initialisation and batch order")
+      ->check(seed_validator());
   voc->add_flag("--resume", o->resume, "Continue from OUT/checkpoint.json");
   auto init_from = std::make_shared<std::string>();
   voc->add_option("--init-from", *init_from,

@@ -35,7 +35,8 @@ void register_train_acoustic(CLI::App& train, int& exit_code) {
   cmd->add_option("--config", *config_file,
                   "JSON with \"acoustic\" (model) and optional \"features\" (mel)");
   cmd->add_option("--steps", o->steps, "Total optimiser steps")->check(CLI::PositiveNumber);
-  cmd->add_option("--seed", o->seed, "Seed for initialisation and batch order");
+  cmd->add_option("--seed", o->seed, "Seed for initialisation and batch order")
+      ->check(seed_validator());
   cmd->add_flag("--resume", o->resume, "Continue from OUT/checkpoint.json");
   auto init_from = std::make_shared<std::string>();
   cmd->add_option("--init-from", *init_from,

@@ -42,7 +42,7 @@ void register_vocode(CLI::App& app, int& exit_code) {
       ->required();
   cmd->add_option("--model", o->model, "Vocoder folder (vocoder.json + vocoder.safetensors)")
       ->required();
-  cmd->add_option("--seed", o->seed, "Sampling seed");
+  cmd->add_option("--seed", o->seed, "Sampling seed")->check(seed_validator());
   cmd->add_option("--temperature", o->temperature, "Sampling temperature (0 = arg-max)")
       ->check(CLI::Range(0.0f, 10.0f));
   cmd->add_flag("--report", o->report, "Print the log-mel distance to the input and the speed");

@@ -173,7 +173,9 @@ void register_voices(CLI::App& app, int& exit_code) {
       "create-random", "Write a voice with random weights (it babbles; for tests and benchmarks)");
   create->add_option("folder", *folder, "Folder to create")->required();
   create->add_option("--name", random->name, "Voice name")->capture_default_str();
-  create->add_option("--seed", random->seed, "Initialisation seed")->capture_default_str();
+  create->add_option("--seed", random->seed, "Initialisation seed")
+      ->capture_default_str()
+      ->check(seed_validator());
   create->add_option("--language", random->language, "espeak-ng voice")->capture_default_str();
   create->add_option("--languages", random->languages,
                      "BCP 47 tags of the languages it speaks (default: that of --language)");

@@ -114,7 +114,8 @@ void register_voices_create(CLI::App& voices, int& exit_code) {
                   "Hold out these prompts (one id a line) instead of a seeded choice")
       ->check(CLI::ExistingFile);
   cmd->add_option("--seed", o->seed, "Seed of the held-out choice, training and the report")
-      ->capture_default_str();
+      ->capture_default_str()
+      ->check(seed_validator());
   cmd->add_option("--min-minutes", o->minimum_minutes, "Refuse less usable speech than this")
       ->check(CLI::Range(0.0, 10000.0))
       ->capture_default_str();

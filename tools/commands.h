@@ -19,6 +19,11 @@ enum ExitCode : int {
   kExitNoDevice = 4,  // no audio output device (use -o FILE)
 };
 
+// Checks a --seed: decimal digits for a number from 0 to 2^64 - 1. Without it CLI11 wraps "-1"
+// round to 2^64 - 1 and clamps a number past 2^64 to it, so that two different seeds given would
+// sample alike.
+CLI::Validator seed_validator();
+
 // The JSON document of a --config file; CLI::ValidationError (a usage error) naming it otherwise.
 nlohmann::json read_config_file(const std::string& path);
 

@@ -8,6 +8,9 @@ namespace tts::serve::http {
 namespace {
 
 constexpr std::size_t kMaxChunkLine = 1024;  // a chunk-size line, extensions included
+// One header line with its CR LF: cpp-httplib reads none longer (its CPPHTTPLIB_HEADER_MAX_LENGTH)
+// and would answer a bare 400, where 431 is the status that says what is wrong.
+constexpr std::size_t kMaxHeaderLine = 8192;
 
 bool same_name(std::string_view a, std::string_view b) {
   if (a.size() != b.size()) return false;
@@ -109,6 +112,9 @@ Framing& frame_chunks(std::string_view bytes, std::size_t at, const FramingLimit
     }
     bool blank = eol == at || (eol == at + 1 && bytes[at] == '\r');
     trailers += eol + 1 - at;
+    // Checked on whole lines too, so that the verdict does not depend on where the bytes that
+    // were read so far happen to stop.
+    if (trailers > limits.max_head_bytes) return refuse(f, 431, "the trailer fields are too long");
     at = eol + 1;
     if (blank) break;
   }
@@ -144,6 +150,9 @@ Framing frame_request(std::string_view bytes, const FramingLimits& limits) {
   bool has_transfer_encoding = false;
   for (std::size_t at = line_end + 1; at < blank + 1;) {
     std::size_t eol = bytes.find('\n', at);
+    if (eol + 1 - at > kMaxHeaderLine)
+      return refuse(f, 431,
+                    "a header line is longer than " + std::to_string(kMaxHeaderLine) + " bytes");
     std::string_view line = bytes.substr(at, eol - at);
     at = eol + 1;
     // As cpp-httplib reads headers: a line without CR LF is skipped; the name is what precedes

@@ -1,7 +1,5 @@
 #include "tts/serve/http_server.h"
 
-#include <sys/socket.h>
-
 #include <algorithm>
 #include <nlohmann/json.hpp>
 #include <stdexcept>
@@ -11,6 +9,7 @@
 #include "http_request_stream.h"
 #include "http_routes.h"
 #include "http_speech.h"
+#include "tcp_listener.h"
 #include "tts/audio/stream_encoder.h"
 #include "tts/serve/openai_speech.h"
 #include "tts/serve/web_page.h"
@@ -78,9 +77,15 @@ struct HttpServer::Impl : httplib::Server {
     }
   }
 
-  // Listening: a deeper backlog than the 5 Debian's build compiles in, so that a burst of
+  // Listens on a socket bound here rather than by cpp-httplib, which sets SO_REUSEPORT (a second
+  // server on the port would start and share its connections) and says nothing of why a bind
+  // failed; and with a deeper backlog than the 5 Debian's build compiles in, so that a burst of
   // connections waits in the kernel for the front rather than being dropped and retried.
-  void deepen_backlog() { ::listen(svr_sock_, 512); }
+  int listen_on(const std::string& host, int port) {
+    ListeningSocket socket = open_listening_socket(host, port, 512, false);
+    svr_sock_ = socket.fd;
+    return socket.port;
+  }
 
   std::chrono::milliseconds write_timeout;
   http::Connections connections;
@@ -109,18 +114,7 @@ HttpServer::HttpServer(SpeechService& service, HttpOptions options)
 
 HttpServer::~HttpServer() { stop(); }
 
-void HttpServer::bind() {
-  if (options_.port == 0) {
-    port_ = server_->bind_to_any_port(options_.host);
-    if (port_ <= 0) throw std::runtime_error("cannot listen on " + options_.host + " (any port)");
-  } else {
-    if (!server_->bind_to_port(options_.host, options_.port))
-      throw std::runtime_error("cannot listen on " + options_.host + ":" +
-                               std::to_string(options_.port) + " (in use, or not this machine's)");
-    port_ = options_.port;
-  }
-  server_->deepen_backlog();
-}
+void HttpServer::bind() { port_ = server_->listen_on(options_.host, options_.port); }
 
 void HttpServer::run() { server_->listen_after_bind(); }
 

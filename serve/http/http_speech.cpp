@@ -78,8 +78,13 @@ void answer_speech(SpeechService& service, const std::string& body, httplib::Res
     started = true;
     stream->job = service.start(speech.request, "http");
     bool more = stream->job->next(stream->first);
-    if (!more) {  // nothing to say (only punctuation, say): a valid empty file
-      res.set_content(stream->encoder->finish(), stream->encoder->mime_type());
+    while (more && stream->first.samples.empty()) more = stream->job->next(stream->first);
+    if (!more) {  // white space, punctuation, symbols the voice does not read: no audio at all
+      service.metrics().error("http", "bad_input");
+      send_error(res, 400,
+                 "input: there is nothing to speak in it (only white space, punctuation or "
+                 "symbols the voice does not read)",
+                 "invalid_request_error");
       return;
     }
   } catch (const RequestError& e) {

@@ -35,7 +35,9 @@ OpenAiSpeech parse_openai_speech(const std::string& body) {
   string_field("model", ignored);
   string_field("instructions", ignored);
   if (!string_field("input", out.request.text)) throw RequestError("input: required");
-  string_field("voice", out.request.voice);
+  // Absent: the default voice. Empty is a mistake (an unset variable, say), not a choice of it.
+  if (string_field("voice", out.request.voice) && out.request.voice.empty())
+    throw RequestError("voice: empty (name a voice, or leave the field out for the default one)");
   string_field("language", out.request.language);  // not OpenAI's: the text's language
   string_field("response_format", out.format);
   std::string stream_format;

@@ -1,11 +1,10 @@
 #include "tts/serve/wyoming_server.h"
 
-#include <sys/socket.h>
-
 #include <stdexcept>
 
 #include "tcp_listener.h"
 #include "tts/serve/wyoming_protocol.h"
+#include "wyoming_connections.h"
 #include "wyoming_info.h"
 #include "wyoming_session.h"
 
@@ -15,18 +14,23 @@ namespace {
 
 WyomingOptions checked(WyomingOptions o) {
   if (o.max_connections < 1) throw std::invalid_argument("max connections must be at least 1");
+  if (o.connection_threads < 1)
+    throw std::invalid_argument("connection threads must be at least 1");
   if (o.max_header_bytes < 64) throw std::invalid_argument("max header bytes must be at least 64");
   if (o.idle_timeout.count() < 1) throw std::invalid_argument("idle timeout must be positive");
+  if (o.first_event_timeout.count() < 1)
+    throw std::invalid_argument("first event timeout must be positive");
   return o;
 }
 
-TcpListenerOptions listener_options(const WyomingOptions& o) {
-  TcpListenerOptions listener;
-  listener.host = o.host;
-  listener.port = o.port;
-  listener.max_connections = o.max_connections;
-  listener.send_timeout = o.idle_timeout;
-  return listener;
+WyomingConnectionLimits limits_of(const WyomingOptions& o) {
+  WyomingConnectionLimits limits;
+  limits.max_connections = o.max_connections;
+  limits.threads = o.connection_threads;
+  limits.first_event_timeout = o.first_event_timeout;
+  limits.idle_timeout = o.idle_timeout;
+  limits.frame = {o.max_header_bytes, o.max_data_bytes, o.max_payload_bytes};
+  return limits;
 }
 
 }  // namespace
@@ -36,33 +40,21 @@ struct WyomingServer::Impl {
       : service(s),
         options(checked(std::move(o))),
         info_bytes(wyoming::to_bytes(info_event(service))),
-        listener(
-            listener_options(options), [this](TcpConnection& c) { return serve(c); },
-            [this] { service.metrics().error(kWyomingProtocol, "connections"); }) {}
-  bool serve(TcpConnection& connection);
+        connections(
+            limits_of(options),
+            [this](int fd) {
+              return std::make_unique<WyomingSession>(service, options, fd, info_bytes);
+            },
+            [this](const char* reason) { service.metrics().error(kWyomingProtocol, reason); }),
+        listener(options.host, options.port, options.idle_timeout,
+                 [this](int fd) { connections.adopt(fd); }) {}
 
   SpeechService& service;
   WyomingOptions options;
-  std::string info_bytes;  // the `info` event, built once: the voices do not change
-  TcpListener listener;    // last: its connections' threads use the members above
+  std::string info_bytes;          // the `info` event, built once: the voices do not change
+  WyomingConnections connections;  // after the members its sessions use
+  TcpListener listener;            // last: it hands connections to the front
 };
-
-bool WyomingServer::Impl::serve(TcpConnection& connection) {
-  try {
-    if (connection.over_limit()) {
-      std::string bytes = wyoming::to_bytes(
-          wyoming::error_event("the server has " + std::to_string(options.max_connections) +
-                                   " connections open, its limit: try again later",
-                               "busy"));
-      ::send(connection.fd(), bytes.data(), bytes.size(), MSG_NOSIGNAL);
-      return true;
-    }
-    return serve_wyoming(service, options, connection, info_bytes);
-  } catch (const std::exception&) {
-    service.metrics().error(kWyomingProtocol, "internal");  // never seen; must not crash us
-  }
-  return false;
-}
 
 WyomingServer::WyomingServer(SpeechService& service, WyomingOptions options)
     : impl_(std::make_unique<Impl>(service, std::move(options))) {}
@@ -80,6 +72,9 @@ void WyomingServer::run() {
   impl_->listener.run();
 }
 
-void WyomingServer::stop() { impl_->listener.stop(); }
+void WyomingServer::stop() {
+  impl_->listener.stop();
+  impl_->connections.stop();
+}
 
 }  // namespace tts::serve

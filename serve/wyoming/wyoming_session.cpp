@@ -1,6 +1,5 @@
 #include "wyoming_session.h"
 
-#include <poll.h>
 #include <sys/socket.h>
 
 #include <algorithm>
@@ -8,6 +7,7 @@
 #include <chrono>
 #include <exception>
 #include <memory>
+#include <mutex>
 #include <vector>
 
 #include "api_key.h"
@@ -22,28 +22,29 @@ namespace tts::serve {
 using wyoming::BadEvent;
 using wyoming::Event;
 
-namespace {
+using After = WyomingSession::After;
 
-constexpr std::size_t kReadBytes = 64 * 1024;
+namespace {
 
 // The peer has gone (a send failed or timed out), or the server is stopping: the connection ends.
 // Not a std::exception, so that no handler of synthesis errors can mistake it for one.
 struct ConnectionLost {};
+// A stream was cut (the server is stopping) and its `error` has been sent: the connection ends.
+struct StreamCut {};
 
-// The events of one connection, in order. A synthesis runs on the connection's own thread: events
-// that arrive meanwhile wait in the socket (Wyoming clients send one request at a time anyway).
-class Session {
+}  // namespace
+
+// The events of one connection, in order. A synthesis runs on the worker thread that handles the
+// event: events that arrive meanwhile wait in the socket (Wyoming clients send one request at a
+// time anyway).
+class WyomingSession::Impl {
  public:
-  Session(SpeechService& service, const WyomingOptions& options, TcpConnection& connection,
-          const std::string& info_bytes)
-      : service_(service),
-        options_(options),
-        connection_(connection),
-        info_bytes_(info_bytes),
-        parser_({options.max_header_bytes, options.max_data_bytes, options.max_payload_bytes}) {}
+  Impl(SpeechService& service, const WyomingOptions& options, int fd, const std::string& info_bytes)
+      : service_(service), options_(options), fd_(fd), info_bytes_(info_bytes) {}
 
-  // Returns whether the connection should linger before closing (our last event was an error).
-  bool run();
+  After handle_events(const std::vector<Event>& events);
+  After refuse_frame(const std::string& message);
+  void interrupt();
 
  private:
   enum class Stream { kIdle, kOpen, kFailed };
@@ -63,10 +64,12 @@ class Session {
 
   SpeechService& service_;
   const WyomingOptions& options_;
-  TcpConnection& connection_;
+  const int fd_;
   const std::string& info_bytes_;
-  wyoming::EventParser parser_;
   bool authorised_ = options_.api_key.empty();
+  std::mutex interrupt_mutex_;
+  bool interrupted_ = false;      // under interrupt_mutex_
+  SpeechJob* running_ = nullptr;  // under interrupt_mutex_: the synthesis being spoken
 
   // The streaming form (synthesize-start … synthesize-stop). Plain text is split into sentences
   // as the chunks arrive and each complete sentence is spoken at once, as its own audio-start …
@@ -80,74 +83,52 @@ class Session {
   int stream_groups_ = 0;  // audio-start … audio-stop groups sent in this stream
 };
 
-bool Session::run() {
-  std::vector<char> buffer(kReadBytes);
-  std::vector<Event> events;
-  auto last_event = std::chrono::steady_clock::now();
+After WyomingSession::Impl::handle_events(const std::vector<Event>& events) {
   try {
-    for (;;) {
-      auto idle = std::chrono::steady_clock::now() - last_event;
-      auto left =
-          std::chrono::duration_cast<std::chrono::milliseconds>(options_.idle_timeout - idle);
-      if (left.count() <= 0) {
-        service_.metrics().error(kWyomingProtocol, "idle_timeout");
-        send_error("no event for " + std::to_string(options_.idle_timeout.count()) +
-                       " s: closing the connection",
-                   "timeout");
-        return true;
+    for (const Event& event : events) {
+      if (!authorised_ && !authorise(event)) {
+        service_.metrics().error(kWyomingProtocol, "unauthorised");
+        send_error(
+            "a valid API key is needed: send it as \"api_key\" in the data of the "
+            "connection's first event",
+            "unauthorized");
+        return After::kLinger;
       }
-      pollfd p{connection_.fd(), POLLIN, 0};
-      int ready = ::poll(&p, 1, static_cast<int>(std::min<long long>(left.count(), 1 << 30)));
-      if (ready < 0 && errno != EINTR) return false;
-      if (ready <= 0) continue;
-      ssize_t n = ::recv(connection_.fd(), buffer.data(), buffer.size(), 0);
-      if (n < 0) {
-        if (errno == EINTR || errno == EAGAIN) continue;
-        return false;
-      }
-      if (n == 0) {  // the peer has closed its side (or stop() shut the socket down)
-        if (!parser_.at_boundary()) {
-          service_.metrics().error(kWyomingProtocol, "bad_frame");
-          send_error("the connection ended inside an event (truncated header, data or payload)",
-                     "bad_frame");
-        }
-        return false;
-      }
-      events.clear();
-      bool ok = parser_.feed(buffer.data(), static_cast<std::size_t>(n), events);
-      for (const Event& event : events) {
-        if (!authorised_ && !authorise(event)) {
-          service_.metrics().error(kWyomingProtocol, "unauthorised");
-          send_error(
-              "a valid API key is needed: send it as \"api_key\" in the data of the "
-              "connection's first event",
-              "unauthorized");
-          return true;
-        }
-        handle(event);
-        last_event = std::chrono::steady_clock::now();
-      }
-      if (!ok) {
-        // Nothing marks where the next event would start: the rest of the stream is unreadable.
-        service_.metrics().error(kWyomingProtocol, "bad_frame");
-        send_error("malformed event: " + parser_.error(), "bad_frame");
-        return true;
-      }
+      handle(event);
     }
+    return After::kContinue;
   } catch (const ConnectionLost&) {
-    return false;
+    return After::kClose;
+  } catch (const StreamCut&) {
+    return After::kLinger;
   }
 }
 
+After WyomingSession::Impl::refuse_frame(const std::string& message) {
+  service_.metrics().error(kWyomingProtocol, "bad_frame");
+  try {
+    send_error(message, "bad_frame");
+  } catch (const ConnectionLost&) {
+    return After::kClose;
+  }
+  return After::kLinger;
+}
+
+void WyomingSession::Impl::interrupt() {
+  std::lock_guard<std::mutex> lock(interrupt_mutex_);
+  interrupted_ = true;
+  if (running_) running_->cancel();
+}
+
 // Whether the event carries the server's API key (after which the connection needs it no more).
-bool Session::authorise(const Event& event) {
+bool WyomingSession::Impl::authorise(const Event& event) {
   auto key = event.data.find("api_key");
   authorised_ = key != event.data.end() && key->is_string() &&
                 key_matches(key->get<std::string>(), options_.api_key);
   return authorised_;
 }
 
-void Session::handle(const Event& event) {
+void WyomingSession::Impl::handle(const Event& event) {
   const std::string& type = event.type;
   const bool in_stream = stream_ != Stream::kIdle;
   try {
@@ -174,13 +155,16 @@ void Session::handle(const Event& event) {
     return;
   } catch (const ConnectionLost&) {
     throw;
+  } catch (const StreamCut&) {
+    throw;
   } catch (const engine::SynthesisCancelled&) {
     // Only a stopping server cancels a synthesis it has not lost the client of: say so, and end.
     try {
       send_error("the synthesis was cancelled: the server is stopping", "cancelled");
     } catch (const ConnectionLost&) {
+      throw;
     }
-    throw ConnectionLost{};
+    throw StreamCut{};
   } catch (const BadEvent& e) {
     service_.metrics().request(kWyomingProtocol);
     service_.metrics().error(kWyomingProtocol, "bad_request");
@@ -212,16 +196,16 @@ void Session::handle(const Event& event) {
 }
 
 // The request an event asks for, its voice chosen by the service's rule.
-SpeechRequest Session::request_from(const Event& event) {
+SpeechRequest WyomingSession::Impl::request_from(const Event& event) {
   return wyoming::speech_request(event,
                                  [this](const std::string& name, const std::string& language) {
                                    return service_.voice(name, language).name;
                                  });
 }
 
-void Session::synthesize(const Event& event) { speak(request_from(event)); }
+void WyomingSession::Impl::synthesize(const Event& event) { speak(request_from(event)); }
 
-void Session::stream_start(const Event& event) {
+void WyomingSession::Impl::stream_start(const Event& event) {
   // A new stream replaces one that was never stopped (as wyoming-piper does).
   stream_ = Stream::kFailed;  // until the voice has been checked
   stream_request_ = request_from(event);
@@ -231,7 +215,7 @@ void Session::stream_start(const Event& event) {
   stream_ = Stream::kOpen;
 }
 
-void Session::stream_chunk(const Event& event) {
+void WyomingSession::Impl::stream_chunk(const Event& event) {
   if (stream_ == Stream::kIdle)
     throw BadEvent("synthesize-chunk outside a stream (send synthesize-start first)");
   if (stream_ == Stream::kFailed) return;  // its error has been sent
@@ -252,7 +236,7 @@ void Session::stream_chunk(const Event& event) {
   }
 }
 
-void Session::stream_stop() {
+void WyomingSession::Impl::stream_stop() {
   if (stream_ == Stream::kIdle)
     throw BadEvent("synthesize-stop outside a stream (send synthesize-start first)");
   if (stream_ == Stream::kOpen) {
@@ -275,16 +259,21 @@ void Session::stream_stop() {
 }
 
 // Runs one synthesis and sends it as audio-start, audio-chunk…, audio-stop.
-void Session::speak(const SpeechRequest& request) {
+void WyomingSession::Impl::speak(const SpeechRequest& request) {
   std::unique_ptr<SpeechJob> job = service_.start(request, kWyomingProtocol);
-  SpeechJob* running = job.get();
-  connection_.set_interrupt([running] { running->cancel(); });  // stop() wakes next() with it
-  struct Unregister {  // before the job is destroyed, so that stop() never cancels a dead one
-    TcpConnection& c;
-    ~Unregister() { c.set_interrupt(nullptr); }
-  } unregister{connection_};
+  {
+    std::lock_guard<std::mutex> lock(interrupt_mutex_);
+    if (interrupted_) job->cancel();  // its next() throws SynthesisCancelled
+    running_ = job.get();
+  }
+  struct Unregister {  // before the job is destroyed, so that interrupt() never cancels a dead one
+    Impl& session;
+    ~Unregister() {
+      std::lock_guard<std::mutex> lock(session.interrupt_mutex_);
+      session.running_ = nullptr;
+    }
+  } unregister{*this};
 
-  bool started = false;
   try {
     engine::AudioChunk chunk;
     // The first chunk before audio-start: text the engine cannot say gets only an `error`.
@@ -294,7 +283,6 @@ void Session::speak(const SpeechRequest& request) {
     start.type = "audio-start";
     start.data = {{"rate", rate}, {"width", 2}, {"channels", 1}, {"timestamp", 0}};
     send(start);
-    started = true;
     std::uint64_t offset = 0;  // samples sent in this audio stream
     if (stream_ != Stream::kIdle && stream_groups_ > 0) {
       // The silence the engine puts between the sentences of one text, between streamed ones.
@@ -311,26 +299,17 @@ void Session::speak(const SpeechRequest& request) {
     stop.data = {{"timestamp", offset * 1000 / static_cast<std::uint64_t>(rate)}};
     send(stop);
     ++stream_groups_;
-  } catch (const ConnectionLost&) {
-    job->cancel();  // the client has gone: stop making audio for it now
-    throw;
   } catch (...) {
+    // The client has gone, or the stream is cut short: stop making audio now. A cut stream gets
+    // no audio-stop, which would claim it complete; the error that the caller sends ends it.
     job->cancel();
-    if (started) {  // close the audio stream the client has begun before the error follows
-      try {
-        Event stop;
-        stop.type = "audio-stop";
-        send(stop);
-      } catch (const ConnectionLost&) {
-        throw;
-      }
-    }
     throw;
   }
 }
 
 // s16le audio-chunks of at most one second each.
-void Session::send_audio(const float* samples, std::size_t count, int rate, std::uint64_t& offset) {
+void WyomingSession::Impl::send_audio(const float* samples, std::size_t count, int rate,
+                                      std::uint64_t& offset) {
   const auto per_chunk = static_cast<std::size_t>(rate);
   for (std::size_t at = 0; at < count; at += per_chunk) {
     std::size_t n = std::min(per_chunk, count - at);
@@ -346,15 +325,15 @@ void Session::send_audio(const float* samples, std::size_t count, int rate, std:
   }
 }
 
-void Session::send(const Event& event) { send_bytes(wyoming::to_bytes(event)); }
+void WyomingSession::Impl::send(const Event& event) { send_bytes(wyoming::to_bytes(event)); }
 
-void Session::send_bytes(const std::string& bytes) {
+void WyomingSession::Impl::send_bytes(const std::string& bytes) {
   const char* p = bytes.data();
   std::size_t left = bytes.size();
   while (left > 0) {
     // MSG_NOSIGNAL: a client that has gone is an error return here, never a SIGPIPE. A client
     // that stops reading makes this time out (SO_SNDTIMEO), which ends the connection too.
-    ssize_t n = ::send(connection_.fd(), p, left, MSG_NOSIGNAL);
+    ssize_t n = ::send(fd_, p, left, MSG_NOSIGNAL);
     if (n < 0 && errno == EINTR) continue;
     if (n <= 0) throw ConnectionLost{};
     p += n;
@@ -362,15 +341,24 @@ void Session::send_bytes(const std::string& bytes) {
   }
 }
 
-void Session::send_error(const std::string& text, const std::string& code) {
+void WyomingSession::Impl::send_error(const std::string& text, const std::string& code) {
   send(wyoming::error_event(text, code));
 }
 
-}  // namespace
+WyomingSession::WyomingSession(SpeechService& service, const WyomingOptions& options, int fd,
+                               const std::string& info_bytes)
+    : impl_(std::make_unique<Impl>(service, options, fd, info_bytes)) {}
 
-bool serve_wyoming(SpeechService& service, const WyomingOptions& options, TcpConnection& connection,
-                   const std::string& info_bytes) {
-  return Session(service, options, connection, info_bytes).run();
+WyomingSession::~WyomingSession() = default;
+
+After WyomingSession::handle(const std::vector<Event>& events) {
+  return impl_->handle_events(events);
 }
+
+After WyomingSession::refuse_frame(const std::string& message) {
+  return impl_->refuse_frame(message);
+}
+
+void WyomingSession::interrupt() { impl_->interrupt(); }
 
 }  // namespace tts::serve

@@ -1,11 +1,15 @@
 // One connection of the Wyoming server: its events in order, the syntheses they ask for, and the
-// events it answers with (see wyoming_server.h for the exchange). Internal to tts_serve.
+// events it answers with (see wyoming_server.h for the exchange). The connection front
+// (wyoming_connections.h) reads and frames the events and hands them over here, on a worker
+// thread, a batch at a time. Internal to tts_serve.
 #pragma once
 
+#include <memory>
 #include <string>
+#include <vector>
 
-#include "tcp_listener.h"
 #include "tts/serve/speech_service.h"
+#include "tts/serve/wyoming_protocol.h"
 #include "tts/serve/wyoming_server.h"
 
 namespace tts::serve {
@@ -13,11 +17,35 @@ namespace tts::serve {
 // What Wyoming's requests and errors are recorded under in the metrics.
 inline constexpr const char* kWyomingProtocol = "wyoming";
 
-// Serves `connection` until the peer closes it, its stream breaks, it idles past
-// options.idle_timeout, or the listener stops. `info_bytes` is the `info` event that answers
-// `describe`. Returns whether the connection should linger before closing (our last event was an
-// error). Throws only what no event handler expects (never seen: the server counts it).
-bool serve_wyoming(SpeechService& service, const WyomingOptions& options, TcpConnection& connection,
-                   const std::string& info_bytes);
+class WyomingSession {
+ public:
+  // What the connection does after a batch of events.
+  enum class After {
+    kContinue,  // wait for the next events
+    kClose,     // close at once (the peer has gone)
+    kLinger,    // close once the peer has read our last event, an error
+  };
+
+  // Sends its answers on `fd`, which it neither reads nor closes. `info_bytes` is the `info`
+  // event that answers `describe`.
+  WyomingSession(SpeechService& service, const WyomingOptions& options, int fd,
+                 const std::string& info_bytes);
+  ~WyomingSession();
+  WyomingSession(const WyomingSession&) = delete;
+  WyomingSession& operator=(const WyomingSession&) = delete;
+
+  // Handles `events` in order (the first checked for the API key). Never throws but
+  // std::bad_alloc.
+  After handle(const std::vector<wyoming::Event>& events);
+  // The stream cannot be read past the events handled: sends `bad_frame` with `message`.
+  After refuse_frame(const std::string& message);
+  // Cancels the synthesis running, and any the session would start: the server is stopping. Its
+  // stream ends with an `error` (code "cancelled"). Safe from any thread.
+  void interrupt();
+
+ private:
+  class Impl;
+  std::unique_ptr<Impl> impl_;
+};
 
 }  // namespace tts::serve

@@ -36,10 +36,10 @@ TTS = os.path.join(BUILD, "tools", "tts")
 class Server:
     """`tts serve` on free ports; the ports are read from what it prints when it is listening."""
 
-    def __init__(self, *args):
+    def __init__(self, *args, env=None):
         self.proc = subprocess.Popen(
             [TTS, "serve", "--port", "0", "--wyoming-port", "0", *args],
-            stderr=subprocess.PIPE, text=True)
+            stderr=subprocess.PIPE, text=True, env=env)
         self.log = []
         self.http = self.wyoming = None
         deadline = time.time() + 120
@@ -48,10 +48,10 @@ class Server:
             if not line:
                 raise RuntimeError("tts serve exited: " + "".join(self.log))
             self.log.append(line)
-            if m := re.search(r"HTTP on http://[^:]+:(\d+)", line):
-                self.http = int(m.group(1))
-            if m := re.search(r"Wyoming on tcp://[^:]+:(\d+)", line):
-                self.wyoming = int(m.group(1))
+            if m := re.search(r"HTTP on http://(\[[^]]+\]|[^:]+):(\d+)", line):
+                self.http = int(m.group(2))
+            if m := re.search(r"Wyoming on tcp://(\[[^]]+\]|[^:]+):(\d+)", line):
+                self.wyoming = int(m.group(2))
             if "tts serve: voices:" in line:  # printed once every listener is up
                 break
         threading.Thread(target=self._drain, daemon=True).start()
