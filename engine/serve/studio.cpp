@@ -50,9 +50,10 @@ Recordings read_recordings(const fs::path& dir) {
   const json j = json::parse(in, nullptr, false);
   if (!j.is_object()) return r;
   r.language = j.value("language", "");
-  for (const auto& [id, take] : j.value("takes", json::object()).items())
+  const json takes = j.value("takes", json::object()), skipped = j.value("skipped", json::array());
+  for (const auto& [id, take] : takes.items())
     r.takes[id] = {take.value("prompt", 0), take.value("seconds", 0.0)};
-  for (int p : j.value("skipped", json::array())) r.skipped.insert(p);
+  for (int p : skipped) r.skipped.insert(p);
   return r;
 }
 

@@ -56,14 +56,26 @@ void add_studio_routes(httplib::Server& svr, Studio& studio) {
   svr.Get(kVoice, [&studio](const httplib::Request& req, httplib::Response& res) {
     answer(res, [&] { return studio.session(req.matches[1], language(req)); });
   });
-  svr.Post(std::string(kVoice) + "/takes",
-           [&studio](const httplib::Request& req, httplib::Response& res) {
-             answer(res, [&] {
-               if (req.is_multipart_form_data())
-                 throw StudioError(415, "send the take as the body (audio/wav), not a form");
-               return studio.add_take(req.matches[1], language(req), prompt(req), req.body);
-             });
-           });
+  // The body is read here, not by cpp-httplib's form handling, so that a take sent with any
+  // Content-Type (curl's default is a form) has the same limit.
+  svr.Post(std::string(kVoice) + "/takes", [&studio](const httplib::Request& req,
+                                                     httplib::Response& res,
+                                                     const httplib::ContentReader& read) {
+    if (req.is_multipart_form_data()) {
+      http::send_error(res, 415, "send the take as the body (audio/wav), not a multipart form",
+                       "invalid_request_error");
+      return;
+    }
+    std::string body;
+    if (!read([&](const char* data, std::size_t n) {
+          body.append(data, n);
+          return true;
+        })) {
+      if (res.status == -1) res.status = 400;
+      return;
+    }
+    answer(res, [&] { return studio.add_take(req.matches[1], language(req), prompt(req), body); });
+  });
   svr.Post(std::string(kVoice) + "/skip",
            [&studio](const httplib::Request& req, httplib::Response& res) {
              answer(res, [&] { return studio.skip(req.matches[1], language(req), prompt(req)); });
