@@ -6,7 +6,6 @@
 #include <cstdio>
 #include <filesystem>
 #include <iostream>
-
 #include <nlohmann/json.hpp>
 
 #include "commands.h"
@@ -69,8 +68,8 @@ class JsonObserver : public creation::CreationObserver {
     std::cout << event.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) << std::endl;
   }
   void stage(const std::string& name, const std::string& what) override {
-    static const char* const kStages[] = {"intake", "split",    "plan",  "training",
-                                          "pitch",  "pack",     "report", "install"};
+    static const char* const kStages[] = {"intake", "split", "plan",   "training",
+                                          "pitch",  "pack",  "report", "install"};
     int index = 0;
     for (int i = 0; i < 8; ++i)
       if (name == kStages[i]) index = i;

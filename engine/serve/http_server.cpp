@@ -48,8 +48,8 @@ http::ConnectionLimits limits_of(const HttpOptions& o) {
   limits.long_threads = o.connection_threads;
   limits.framing.max_head_bytes = o.max_header_bytes;
   limits.framing.max_body_bytes = o.studio.dir.empty()
-                                     ? o.max_body_bytes
-                                     : std::max(o.max_body_bytes, o.studio.max_take_bytes());
+                                      ? o.max_body_bytes
+                                      : std::max(o.max_body_bytes, o.studio.max_take_bytes());
   return limits;
 }
 
@@ -228,7 +228,8 @@ void HttpServer::routes() {
                  {"running", a.running()},
                  {"waiting", a.waiting()},
                  {"workers", a.workers()},
-                 {"queue", a.queue()}};
+                 {"queue", a.queue()},
+                 {"studio", studio_ != nullptr}};
     res.status = draining_ ? 503 : 200;
     res.set_content(body.dump(), "application/json");
   });

@@ -4,9 +4,9 @@
 #include <cctype>
 #include <cmath>
 #include <cstdio>
+#include <fstream>
 #include <map>
 #include <set>
-#include <fstream>
 #include <sstream>
 
 #include "studio_job.h"
@@ -217,8 +217,7 @@ json Studio::session(const std::string& name, const std::string& language) const
   const auto& sentences = prompts(lang);
   const int next = next_prompt(r, sentences.size());
   json prompt = nullptr;
-  if (next >= 0)
-    prompt = {{"index", next}, {"number", next + 1}, {"text", sentences.at(next)}};
+  if (next >= 0) prompt = {{"index", next}, {"number", next + 1}, {"text", sentences.at(next)}};
   return {{"name", name},
           {"language", lang},
           {"prompts", sentences.size()},
@@ -234,8 +233,7 @@ json Studio::session(const std::string& name, const std::string& language) const
 json Studio::add_take(const std::string& name, const std::string& language, int prompt,
                       const std::string& wav) {
   const fs::path dir = voice_dir(name);
-  const TakeMeasure m =
-      check_take(wav, {options_.min_clip_seconds, options_.max_clip_seconds});
+  const TakeMeasure m = check_take(wav, {options_.min_clip_seconds, options_.max_clip_seconds});
   {
     std::lock_guard<std::mutex> lock(mutex_);
     Recordings r = read_recordings(dir);
@@ -287,8 +285,8 @@ json Studio::create(const std::string& name) {
   const fs::path dir = voice_dir(name);
   std::lock_guard<std::mutex> lock(mutex_);
   if (job_ && job_->running())
-    throw StudioError(409, "a voice job is running (" + job_->state().value("voice", "") +
-                               "): one at a time");
+    throw StudioError(
+        409, "a voice job is running (" + job_->state().value("voice", "") + "): one at a time");
   const Recordings r = read_recordings(dir);
   if (r.takes.empty()) throw StudioError(400, "voice \"" + name + "\" has no takes to learn from");
   std::error_code ec;
@@ -300,10 +298,11 @@ json Studio::create(const std::string& name) {
   const fs::path work = options_.dir / ".work" / name;
   fs::create_directories(options_.dir / ".work");
   fs::create_directories(made_dir());
-  // The job resumes from its work folder only on the takes it began with: after any take since,
-  // it begins again.
+  // The job resumes from its work folder only on the takes and arguments it began with: after any
+  // take since, or with other --studio-create-args, it begins again.
   std::ostringstream takes;
   for (const auto& [id, take] : r.takes) takes << id << ' ' << take.second << '\n';
+  for (const std::string& arg : options_.create_args) takes << arg << '\n';
   const fs::path fingerprint = options_.dir / ".work" / (name + ".takes");
   std::ifstream before(fingerprint);
   std::stringstream was;
@@ -329,9 +328,11 @@ json Studio::create(const std::string& name) {
                                    "--progress-json"};
   args.insert(args.end(), options_.create_args.begin(), options_.create_args.end());
   job_.reset();  // the previous job, ended
-  job_ = std::make_unique<StudioJob>(
-      name, options_.tts, args, options_.dir / ".work" / (name + ".log"),
-      [this, name](const json& done) { serve_made_voice(done.at("folder").get<std::string>(), name); });
+  job_ = std::make_unique<StudioJob>(name, options_.tts, args,
+                                     options_.dir / ".work" / (name + ".log"),
+                                     [this, name](const json& done) {
+                                       serve_made_voice(done.at("folder").get<std::string>(), name);
+                                     });
   return job_->state();
 }
 

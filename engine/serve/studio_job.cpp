@@ -59,7 +59,7 @@ StudioJob::StudioJob(std::string voice, const std::filesystem::path& program,
     ::close(pipe_fds[0]);
     throw std::runtime_error("cannot start " + program.string() + ": " + std::strerror(spawned));
   }
-  state_ = {{"voice", voice_}, {"state", "running"}, {"stage", "starting"}, {"stage_index", 0},
+  state_ = {{"voice", voice_}, {"state", "running"}, {"stage", "starting"},    {"stage_index", 0},
             {"stages", 8},     {"fraction", 0.0},    {"minutes_left", nullptr}};
   reader_ = std::thread([this, fd = pipe_fds[0]] { read_progress(fd); });
 }
@@ -77,7 +77,8 @@ bool StudioJob::running() const {
 json StudioJob::state() const {
   std::lock_guard<std::mutex> lock(mutex_);
   json s = state_;
-  s["elapsed_s"] = std::chrono::duration<double>(std::chrono::steady_clock::now() - started_).count();
+  s["elapsed_s"] =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - started_).count();
   return s;
 }
 

@@ -59,8 +59,9 @@ class StudioPage(unittest.TestCase):
         cls.browser = cls.session.__enter__()
         cls.addClassCleanup(cls.session.__exit__, None, None, None)
 
-    def shot(self, name):
+    def shot(self, name, show="studio-job"):
         if SHOTS:
+            self.browser.run(f"document.getElementById('{show}').scrollIntoView({{block: 'end'}});")
             self.browser.screenshot(os.path.join(SHOTS, f"studio-{name}.png"))
 
     def wait(self, key, values, timeout=60):
@@ -94,7 +95,7 @@ class StudioPage(unittest.TestCase):
         s = self.record_take()
         self.assertGreater(float(s["takeSeconds"]), 1.5)
         self.assertNotIn("quiet", b.find("#studio-warning").text())
-        self.shot("1-recorded")
+        self.shot("1-recorded", "studio-create")
         b.find("#studio-play").click()
         b.find("#studio-keep").click()
         self.wait("clips", ("1",), 30)
@@ -117,7 +118,7 @@ class StudioPage(unittest.TestCase):
             b.find("#studio-keep").click()
             self.wait("clips", (clips,), 30)
         self.assertIn("Every prompt is recorded", b.find("#studio-count").text())
-        self.shot("2-recorded-all")
+        self.shot("2-recorded-all", "studio-create")
 
         # On disk, in the layout voices create reads, every take a real recording of speech.
         folder = os.path.join(self.dir, "page-voice")

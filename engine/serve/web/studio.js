@@ -1,5 +1,5 @@
 // The studio of `tts serve --studio DIR` (engine/serve/studio.h), added to the page below the
-// player when GET v1/studio answers: prompts one at a time, recorded from the microphone with a
+// player when /health says the server has one: prompts one at a time, recorded from the microphone with a
 // level meter, checked here and again by the server, sent as 16-bit PCM WAV at the browser's
 // rate; then a voice job (`tts voices create`) with its progress, and the new voice spoken.
 // It uses the page's own authorization(), errorText(), loadVoices() and its form.
@@ -17,8 +17,7 @@ section.innerHTML = `
   #studio h2 { font-size: 1.2rem; }
   #studio-prompt { font-size: 1.25rem; margin: 0.6rem 0; padding: 0.6rem 0.9rem; border-left: 4px solid #2f6fed; }
   #studio-level, #studio-job-progress { width: 100%; }
-  #studio-warning:not(:empty) { color: #b60; font-weight: 600; }
-  #studio [data-bad] { color: #c22; }
+  #studio-warning[data-bad] { color: #c22; font-weight: 600; }
   #studio .buttons { flex-wrap: wrap; }
 </style>
 <h2>Studio: make a voice of your own</h2>
@@ -275,8 +274,9 @@ async function cancel() {
 async function start() {
   if (studio) return;
   try {
+    if (!(await (await fetch("health")).json()).studio) return;  // no --studio: a player only
     const response = await fetch("v1/studio", {headers: authorization()});
-    if (!response.ok) return;  // no --studio: the page stays a player
+    if (!response.ok) return;
     studio = await response.json();
   } catch {
     return;

@@ -9,11 +9,10 @@
 #include <filesystem>
 #include <memory>
 #include <mutex>
+#include <nlohmann/json.hpp>
 #include <stdexcept>
 #include <string>
 #include <vector>
-
-#include <nlohmann/json.hpp>
 
 namespace tts::serve {
 
@@ -21,17 +20,18 @@ class SpeechService;
 class StudioJob;
 
 struct StudioOptions {
-  std::filesystem::path dir;      // empty: no studio
-  std::filesystem::path prompts;  // LANG.txt files, one sentence a line (default: studio_prompts_dir)
-  std::filesystem::path tts;      // the `tts` executable the job runs (`tts serve`'s own)
+  std::filesystem::path dir;  // empty: no studio
+  std::filesystem::path
+      prompts;                // LANG.txt files, one sentence a line (default: studio_prompts_dir)
+  std::filesystem::path tts;  // the `tts` executable the job runs (`tts serve`'s own)
   double max_clip_seconds = 20.0;
   double min_clip_seconds = 0.5;
-  int max_clips = 2000;                           // per voice
-  std::uint64_t max_disk_bytes = 4ull << 30;      // everything under dir
-  std::uint64_t min_free_bytes = 2ull << 30;      // free on dir's disk to start a job
-  double wanted_minutes = 20.0;                   // what the page asks for (5 at the least)
-  double least_minutes = 5.0;                     // voices create's --min-minutes
-  std::vector<std::string> create_args;           // more arguments for `tts voices create`
+  int max_clips = 2000;                       // per voice
+  std::uint64_t max_disk_bytes = 4ull << 30;  // everything under dir
+  std::uint64_t min_free_bytes = 2ull << 30;  // free on dir's disk to start a job
+  double wanted_minutes = 20.0;               // what the page asks for (5 at the least)
+  double least_minutes = 5.0;                 // voices create's --min-minutes
+  std::vector<std::string> create_args;       // more arguments for `tts voices create`
   // The largest take a request may carry: max_clip_seconds of 16-bit mono at 48 kHz and a header.
   std::size_t max_take_bytes() const;
 };
@@ -79,7 +79,7 @@ class Studio {
   StudioOptions options_;
   SpeechService& service_;
   std::vector<std::pair<std::string, std::vector<std::string>>> prompts_;  // language, sentences
-  mutable std::mutex mutex_;  // the recordings on disk
+  mutable std::mutex mutex_;                                               // the recordings on disk
   std::unique_ptr<StudioJob> job_;
 };
 
