@@ -53,41 +53,77 @@ void ServiceOptions::validate() const {
 }
 
 SpeechService::SpeechService(std::vector<ServedVoice> voices, ServiceOptions options)
-    : voices_(std::move(voices)),
-      options_(options),
+    : options_(options),
       admission_((options.validate(), options.batch > 0 ? options.batch : options.workers),
                  options.queue) {
-  if (voices_.empty()) throw std::invalid_argument("a server needs at least one voice");
-  for (const ServedVoice& served : voices_)
-    batches_.push_back(options.batch > 0 ? make_serving_batch(*served.voice, options) : nullptr);
+  if (voices.empty()) throw std::invalid_argument("a server needs at least one voice");
+  auto list = std::make_shared<VoiceList>();
+  for (ServedVoice& v : voices) {
+    auto batch = options.batch > 0 ? make_serving_batch(*v.voice, options) : nullptr;
+    list->push_back({std::move(v), std::move(batch)});
+  }
+  voices_ = std::move(list);
 }
 
-const ServedVoice& SpeechService::voice(const std::string& name) const {
-  if (name.empty()) return voices_.front();
+std::shared_ptr<const SpeechService::VoiceList> SpeechService::snapshot() const {
+  std::lock_guard<std::mutex> lock(voices_mutex_);
+  return voices_;
+}
+
+std::vector<ServedVoice> SpeechService::voices() const {
+  std::vector<ServedVoice> out;
+  for (const Served& s : *snapshot()) out.push_back(s.voice);
+  return out;
+}
+
+std::shared_ptr<engine::StreamBatch> SpeechService::batch(std::size_t voice) const {
+  return snapshot()->at(voice).batch;
+}
+
+void SpeechService::add_voice(ServedVoice voice) {
+  Served added{std::move(voice), nullptr};
+  if (options_.batch > 0) added.batch = make_serving_batch(*added.voice.voice, options_);
+  std::lock_guard<std::mutex> lock(voices_mutex_);
+  auto list = std::make_shared<VoiceList>(*voices_);
+  auto same = std::find_if(list->begin(), list->end(),
+                           [&](const Served& s) { return s.voice.name == added.voice.name; });
+  if (same != list->end())
+    *same = std::move(added);
+  else
+    list->push_back(std::move(added));
+  voices_ = std::move(list);
+}
+
+SpeechService::Served SpeechService::find_served(const std::string& name) const {
+  const auto list = snapshot();
+  if (name.empty()) return list->front();
   if (name.find('\0') != std::string::npos)
     throw RequestError("voice: the name contains a NUL character (U+0000), which no voice has");
-  for (const auto& v : voices_)
-    if (v.name == name) return v;
+  for (const auto& s : *list)
+    if (s.voice.name == name) return s;
   if (std::find(kOpenAiVoices.begin(), kOpenAiVoices.end(), name) != kOpenAiVoices.end())
-    return voices_.front();
+    return list->front();
   std::string known;
-  for (const auto& v : voices_) known += (known.empty() ? "" : ", ") + v.name;
+  for (const auto& s : *list) known += (known.empty() ? "" : ", ") + s.voice.name;
   throw RequestError("voice \"" + name + "\" is not served here (voices: " + known + ")");
 }
 
-const ServedVoice& SpeechService::voice(const std::string& name,
-                                        const std::string& language) const {
+ServedVoice SpeechService::voice(const std::string& name) const { return find_served(name).voice; }
+
+ServedVoice SpeechService::voice(const std::string& name, const std::string& language) const {
   if (!name.empty() || language.empty()) return voice(name);
+  const auto list = snapshot();
   std::vector<std::vector<std::string>> spoken;
-  for (const auto& v : voices_) spoken.push_back(v.voice->info().languages);
-  return voices_.at(engine::voice_for_language(language, spoken).value_or(0));
+  for (const auto& s : *list) spoken.push_back(s.voice.voice->info().languages);
+  return list->at(engine::voice_for_language(language, spoken).value_or(0)).voice;
 }
 
 std::unique_ptr<SpeechJob> SpeechService::start(const SpeechRequest& request,
                                                 const std::string& protocol) {
   metrics_.request(protocol);
   try {
-    const ServedVoice& served = voice(request.voice);
+    const Served chosen = find_served(request.voice);
+    const ServedVoice& served = chosen.voice;
     if (request.text.empty()) throw RequestError("input: the text is empty");
     std::size_t chars = count_code_points(request.text);
     if (chars > options_.max_text_chars)
@@ -102,7 +138,7 @@ std::unique_ptr<SpeechJob> SpeechService::start(const SpeechRequest& request,
     if (served.voice->text().find_language(request.language)) synthesis.language = request.language;
     synthesis.threads = options_.threads_per_stream;
     synthesis.device = options_.device;
-    synthesis.batch = batches_.at(static_cast<std::size_t>(&served - voices_.data()));
+    synthesis.batch = chosen.batch;
     try {
       synthesis.validate();
     } catch (const std::invalid_argument& e) {

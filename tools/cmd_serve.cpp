@@ -12,6 +12,7 @@
 #include <chrono>
 #include <cmath>
 #include <cstdlib>
+#include <filesystem>
 #include <fstream>
 #include <iostream>
 #include <sstream>
@@ -54,6 +55,9 @@ struct ServeOptions {
   std::string batch;      // "", a stream count, or "auto"
   int batch_threads = 0;  // 0: every core
   kernels::Device device = kernels::Device::kCpu;
+  serve::StudioOptions studio;
+  double studio_max_disk_mb = 4096, studio_min_free_mb = 2048;
+  std::string studio_create_args;
 };
 
 // The streams of the serving batch `o` asks for: its count, or with "auto" the most streams the
@@ -215,6 +219,14 @@ int run_serve(ServeOptions o) {
   http_options.port = o.port;
   http_options.api_key = o.api_key;
   http_options.max_body_bytes = o.max_body;
+  if (!o.studio.dir.empty()) {
+    http_options.studio = o.studio;
+    http_options.studio.tts = std::filesystem::read_symlink("/proc/self/exe");
+    http_options.studio.max_disk_bytes = static_cast<std::uint64_t>(o.studio_max_disk_mb * 1048576);
+    http_options.studio.min_free_bytes = static_cast<std::uint64_t>(o.studio_min_free_mb * 1048576);
+    std::istringstream words(o.studio_create_args);
+    for (std::string word; words >> word;) http_options.studio.create_args.push_back(word);
+  }
   http_options.max_connections = o.max_connections;
   http_options.read_timeout = std::chrono::milliseconds(static_cast<long>(o.read_timeout * 1e3));
   http_options.keep_alive_timeout =
@@ -352,6 +364,36 @@ void register_serve(CLI::App& app, int& exit_code) {
                   "On SIGTERM, seconds to let running streams finish before cancelling them")
       ->check(kFiniteSeconds)
       ->check(CLI::Range(0.0, 3600.0));
+  cmd->add_option("--studio", o->studio.dir,
+                  "Turn on the studio: record prompts in the page and make a voice of them; DIR "
+                  "keeps the takes (DIR/NAME in the LJSpeech layout) and the voices made");
+  cmd->add_option("--studio-prompts", o->studio.prompts,
+                  "Folder of the studio's prompts, LANG.txt with one sentence a line (default: "
+                  "the installed prompts)")
+      ->check(CLI::ExistingDirectory);
+  cmd->add_option("--studio-max-clip", o->studio.max_clip_seconds,
+                  "Longest studio take, in seconds")
+      ->check(CLI::Range(1.0, 120.0))
+      ->capture_default_str();
+  cmd->add_option("--studio-max-clips", o->studio.max_clips, "Most takes of one studio voice")
+      ->check(CLI::Range(1, 100000))
+      ->capture_default_str();
+  cmd->add_option("--studio-max-disk", o->studio_max_disk_mb,
+                  "Most megabytes the studio's folder may hold (takes refused beyond)")
+      ->check(CLI::Range(1.0, 1e9))
+      ->capture_default_str();
+  cmd->add_option("--studio-min-free", o->studio_min_free_mb,
+                  "Megabytes that must be free on the studio's disk to start a voice job")
+      ->check(CLI::Range(0.0, 1e12))
+      ->capture_default_str();
+  cmd->add_option("--studio-min-minutes", o->studio.least_minutes,
+                  "Least minutes of takes a voice job accepts (voices create's --min-minutes)")
+      ->check(CLI::Range(0.0, 10000.0))
+      ->capture_default_str();
+  cmd->add_option("--studio-create-args", o->studio_create_args,
+                  "More arguments for the studio's `tts voices create` job, space-separated (for "
+                  "tests and small machines: \"--base DIR --vocoder DIR --steps 20\"; or "
+                  "\"--budget 60\")");
   cmd->callback([o, api_key, &exit_code] {
     o->api_key_given = api_key->count() > 0;
     exit_code = run_serve(*o);

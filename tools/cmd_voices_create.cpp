@@ -6,6 +6,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <iostream>
+#include <nlohmann/json.hpp>
 
 #include "commands.h"
 #include "device_options.h"
@@ -56,6 +57,49 @@ class TerminalObserver : public creation::CreationObserver {
   bool open_line_ = false;
 };
 
+// Progress for a program (tts serve's studio runs this command as its voice job): one JSON object a
+// line on stdout, flushed as it happens. Events: {"event":"stage","stage","what","index","stages"},
+// {"event":"line","text"}, {"event":"training","step","steps","fraction","minutes_left","loss"},
+// then {"event":"done","folder","verdict","targets":[{"name","passed","figures"}],"minutes"} or
+// {"event":"error","message"}.
+class JsonObserver : public creation::CreationObserver {
+ public:
+  static void emit(const nlohmann::json& event) {
+    std::cout << event.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) << std::endl;
+  }
+  void stage(const std::string& name, const std::string& what) override {
+    static const char* const kStages[] = {"intake", "split", "plan",   "training",
+                                          "pitch",  "pack",  "report", "install"};
+    int index = 0;
+    for (int i = 0; i < 8; ++i)
+      if (name == kStages[i]) index = i;
+    emit({{"event", "stage"}, {"stage", name}, {"what", what}, {"index", index}, {"stages", 8}});
+  }
+  void line(const std::string& text) override { emit({{"event", "line"}, {"text", text}}); }
+  void training(const train::TrainingProgress& p, double minutes_left) override {
+    emit({{"event", "training"},
+          {"step", p.step},
+          {"steps", p.steps},
+          {"fraction", p.steps > 0 ? static_cast<double>(p.step) / p.steps : 0.0},
+          {"minutes_left", minutes_left},
+          {"loss", p.loss}});
+  }
+};
+
+void print_json_summary(const creation::CreatedVoice& v) {
+  nlohmann::json targets = nlohmann::json::array();
+  for (const creation::Target& t : v.report.targets)
+    targets.push_back({{"name", t.name},
+                       {"passed", t.passed ? nlohmann::json(*t.passed) : nlohmann::json()},
+                       {"figures", t.figures}});
+  JsonObserver::emit({{"event", "done"},
+                      {"folder", v.folder.string()},
+                      {"verdict", v.report.passed() ? "PASS" : "FAIL"},
+                      {"prompts", v.report.prompts},
+                      {"targets", targets},
+                      {"minutes", v.minutes}});
+}
+
 void print_summary(const creation::VoiceCreationOptions& o, const creation::CreatedVoice& v) {
   std::printf("\nvoice \"%s\" is ready: %s (%.1f minutes in all)\n", o.name.c_str(),
               v.folder.string().c_str(), v.minutes);
@@ -78,6 +122,7 @@ void register_voices_create(CLI::App& voices, int& exit_code) {
   auto o = std::make_shared<creation::VoiceCreationOptions>();
   auto steps = std::make_shared<int64_t>(0);
   auto restart = std::make_shared<bool>(false);
+  auto progress_json = std::make_shared<bool>(false);
   CLI::App* cmd = voices.add_subcommand(
       "create", "Make a voice from a folder of one person's recordings (resumes when run again)");
   cmd->add_option("name", o->name, "The voice's name")->required();
@@ -123,22 +168,34 @@ void register_voices_create(CLI::App& voices, int& exit_code) {
       ->check(CLI::Range(1, 256))
       ->capture_default_str();
   cmd->add_flag("--restart", *restart, "Discard the work of an earlier run and begin again");
-  cmd->callback([o, steps, restart, &exit_code] {
+  cmd->add_flag("--progress-json", *progress_json,
+                "Progress as one JSON object a line on stdout (stage, training step, minutes left, "
+                "then the verdict), for programs");
+  cmd->callback([o, steps, restart, progress_json, &exit_code] {
     if (*steps > 0) o->steps = *steps;
-    TerminalObserver observer;
+    TerminalObserver terminal;
+    JsonObserver json;
+    creation::CreationObserver& observer =
+        *progress_json ? static_cast<creation::CreationObserver&>(json) : terminal;
+    auto fail = [&](const std::exception& e, int code) {
+      std::cerr << "tts voices create: " << e.what() << "\n";
+      if (*progress_json) JsonObserver::emit({{"event", "error"}, {"message", e.what()}});
+      exit_code = code;
+    };
     try {
       if (*restart) {
         std::filesystem::remove_all(creation::resolve_defaults(*o).work_dir);
       }
       const creation::CreatedVoice voice = creation::create_voice(*o, observer);
-      print_summary(*o, voice);
+      if (*progress_json)
+        print_json_summary(voice);
+      else
+        print_summary(*o, voice);
       exit_code = kExitOk;
     } catch (const std::invalid_argument& e) {
-      std::cerr << "tts voices create: " << e.what() << "\n";
-      exit_code = kExitUsage;
+      fail(e, kExitUsage);
     } catch (const std::exception& e) {
-      std::cerr << "tts voices create: " << e.what() << "\n";
-      exit_code = kExitFailure;
+      fail(e, kExitFailure);
     }
   });
 }

@@ -9,6 +9,8 @@
 #include "http_request_stream.h"
 #include "http_routes.h"
 #include "http_speech.h"
+#include "studio/studio_page.h"
+#include "studio/studio_routes.h"
 #include "tcp_listener.h"
 #include "tts/audio/stream_encoder.h"
 #include "tts/serve/openai_speech.h"
@@ -44,7 +46,9 @@ http::ConnectionLimits limits_of(const HttpOptions& o) {
   limits.keep_alive_max = o.keep_alive_max;
   limits.long_threads = o.connection_threads;
   limits.framing.max_head_bytes = o.max_header_bytes;
-  limits.framing.max_body_bytes = o.max_body_bytes;
+  limits.framing.max_body_bytes = o.studio.dir.empty()
+                                      ? o.max_body_bytes
+                                      : std::max(o.max_body_bytes, o.studio.max_take_bytes());
   return limits;
 }
 
@@ -102,7 +106,7 @@ HttpServer::HttpServer(SpeechService& service, HttpOptions options)
   if (options_.connection_threads < 1)
     throw std::invalid_argument("connection threads must be ≥ 1");
   server_ = std::make_unique<Impl>(options_, service_.metrics());
-  server_->set_payload_max_length(options_.max_body_bytes);
+  server_->set_payload_max_length(limits_of(options_).framing.max_body_bytes);
   server_->set_read_timeout(options_.read_timeout);
   server_->set_write_timeout(options_.write_timeout);
   // Only what the Keep-Alive response header says: the front enforces both.
@@ -110,9 +114,16 @@ HttpServer::HttpServer(SpeechService& service, HttpOptions options)
       std::max<time_t>(1, static_cast<time_t>((options_.keep_alive_timeout.count() + 999) / 1000)));
   server_->set_keep_alive_max_count(static_cast<std::size_t>(options_.keep_alive_max));
   routes();
+  if (!options_.studio.dir.empty()) {
+    studio_ = std::make_unique<Studio>(options_.studio, service_);
+    add_studio_routes(*server_, *studio_);
+  }
 }
 
-HttpServer::~HttpServer() { stop(); }
+HttpServer::~HttpServer() {
+  stop();
+  studio_.reset();  // a running voice job is cancelled
+}
 
 void HttpServer::bind() { port_ = server_->listen_on(options_.host, options_.port); }
 
@@ -134,7 +145,7 @@ void HttpServer::routes() {
       return httplib::Server::HandlerResponse::Handled;
     }
     if (options_.api_key.empty() || req.path == "/health" || req.path == "/" ||  // no secret there
-
+        req.path == "/studio.js" ||
         bearer_matches(req.get_header_value("Authorization"), options_.api_key))
       return httplib::Server::HandlerResponse::Unhandled;
     service_.metrics().error("http", "unauthorised");
@@ -159,6 +170,10 @@ void HttpServer::routes() {
           return true;
         })) {
       if (res.status == -1) res.status = 400;
+      return;
+    }
+    if (body.size() > options_.max_body_bytes) {  // the limit is higher for the studio's takes
+      send_error(res, 413, "the request body is too large", "invalid_request_error");
       return;
     }
     http::answer_speech(service_, body, res);
@@ -186,6 +201,8 @@ void HttpServer::routes() {
   });
 
   svr.Get("/", [](const httplib::Request&, httplib::Response& res) { serve_web_page(res); });
+  svr.Get("/studio.js",
+          [](const httplib::Request&, httplib::Response& res) { serve_studio_script(res); });
 
   svr.Get("/v1/models", [this](const httplib::Request&, httplib::Response& res) {
     json data = json::array();
@@ -205,7 +222,8 @@ void HttpServer::routes() {
                  {"running", a.running()},
                  {"waiting", a.waiting()},
                  {"workers", a.workers()},
-                 {"queue", a.queue()}};
+                 {"queue", a.queue()},
+                 {"studio", studio_ != nullptr}};
     res.status = draining_ ? 503 : 200;
     res.set_content(body.dump(), "application/json");
   });

@@ -158,7 +158,7 @@ class ChromeDriver:
                 self.proc.wait()
 
     @contextlib.contextmanager
-    def session(self, width=760, height=660):
+    def session(self, width=760, height=660, extra_args=()):
         args = [
             "--headless=new",
             # Chromium's sandbox refuses to run as root, which is how CI and containers run it.
@@ -168,6 +168,7 @@ class ChromeDriver:
             f"--window-size={width},{height}",
             "--no-first-run",
             "--disable-extensions",
+            *extra_args,
         ]
         caps = {"capabilities": {"alwaysMatch": {
             "browserName": "chrome",

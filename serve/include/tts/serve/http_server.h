@@ -21,6 +21,7 @@
 #include <string>
 
 #include "tts/serve/speech_service.h"
+#include "tts/serve/studio.h"
 
 namespace tts::serve {
 
@@ -41,6 +42,9 @@ struct HttpOptions {
   int max_connections = 512;
   int connection_threads =
       32;  // speech requests served at once (the synthesis bound is Admission's)
+  // The studio (studio.h) when studio.dir is set: its routes under /v1/studio, its takes allowed
+  // past max_body_bytes up to studio.max_take_bytes().
+  StudioOptions studio;
 };
 
 class HttpServer {
@@ -67,6 +71,7 @@ class HttpServer {
   SpeechService& service_;
   HttpOptions options_;
   std::unique_ptr<Impl> server_;
+  std::unique_ptr<Studio> studio_;
   int port_ = 0;
   std::atomic<bool> draining_{false};
 };

@@ -81,14 +81,19 @@ class SpeechService {
   // The voice a request names: a served voice's name; empty, or one of OpenAI's own voice names
   // ("alloy", "nova", …, which clients send by default), for the first served voice. Throws
   // RequestError listing the served voices.
-  const ServedVoice& voice(const std::string& name) const;
+  ServedVoice voice(const std::string& name) const;
   // The voice a request names, as voice(name); when it names none but gives a language, the first
   // voice that speaks it (any of VoiceInfo::languages, so a bilingual voice for either), else its
   // primary subtag ("en" or "en-GB" choose an "en-US" voice), else the first served voice, as
   // piper chooses: engine::voice_for_language. Tags compare as Home Assistant and piper write them
   // ("en_US" is "en-US"). Wyoming's requests carry a language, OpenAI's only as our "language".
-  const ServedVoice& voice(const std::string& name, const std::string& language) const;
-  const std::vector<ServedVoice>& voices() const { return voices_; }
+  ServedVoice voice(const std::string& name, const std::string& language) const;
+  // The voices served now (a copy: add_voice may change the list while it is read).
+  std::vector<ServedVoice> voices() const;
+  // Serves `voice` from now on, beside the others (replacing one of the same name), with its own
+  // serving batch when batching; safe while requests are in flight (they keep the voice they
+  // started with). Throws as make_serving_batch.
+  void add_voice(ServedVoice voice);
   const ServiceOptions& options() const { return options_; }
 
   // Checks the request (text length, options), takes a place and waits for a worker, and starts
@@ -101,16 +106,22 @@ class SpeechService {
 
   Metrics& metrics() { return metrics_; }
   // The serving batch of a served voice (index into voices()); null without batching.
-  const std::shared_ptr<engine::StreamBatch>& batch(std::size_t voice) const {
-    return batches_.at(voice);
-  }
+  std::shared_ptr<engine::StreamBatch> batch(std::size_t voice) const;
   const Admission& admission() const { return admission_; }
 
  private:
   friend class SpeechJob;
-  std::vector<ServedVoice> voices_;
+  struct Served {
+    ServedVoice voice;
+    std::shared_ptr<engine::StreamBatch> batch;  // null without batching
+  };
+  using VoiceList = std::vector<Served>;
+  // Replaced whole by add_voice (copy on write), so that a reader's snapshot never changes.
+  std::shared_ptr<const VoiceList> snapshot() const;
+  Served find_served(const std::string& name) const;
+  mutable std::mutex voices_mutex_;
+  std::shared_ptr<const VoiceList> voices_;
   ServiceOptions options_;
-  std::vector<std::shared_ptr<engine::StreamBatch>> batches_;  // per voice; null entries without
   Admission admission_;
   Metrics metrics_;
   std::mutex jobs_mutex_;
