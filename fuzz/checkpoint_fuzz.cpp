@@ -16,7 +16,7 @@
 
 #include "fuzz_support.h"
 #include "tts/acoustic/weights.h"
-#include "tts/engine/voice.h"
+#include "tts/kernels/file_record.h"
 #include "tts/train/acoustic_checkpoint.h"
 #include "tts/train/checkpoint.h"
 #include "tts/vocoder/weights.h"
@@ -107,11 +107,8 @@ void reset_work(const fs::path& from, const fs::path& work) {
 // checkpoint.json of the template with the weights file's record made to fit its new bytes.
 void refit_record(const fs::path& work) {
   auto j = nlohmann::json::parse(tts::fuzz::read_bytes(work / "checkpoint.json"));
-  char crc[9];
-  std::snprintf(crc, sizeof crc, "%08x",
-                static_cast<unsigned>(tts::engine::file_crc32(work / kWeights)));
   j["files"] = nlohmann::json::array(
-      {{{"path", kWeights}, {"bytes", fs::file_size(work / kWeights)}, {"crc32", crc}}});
+      {tts::kernels::file_record_json(tts::kernels::record_file(work, kWeights))});
   tts::fuzz::write_bytes(work / "checkpoint.json", j.dump(2));
 }
 
