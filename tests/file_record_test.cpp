@@ -60,7 +60,7 @@ TEST(FileRecord, MalformedEntriesNameTheField) {
     return std::string();
   };
   EXPECT_THAT(error(R"({"bytes": 1, "crc32": "00000000"})"), HasSubstr("missing \"path\""));
-  EXPECT_THAT(error(R"({"path": "a", "bytes": -1, "crc32": "00000000"})"),
+  EXPECT_THAT(error(R"({"path": "a", "bytes": "9", "crc32": "00000000"})"),
               HasSubstr("\"bytes\" must be a non-negative integer"));
   EXPECT_THAT(error(R"({"path": "a", "bytes": 1, "crc32": "0000"})"),
               HasSubstr("\"crc32\" of a must be 8 hex digits"));
