@@ -2,13 +2,13 @@
 
 #include <algorithm>
 #include <array>
-#include <fstream>
 #include <nlohmann/json.hpp>
 #include <set>
 
 #include "tts/engine/voice_search.h"
 #include "tts/frontend/language.h"
 #include "tts/kernels/atomic_file.h"
+#include "tts/kernels/file_record.h"
 #include "tts/kernels/regular_file.h"
 #include "tts/vocoder/cuda_sampler.h"
 #include "tts/vocoder/sampler_interface.h"
@@ -23,22 +23,6 @@ namespace {
 const std::array<const char*, 4> kRequiredFiles = {
     "acoustic/acoustic.json", "acoustic/acoustic.safetensors", "vocoder/vocoder.json",
     "vocoder/vocoder.safetensors"};
-
-std::array<std::uint32_t, 256> make_crc_table() {
-  std::array<std::uint32_t, 256> table{};
-  for (std::uint32_t n = 0; n < 256; ++n) {
-    std::uint32_t c = n;
-    for (int k = 0; k < 8; ++k) c = (c & 1u) ? 0xEDB88320u ^ (c >> 1) : c >> 1;
-    table[n] = c;
-  }
-  return table;
-}
-
-std::string hex32(std::uint32_t value) {
-  char text[16];
-  std::snprintf(text, sizeof text, "%08x", static_cast<unsigned>(value));
-  return text;
-}
 
 template <typename T>
 T required(const nlohmann::json& j, const char* key, const char* what) {
@@ -114,39 +98,14 @@ void check_sex(const std::string& sex) {
 }
 
 void check_file(const fs::path& folder, const VoiceFile& f) {
-  const fs::path path = folder / f.path;
-  std::error_code ec;
-  if (!fs::is_regular_file(path, ec))
-    throw VoiceError(path.string() + ": missing (listed in voice.json)");
-  const auto size = fs::file_size(path, ec);
-  if (ec) throw VoiceError(path.string() + ": cannot read its size: " + ec.message());
-  if (size != f.bytes)
-    throw VoiceError(path.string() + ": " + std::to_string(size) + " bytes, voice.json says " +
-                     std::to_string(f.bytes) + (size < f.bytes ? " (truncated)" : " (corrupted)"));
-  const std::uint32_t crc = file_crc32(path);
-  if (crc != f.crc32)
-    throw VoiceError(path.string() + ": checksum mismatch (CRC-32 " + hex32(crc) +
-                     ", voice.json says " + hex32(f.crc32) + "): the file is corrupted");
+  try {
+    kernels::verify_file(folder, f, "voice.json");
+  } catch (const kernels::FileRecordError& e) {
+    throw VoiceError(e.what());
+  }
 }
 
 }  // namespace
-
-std::uint32_t file_crc32(const fs::path& path) {
-  static const auto table = make_crc_table();
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw VoiceError(path.string() + ": cannot open");
-  std::vector<char> buffer(1 << 20);
-  std::uint32_t c = 0xFFFFFFFFu;
-  while (in) {
-    in.read(buffer.data(), static_cast<std::streamsize>(buffer.size()));
-    const std::streamsize n = in.gcount();
-    for (std::streamsize i = 0; i < n; ++i)
-      c = table[(c ^ static_cast<unsigned char>(buffer[static_cast<std::size_t>(i)])) & 0xFFu] ^
-          (c >> 8);
-  }
-  if (in.bad()) throw VoiceError(path.string() + ": read error");
-  return c ^ 0xFFFFFFFFu;
-}
 
 const char* pitch_shift_method_name(PitchShiftMethod method) {
   return method == PitchShiftMethod::kAudio ? "audio" : "model";
@@ -245,13 +204,7 @@ VoiceInfo read_voice_info(const fs::path& folder) {
     if (!files.is_array()) throw std::invalid_argument("\"files\" must be an array");
     std::set<std::string> seen;
     for (const auto& entry : files) {
-      VoiceFile f;
-      f.path = required<std::string>(entry, "path", "a string");
-      f.bytes = required<std::uint64_t>(entry, "bytes", "a non-negative integer");
-      const auto crc = required<std::string>(entry, "crc32", "8 hex digits");
-      if (crc.size() != 8 || crc.find_first_not_of("0123456789abcdefABCDEF") != std::string::npos)
-        throw std::invalid_argument("\"crc32\" of " + f.path + " must be 8 hex digits");
-      f.crc32 = static_cast<std::uint32_t>(std::stoul(crc, nullptr, 16));
+      const VoiceFile f = kernels::parse_file_record(entry);
       if (!is_safe_relative(f.path))
         throw std::invalid_argument("file path \"" + f.path + "\" leaves the voice folder");
       if (!seen.insert(f.path).second)
@@ -397,10 +350,13 @@ void write_voice_manifest(const fs::path& folder, const VoiceManifest& manifest,
       if (entry.is_regular_file()) paths.push_back(entry.path());
     if (ec) throw VoiceError((folder / sub).string() + ": " + ec.message());
     std::sort(paths.begin(), paths.end());
-    for (const auto& p : paths)
-      files.push_back({{"path", std::string(sub) + "/" + p.filename().string()},
-                       {"bytes", fs::file_size(p)},
-                       {"crc32", hex32(file_crc32(p))}});
+    try {
+      for (const auto& p : paths)
+        files.push_back(kernels::file_record_json(
+            kernels::record_file(folder, std::string(sub) + "/" + p.filename().string())));
+    } catch (const kernels::FileRecordError& e) {
+      throw VoiceError(e.what());
+    }
   }
   for (const auto& tag : manifest.languages)
     if (!frontend::looks_like_bcp47(tag))

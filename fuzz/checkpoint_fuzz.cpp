@@ -1,14 +1,14 @@
-// libFuzzer target for resuming training from a checkpoint (train/checkpoint_files.cpp and
-// the vocoder's and acoustic model's load_checkpoint / load_acoustic_checkpoint). A tiny vocoder
-// and a tiny acoustic model each have a valid checkpoint made at start-up (the templates); the
-// first input byte chooses which one and which of its two files the rest of the input replaces:
+// libFuzzer target for resuming training from a checkpoint (train/common/checkpoint_files.cpp and
+// the vocoder's and acoustic model's load_vocoder_checkpoint / load_acoustic_checkpoint). A tiny
+// vocoder and a tiny acoustic model each have a valid checkpoint made at start-up (the templates);
+// the first input byte chooses which one and which of its two files the rest of the input replaces:
 //   0 vocoder checkpoint.json    1 vocoder checkpoint-5.safetensors (checkpoint.json's recorded
 //   2 acoustic checkpoint.json   3 acoustic checkpoint-5.safetensors  size and CRC-32 made to fit)
 //
 // Checks, besides the sanitizers': a load either throws std::runtime_error naming checkpoint.json
-// (load_checkpoint's promise; nlohmann::json or std::invalid_argument errors escaping are bugs) or
-// fills the state, whose tensor layout is the run's; a loaded state saved again loads back the
-// same step, seed and bit-identical tensors; the untouched templates load as saved.
+// (load_vocoder_checkpoint's promise; nlohmann::json or std::invalid_argument errors escaping are
+// bugs) or fills the state, whose tensor layout is the run's; a loaded state saved again loads back
+// the same step, seed and bit-identical tensors; the untouched templates load as saved.
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
@@ -16,9 +16,9 @@
 
 #include "fuzz_support.h"
 #include "tts/acoustic/weights.h"
-#include "tts/engine/voice.h"
+#include "tts/kernels/file_record.h"
 #include "tts/train/acoustic_checkpoint.h"
-#include "tts/train/checkpoint.h"
+#include "tts/train/vocoder_checkpoint.h"
 #include "tts/vocoder/weights.h"
 
 namespace fs = std::filesystem;
@@ -39,7 +39,7 @@ void fill(ParameterSet& p, float scale) {
 }
 
 struct Templates {
-  tts::train::TrainingState vocoder;
+  tts::train::VocoderTrainingState vocoder;
   tts::train::AcousticTrainingState acoustic;
   fs::path vocoder_dir, acoustic_dir, work;
 };
@@ -68,7 +68,7 @@ const Templates& templates() {
     fill(v.weights, 0.5f);
     v.ema = v.first_moment = v.second_moment = v.weights;
     fill(v.ema, 0.25f);
-    tts::train::save_checkpoint(t.vocoder_dir, v);
+    tts::train::save_vocoder_checkpoint(t.vocoder_dir, v);
 
     auto& a = t.acoustic;
     a.config.symbols = 7;
@@ -107,11 +107,8 @@ void reset_work(const fs::path& from, const fs::path& work) {
 // checkpoint.json of the template with the weights file's record made to fit its new bytes.
 void refit_record(const fs::path& work) {
   auto j = nlohmann::json::parse(tts::fuzz::read_bytes(work / "checkpoint.json"));
-  char crc[9];
-  std::snprintf(crc, sizeof crc, "%08x",
-                static_cast<unsigned>(tts::engine::file_crc32(work / kWeights)));
   j["files"] = nlohmann::json::array(
-      {{{"path", kWeights}, {"bytes", fs::file_size(work / kWeights)}, {"crc32", crc}}});
+      {tts::kernels::file_record_json(tts::kernels::record_file(work, kWeights))});
   tts::fuzz::write_bytes(work / "checkpoint.json", j.dump(2));
 }
 
@@ -171,11 +168,11 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   if (!acoustic) {
     check_load(
         blank_like(t.vocoder), t.work,
-        [](const fs::path& dir, tts::train::TrainingState& s) {
-          tts::train::load_checkpoint(dir, s);
+        [](const fs::path& dir, tts::train::VocoderTrainingState& s) {
+          tts::train::load_vocoder_checkpoint(dir, s);
         },
-        [](const fs::path& dir, const tts::train::TrainingState& s) {
-          tts::train::save_checkpoint(dir, s);
+        [](const fs::path& dir, const tts::train::VocoderTrainingState& s) {
+          tts::train::save_vocoder_checkpoint(dir, s);
         });
   } else {
     check_load(
@@ -194,9 +191,9 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
 extern "C" int LLVMFuzzerInitialize(int*, char***) {
   const Templates& t = templates();
   reset_work(t.vocoder_dir, t.work);
-  tts::train::TrainingState v = t.vocoder;
+  tts::train::VocoderTrainingState v = t.vocoder;
   v.weights.set_zero();
-  tts::train::load_checkpoint(t.work, v);
+  tts::train::load_vocoder_checkpoint(t.work, v);
   TTS_FUZZ_CHECK(v.step == 5 && v.seed == 7 && same(v.weights, t.vocoder.weights) &&
                  same(v.ema, t.vocoder.ema));
   reset_work(t.acoustic_dir, t.work);

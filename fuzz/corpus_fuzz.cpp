@@ -1,4 +1,4 @@
-// libFuzzer target for the rows of a training corpus's metadata.csv (train/audio_corpus.cpp,
+// libFuzzer target for the rows of a training corpus's metadata.csv (train/common/audio_corpus.cpp,
 // list_corpus): the input is the file, in a corpus folder whose wavs/ holds a.wav, b.wav and
 // LJ001-0001.wav (and which has a recording outside wavs/ too, outside.wav).
 //

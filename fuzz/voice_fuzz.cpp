@@ -25,6 +25,7 @@
 #include "fuzz_support.h"
 #include "tts/engine/voice.h"
 #include "tts/engine/voice_random.h"
+#include "tts/kernels/file_record.h"
 #include "tts/kernels/safetensors.h"
 
 namespace fs = std::filesystem;
@@ -56,20 +57,12 @@ const Folders& folders() {
   return f;
 }
 
-std::string hex32(std::uint32_t value) {
-  char text[9];
-  std::snprintf(text, sizeof text, "%08x", static_cast<unsigned>(value));
-  return text;
-}
-
 // voice.json's "files" records, made to fit the files now in the work folder.
 void refit_records(nlohmann::json& voice_json, const fs::path& work) {
   nlohmann::json files = nlohmann::json::array();
   for (const char* path : {"acoustic/acoustic.json", "acoustic/acoustic.safetensors",
                            "vocoder/vocoder.json", "vocoder/vocoder.safetensors"})
-    files.push_back({{"path", path},
-                     {"bytes", fs::file_size(work / path)},
-                     {"crc32", hex32(tts::engine::file_crc32(work / path))}});
+    files.push_back(tts::kernels::file_record_json(tts::kernels::record_file(work, path)));
   voice_json["files"] = files;
 }
 

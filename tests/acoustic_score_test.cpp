@@ -1,4 +1,4 @@
-// `tts train score-acoustic` (train/acoustic_score.cpp): an acoustic model's held-out
+// `tts train score-acoustic` (train/acoustic/acoustic_score.cpp): an acoustic model's held-out
 // likeness to recordings, checked against the aligned frames of `tts train aligned-mels`, the
 // public synthesis interface and a by-hand duration error, on real recorded speech.
 #include "tts/train/acoustic_score.h"
@@ -44,10 +44,10 @@ TEST_F(AcousticScore, AgreesWithAlignedMelsAndSynthesisAndNamesMissingIds) {
 
   // Reference: the aligned frames' mean |error| against the recordings, and the frames that
   // synthesis through the public model interface makes for each transcript.
-  train::CorpusOptions corpus_options;
+  train::AudioCorpusOptions corpus_options;
   corpus_options.features = o.features;
-  train::Corpus corpus = train::load_corpus(root_ / "data", corpus_options);
-  std::vector<train::Utterance> all = corpus.training;
+  train::AudioCorpus corpus = train::load_audio_corpus(root_ / "data", corpus_options);
+  std::vector<train::AudioUtterance> all = corpus.training;
   all.insert(all.end(), corpus.validation.begin(), corpus.validation.end());
   std::vector<std::string> warnings;
   ASSERT_EQ(train::attach_predicted_mels(all, a.out_dir, warnings), 6);

@@ -395,9 +395,9 @@ TEST_F(AcousticTraining, AlignedMelsMatchTheRecordingsFramesAndFeedTheVocoderCor
   EXPECT_EQ(train::write_aligned_mels(a, log_), 6);
 
   // The vocoder's view of the same corpus: every training file gets frames of its own shape.
-  train::CorpusOptions corpus_options;
+  train::AudioCorpusOptions corpus_options;
   corpus_options.features = o.features;
-  train::Corpus corpus = train::load_corpus(root_ / "data", corpus_options);
+  train::AudioCorpus corpus = train::load_audio_corpus(root_ / "data", corpus_options);
   std::vector<std::string> warnings;
   EXPECT_EQ(train::attach_predicted_mels(corpus.training, a.out_dir, warnings),
             static_cast<int>(corpus.training.size()));
@@ -422,10 +422,10 @@ TEST_F(AcousticTraining, AlignedMelsMatchTheRecordingsFramesAndFeedTheVocoderCor
 }
 
 TEST_F(AcousticTraining, PredictedMelsOfTheWrongShapeAreRefusedAndMissingOnesNamed) {
-  train::CorpusOptions corpus_options;
-  train::Corpus corpus = train::load_corpus(root_ / "data", corpus_options);
+  train::AudioCorpusOptions corpus_options;
+  train::AudioCorpus corpus = train::load_audio_corpus(root_ / "data", corpus_options);
   fs::create_directories(root_ / "predicted");
-  const train::Utterance& first = corpus.training.front();
+  const train::AudioUtterance& first = corpus.training.front();
   // Only the first file has frames, and one frame too few.
   std::vector<float> short_frames(
       static_cast<std::size_t>((first.mel.cols() - 1) * first.mel.rows()));

@@ -23,7 +23,7 @@
 #include "alsa_acoustic_corpus.h"
 #include "checkpoint_values.h"
 #include "tts/train/acoustic_checkpoint.h"
-#include "tts/train/checkpoint.h"
+#include "tts/train/vocoder_checkpoint.h"
 
 namespace fs = std::filesystem;
 using namespace tts;

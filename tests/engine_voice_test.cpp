@@ -365,11 +365,4 @@ TEST_F(VoiceFiles, InfoIsReadWithoutWeights) {
   EXPECT_THROW(Voice::load(v), VoiceError);
 }
 
-TEST(VoiceChecksum, MatchesZlibCrc32) {
-  const tts::testing_support::TempFolder folder;
-  const fs::path p = folder / "crc-test.txt";
-  std::ofstream(p) << "123456789";
-  EXPECT_EQ(file_crc32(p), 0xCBF43926u);  // the standard CRC-32 check value
-}
-
 }  // namespace

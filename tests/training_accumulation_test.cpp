@@ -82,7 +82,7 @@ nlohmann::json read_json(const fs::path& path) {
 }  // namespace
 
 TEST(CropBatches, SlicesOfABatchPutTogetherAreTheBatch) {
-  std::vector<train::Utterance> corpus(3);
+  std::vector<train::AudioUtterance> corpus(3);
   for (std::size_t i = 0; i < corpus.size(); ++i) {
     corpus[i].classes.resize(3000 + 1000 * i);
     for (std::size_t t = 0; t < corpus[i].classes.size(); ++t)

@@ -2,6 +2,8 @@
 // through a non-finite loss or a failed write, resumes only the run it records (seed, step,
 // checksums, fields), and clears the temporaries a killed write leaves, from the library and from
 // the command line.
+#include "tts/train/vocoder_checkpoint.h"
+
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 #include <sys/wait.h>
@@ -19,7 +21,6 @@
 #include "tts/kernels/atomic_file.h"
 #include "tts/kernels/optimizer.h"
 #include "tts/train/acoustic_checkpoint.h"
-#include "tts/train/checkpoint.h"
 #include "tts/train/vocoder_trainer.h"
 #include "tts/vocoder/model_files.h"
 #include "vocoder_training_fixture.h"
@@ -93,11 +94,11 @@ TEST_F(VocoderTraining, NonFiniteLossStopsAndKeepsTheLastGoodCheckpoint) {
   } catch (const std::runtime_error& e) {
     EXPECT_THAT(e.what(), HasSubstr("not finite"));
   }
-  train::TrainingState state;
+  train::VocoderTrainingState state;
   vocoder::WaveNetWeights shape(exploding.config);
   state.config = exploding.config;
   state.weights = state.ema = state.first_moment = state.second_moment = shape.parameters();
-  train::load_checkpoint(exploding.out_dir, state);
+  train::load_vocoder_checkpoint(exploding.out_dir, state);
   EXPECT_EQ(state.step, 5);
   EXPECT_TRUE(kernels::all_finite(state.weights.data(), state.weights.size()));
 }
@@ -152,7 +153,7 @@ TEST_F(VocoderTraining, ResumeAtOrBelowTheCheckpointsStepTrainsNothingAndSaysSo)
     auto o = options("out", steps);
     o.resume = true;
     std::ostringstream log;
-    const train::TrainingSummary s = train::train_vocoder(o, log);
+    const train::VocoderTrainingSummary s = train::train_vocoder(o, log);
     EXPECT_EQ(s.first_step, 5);
     EXPECT_EQ(s.last_step, 5);
     EXPECT_THAT(log.str(), HasSubstr("already trained to step 5; ask for more --steps"));
@@ -319,7 +320,7 @@ TEST(Checkpoint, AMalformedFieldReadAfterTheWeightsIsACannotResumeError) {
     }
   };
 
-  train::TrainingState vocoder;
+  train::VocoderTrainingState vocoder;
   vocoder.config.layers = 2;
   vocoder.config.residual_channels = 3;
   vocoder.config.skip_channels = 4;
@@ -330,11 +331,11 @@ TEST(Checkpoint, AMalformedFieldReadAfterTheWeightsIsACannotResumeError) {
   for (const nlohmann::json& features :
        {nlohmann::json(), nlohmann::json("x"), nlohmann::json({{"n_mels", -1}})}) {
     const fs::path dir = root / "vocoder";
-    train::save_checkpoint(dir, vocoder);
+    train::save_vocoder_checkpoint(dir, vocoder);
     edit(dir, "features", features);
     expect_cannot_resume(dir, [&] {
-      train::TrainingState state = vocoder;
-      train::load_checkpoint(dir, state);
+      train::VocoderTrainingState state = vocoder;
+      train::load_vocoder_checkpoint(dir, state);
     });
   }
 

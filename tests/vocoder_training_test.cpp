@@ -40,9 +40,9 @@ TEST_F(VocoderTraining, TinyModelOverfitsAShortRealClip) {
   train::train_vocoder(o, log_);
 
   const vocoder::VocoderModel model = vocoder::load_vocoder(o.out_dir);
-  train::CorpusOptions corpus_options;
+  train::AudioCorpusOptions corpus_options;
   corpus_options.features = o.features;
-  const train::Corpus corpus = train::load_corpus(o.data_dir, corpus_options);
+  const train::AudioCorpus corpus = train::load_audio_corpus(o.data_dir, corpus_options);
   const train::CropOptions crops{8, 2000, o.config.hop_length, o.config.classes};
   vocoder::WaveNetWeights untrained(o.config);
   untrained.initialise(o.seed);
@@ -119,7 +119,7 @@ TEST_F(VocoderTraining, InitFromStartsAtAnExportedModelsWeights) {
   tuned.adam.learning_rate = 1e-9f;         // so that one step leaves the weights where they were
   tuned.warmup_steps = 0;
   tuned.seed = 99;  // base's is 1: a random start would be far from base's weights
-  const train::TrainingSummary summary = train::train_vocoder(tuned, log_);
+  const train::VocoderTrainingSummary summary = train::train_vocoder(tuned, log_);
   EXPECT_EQ(summary.first_step, 0);
   EXPECT_EQ(summary.last_step, 1);
   EXPECT_NE(log_.str().find("starting from the weights of"), std::string::npos);
@@ -204,7 +204,7 @@ TEST_F(VocoderTraining, AByteOrderMarkBeforeTheFirstRowIsNotPartOfItsId) {
 
 // Rows whose transcript cannot be the recording's are skipped, named by their line: text with
 // nothing to speak when listed, and text far longer or shorter than 1.43 s of speech could hold
-// when the audio is read (both trainers load their corpus through load_corpus).
+// when the audio is read (both trainers load their corpus through load_audio_corpus).
 TEST_F(VocoderTraining, RowsWhoseTextCannotBeTheRecordingAreSkippedNamingTheRow) {
   fs::create_directories(root_ / "lj" / "wavs");
   for (const char* id : {"a", "b", "c", "d", "e"})
@@ -223,9 +223,9 @@ TEST_F(VocoderTraining, RowsWhoseTextCannotBeTheRecordingAreSkippedNamingTheRow)
   EXPECT_THAT(warnings[1], HasSubstr("metadata.csv:4"));
   EXPECT_EQ(skipped["no words in the transcript"], 2u);
 
-  train::CorpusOptions options;
+  train::AudioCorpusOptions options;
   options.threads = 1;
-  const train::Corpus corpus = train::load_corpus(root_ / "lj", options);
+  const train::AudioCorpus corpus = train::load_audio_corpus(root_ / "lj", options);
   ASSERT_EQ(corpus.training.size() + corpus.validation.size(), 1u);
   EXPECT_EQ((corpus.training.empty() ? corpus.validation : corpus.training)[0].id, "a");
   EXPECT_EQ(corpus.skipped.at("transcript length unlike speech"), 2u);
@@ -282,7 +282,7 @@ TEST_F(VocoderTraining, WhenEveryFileFailsTheErrorGivesTheReasonsWithCounts) {
 
 TEST(CropBatches, PredictedShareChoosesEachCropsFramesWhereTheUtteranceHasThem) {
   // Two utterances: recorded frames all 0, predicted frames all 1; the second has no prediction.
-  std::vector<train::Utterance> utterances(2);
+  std::vector<train::AudioUtterance> utterances(2);
   for (auto& u : utterances) {
     u.classes.assign(40000, 128);
     u.mel = kernels::Matrix::Zero(8, 40000 / 200 + 1);
@@ -315,7 +315,7 @@ TEST(CropBatches, PredictedShareChoosesEachCropsFramesWhereTheUtteranceHasThem) 
   EXPECT_GT(half_predicted, static_cast<long>(half.size()) / 8);
   EXPECT_LT(half_predicted, static_cast<long>(half.size()) * 3 / 8);
   // Share 0 draws nothing: the same batches as a corpus without predictions.
-  std::vector<train::Utterance> plain = utterances;
+  std::vector<train::AudioUtterance> plain = utterances;
   plain[0].predicted_mel.resize(0, 0);
   crops.predicted_share = 0.0;
   for (int i = 0; i < 5; ++i) {

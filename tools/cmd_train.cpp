@@ -93,7 +93,7 @@ void register_train(CLI::App& app, int& exit_code) {
     // One rank of `mpirun -np N tts train vocoder …`, or this process alone.
     const std::unique_ptr<train::Communicator> ranks = train::world_communicator();
     o->communicator = ranks.get();
-    train::TrainingSummary s;
+    train::VocoderTrainingSummary s;
     run_on_every_rank(*ranks, [&] { s = train::train_vocoder(*o, std::cerr); });
     // A resume already at --steps has said so and succeeds (exit 0): OUT holds a model trained at
     // least that far, left untouched, which is what the command asks for; so rerunning a finished

@@ -47,16 +47,16 @@ double pooled_f0_sd_semitones(const std::vector<std::vector<float>>& f0_hz) {
 
 PitchFit fit_pitch_spread(const PitchFitOptions& o,
                           const std::function<void(const std::string&)>& note) {
-  // The recordings the trainer validated on and never trained on (load_corpus splits them off
+  // The recordings the trainer validated on and never trained on (load_audio_corpus splits them off
   // the same way for every run on the same folder): the voice's pitch on text it has not learnt
   // is what the held-out prompts will judge; on its training prompts it is wider.
-  train::CorpusOptions corpus_options;
+  train::AudioCorpusOptions corpus_options;
   const acoustic::AcousticModelFiles model = acoustic::load_acoustic_files(o.model_dir);
   corpus_options.features = model.features;
   corpus_options.threads = o.threads;
-  const train::Corpus corpus = train::load_corpus(o.corpus_dir, corpus_options);
-  std::vector<train::Utterance> prompts;
-  for (const train::Utterance& u : corpus.validation)
+  const train::AudioCorpus corpus = train::load_audio_corpus(o.corpus_dir, corpus_options);
+  std::vector<train::AudioUtterance> prompts;
+  for (const train::AudioUtterance& u : corpus.validation)
     if (prompts.size() < static_cast<std::size_t>(o.prompts)) prompts.push_back(u);
   if (prompts.empty()) throw std::runtime_error(o.corpus_dir.string() + ": no validation prompts");
 

@@ -33,6 +33,7 @@
 #include "tts/frontend/language.h"
 #include "tts/frontend/symbol_table.h"
 #include "tts/frontend/text_pipeline.h"
+#include "tts/kernels/file_record.h"
 #include "tts/kernels/mel.h"
 #include "tts/vocoder/model_files.h"
 
@@ -61,12 +62,9 @@ class VoiceNotFoundError : public VoiceError {
   using VoiceError::VoiceError;
 };
 
-// One file of a voice, as recorded in voice.json's "files".
-struct VoiceFile {
-  std::string path;  // relative to the voice folder, '/'-separated
-  std::uint64_t bytes = 0;
-  std::uint32_t crc32 = 0;  // CRC-32 (IEEE 802.3, as zlib.crc32) of the whole file
-};
+// One file of a voice, as recorded in voice.json's "files": its path relative to the voice folder
+// ('/'-separated), size and CRC-32.
+using VoiceFile = kernels::FileRecord;
 
 // How a voice realises a pitch shift (SynthesisOptions::pitch_semitones, SSML <prosody pitch>),
 // voice.json's optional "pitch_shift":
@@ -172,8 +170,5 @@ struct VoiceManifest {
 // of every file in them, the vocoder's features and sample rate, and `symbols`.
 void write_voice_manifest(const std::filesystem::path& folder, const VoiceManifest& manifest,
                           const frontend::SymbolTable& symbols);
-
-// CRC-32 (IEEE) of a file; throws VoiceError if it cannot be read.
-std::uint32_t file_crc32(const std::filesystem::path& path);
 
 }  // namespace tts::engine

@@ -1,6 +1,7 @@
-// Acoustic-model training checkpoints, as for the vocoder (checkpoint.h): OUT/checkpoint.json
-// (step, seed, config, features, which weights file) beside OUT/checkpoint-STEP.safetensors
-// (weights, EMA weights, Adam moments). The JSON is written last and is the commit point.
+// Acoustic-model training checkpoints, as for the vocoder (vocoder_checkpoint.h):
+// OUT/checkpoint.json (step, seed, config, features, which weights file) beside
+// OUT/checkpoint-STEP.safetensors (weights, EMA weights, Adam moments). The JSON is written last
+// and is the commit point.
 #pragma once
 
 #include <cstdint>

@@ -36,10 +36,10 @@ struct AcousticCorpus {
   std::map<std::string, std::size_t> skipped;  // how many, by reason (train::SkipCounts)
 };
 
-// Loads `dir` like load_corpus (LJSpeech layout: metadata.csv + wavs/), tracks each recording's
-// pitch and energy, and phonemises each transcript in `language` as one sentence. Files without
-// text, with text that does not phonemise, or with more ids than frames are skipped with a warning;
-// throws std::runtime_error when nothing usable is left, saying why (describe_skipped).
+// Loads `dir` like load_audio_corpus (LJSpeech layout: metadata.csv + wavs/), tracks each
+// recording's pitch and energy, and phonemises each transcript in `language` as one sentence. Files
+// without text, with text that does not phonemise, or with more ids than frames are skipped with a
+// warning; throws std::runtime_error when nothing usable is left, saying why (describe_skipped).
 AcousticCorpus load_acoustic_corpus(const std::filesystem::path& dir,
                                     const kernels::MelConfig& features, const std::string& language,
                                     int threads = 2);

@@ -13,7 +13,7 @@
 
 namespace tts::train {
 
-struct Utterance {
+struct AudioUtterance {
   std::string id;
   std::filesystem::path path;
   std::string text;              // from metadata.csv when there is one
@@ -23,13 +23,13 @@ struct Utterance {
   // fine-tuning the vocoder on what it will hear at synthesis; empty when there are none
   // (tts/train/predicted_mels.h).
   kernels::Matrix predicted_mel;
-  // With CorpusOptions::pitch_energy: per mel frame, F0 in Hz (0 where unvoiced; kernels/pitch.h)
-  // and log energy (kernels/mel.h); empty otherwise.
+  // With AudioCorpusOptions::pitch_energy: per mel frame, F0 in Hz (0 where unvoiced;
+  // kernels/pitch.h) and log energy (kernels/mel.h); empty otherwise.
   std::vector<float> f0_hz;
   kernels::Vector log_energy;
 };
 
-struct CorpusOptions {
+struct AudioCorpusOptions {
   kernels::MelConfig features;
   int classes = 256;
   float preemphasis = 0.0f;  // of the vocoder's sample codec (tts/vocoder/sample_codec.h)
@@ -44,8 +44,8 @@ struct CorpusOptions {
 // How many files or rows were skipped, by reason ("unreadable", "silent", "duplicate id", …).
 using SkipCounts = std::map<std::string, std::size_t>;
 
-struct Corpus {
-  std::vector<Utterance> training, validation;
+struct AudioCorpus {
+  std::vector<AudioUtterance> training, validation;
   std::vector<std::string> warnings;  // one per skipped file or row, naming it and why
   SkipCounts skipped;
 };
@@ -86,6 +86,6 @@ std::string describe_skipped(const SkipCounts& skipped, const std::vector<std::s
 // more than 40 letters per second), are skipped and named in `warnings`; throws std::runtime_error
 // only when nothing usable is left, saying why (describe_skipped). The validation split is every
 // k-th file by sorted order, so it does not depend on threads.
-Corpus load_corpus(const std::filesystem::path& dir, const CorpusOptions& options);
+AudioCorpus load_audio_corpus(const std::filesystem::path& dir, const AudioCorpusOptions& options);
 
 }  // namespace tts::train

@@ -31,14 +31,14 @@ struct CropOptions {
 // of utterances chosen with probability proportional to their length. Short utterances are padded
 // with silence (and their last mel frame repeated). With options.predicted_share > 0, each crop
 // then draws whether it takes its frames from the utterance's predicted_mel.
-vocoder::Batch make_crop_batch(const std::vector<Utterance>& utterances, const CropOptions& options,
-                               uint64_t seed, int64_t index);
+vocoder::Batch make_crop_batch(const std::vector<AudioUtterance>& utterances,
+                               const CropOptions& options, uint64_t seed, int64_t index);
 
 // Crops [first, first + count) of that batch alone: the same crops, in the same order, as those
 // columns of the whole batch (every crop's draws are made, only these are cut), so the slices of a
 // batch of options.segments crops put together are the batch (gradient accumulation, data
 // parallel: tts/train/batch_layout.h).
-vocoder::Batch make_crop_batch_slice(const std::vector<Utterance>& utterances,
+vocoder::Batch make_crop_batch_slice(const std::vector<AudioUtterance>& utterances,
                                      const CropOptions& options, uint64_t seed, int64_t index,
                                      int first, int count);
 
@@ -50,13 +50,14 @@ struct CropSlice {
 // Produces, on a background thread `capacity` ahead, the slices of batches first, first + 1, …
 // that `slices` lists (each as make_crop_batch_slice), slice by slice and batch by batch. Empty
 // `slices`: the whole batch, make_crop_batch(…, first), (…, first + 1), ….
-class BatchQueue {
+class CropBatchQueue {
  public:
-  BatchQueue(const std::vector<Utterance>& utterances, const CropOptions& options, uint64_t seed,
-             int64_t first, int capacity = 4, std::vector<CropSlice> slices = {});
-  ~BatchQueue();
-  BatchQueue(const BatchQueue&) = delete;
-  BatchQueue& operator=(const BatchQueue&) = delete;
+  CropBatchQueue(const std::vector<AudioUtterance>& utterances, const CropOptions& options,
+                 uint64_t seed, int64_t first, int capacity = 4,
+                 std::vector<CropSlice> slices = {});
+  ~CropBatchQueue();
+  CropBatchQueue(const CropBatchQueue&) = delete;
+  CropBatchQueue& operator=(const CropBatchQueue&) = delete;
 
   // The next batch in order; rethrows anything the producer thread threw.
   vocoder::Batch next();
@@ -64,7 +65,7 @@ class BatchQueue {
  private:
   void produce();
 
-  const std::vector<Utterance>& utterances_;
+  const std::vector<AudioUtterance>& utterances_;
   CropOptions options_;
   uint64_t seed_;
   std::vector<CropSlice> slices_;

@@ -76,8 +76,9 @@ class LossScaler {
   LossScaleState state_;
 };
 
-// A trainer's loss scaling, with the scaler's state kept in the trainer's TrainingState (so that
-// checkpoints, resumes and the acoustic trainer's alignment restarts carry it like the weights).
+// A trainer's loss scaling, with the scaler's state kept in the trainer's state
+// (VocoderTrainingState, AcousticTrainingState), so that checkpoints, resumes and the acoustic
+// trainer's alignment restarts carry it like the weights.
 // start(): the state a run begins with: nullopt when it does not scale; otherwise `resumed` (the
 // checkpoint's) where there is one, else the initial scale. Logs which.
 std::optional<LossScaleState> start_loss_scaling(const LossScalingOptions& options,

@@ -31,7 +31,7 @@ int write_aligned_mels(const AlignedMelOptions& options, std::ostream& log);
 // Sets predicted_mel of each utterance from DIR/ID.npy. A missing file leaves the utterance
 // without (one warning line in `warnings` for all of them); a file whose shape is not the
 // recording's (frames, n_mels) throws std::runtime_error naming it. Returns how many were set.
-int attach_predicted_mels(std::vector<Utterance>& utterances, const std::filesystem::path& dir,
+int attach_predicted_mels(std::vector<AudioUtterance>& utterances, const std::filesystem::path& dir,
                           std::vector<std::string>& warnings);
 
 }  // namespace tts::train

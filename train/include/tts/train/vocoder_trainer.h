@@ -66,7 +66,7 @@ struct VocoderTrainingOptions {
   double predicted_share = 0.5;
 };
 
-struct TrainingSummary {
+struct VocoderTrainingSummary {
   int64_t first_step = 0, last_step = 0;  // steps run by this call: (first_step, last_step]
   // A resume whose checkpoint already reached `steps`: nothing was trained or written.
   bool already_trained = false;
@@ -80,7 +80,7 @@ struct TrainingSummary {
 // last good checkpoint in place. With `resume`, OUT must hold a checkpoint of this seed, whose
 // files match their checksums; if it is already at `steps`, the call says so in `log` and returns
 // with already_trained set.
-TrainingSummary train_vocoder(const VocoderTrainingOptions& options, std::ostream& log);
+VocoderTrainingSummary train_vocoder(const VocoderTrainingOptions& options, std::ostream& log);
 
 // The learning rate at `step` (counted from 1) under the options' schedule.
 float learning_rate_at(const VocoderTrainingOptions& options, int64_t step);

@@ -34,12 +34,12 @@ int write_aligned_mels(const AlignedMelOptions& o, std::ostream& log) {
   return static_cast<int>(all.size());
 }
 
-int attach_predicted_mels(std::vector<Utterance>& utterances, const fs::path& dir,
+int attach_predicted_mels(std::vector<AudioUtterance>& utterances, const fs::path& dir,
                           std::vector<std::string>& warnings) {
   if (!fs::is_directory(dir)) throw std::runtime_error(dir.string() + ": not a folder");
   int attached = 0;
   std::vector<std::string> missing;
-  for (Utterance& u : utterances) {
+  for (AudioUtterance& u : utterances) {
     const fs::path file = dir / (u.id + ".npy");
     if (!fs::exists(file)) {
       missing.push_back(u.id);

@@ -1,11 +1,9 @@
 #include "tts/train/checkpoint_files.h"
 
-#include <cstdio>
-#include <fstream>
 #include <stdexcept>
 
-#include "tts/engine/voice.h"
 #include "tts/kernels/atomic_file.h"
+#include "tts/kernels/file_record.h"
 #include "tts/kernels/parameter_io.h"
 #include "tts/kernels/regular_file.h"
 #include "tts/kernels/safetensors.h"
@@ -18,42 +16,18 @@ namespace {
 constexpr int kCheckpointVersion = 1;
 const char* const kPrefixes[] = {"weights.", "ema.", "adam_m.", "adam_v."};
 
-std::string hex32(std::uint32_t v) {
-  char text[9];
-  std::snprintf(text, sizeof text, "%08x", static_cast<unsigned>(v));
-  return text;
-}
-
-// The record of one file of the checkpoint in checkpoint.json's "files", as voice.json keeps it.
-nlohmann::json file_record(const fs::path& out_dir, const std::string& name) {
-  return {{"path", name},
-          {"bytes", fs::file_size(out_dir / name)},
-          {"crc32", hex32(engine::file_crc32(out_dir / name))}};
-}
-
 // Checks every file that checkpoint.json's "files" lists (its weights file among them) against
 // its recorded size and CRC-32, so that a damaged file is refused rather than resumed from.
 void verify_files(const fs::path& out_dir, const nlohmann::json& files,
                   const std::string& weights) {
   bool weights_listed = false;
   for (const auto& f : files) {
-    const auto name = f.at("path").get<std::string>();
+    const kernels::FileRecord record = kernels::parse_file_record(f);
+    const std::string& name = record.path;
     if (name.empty() || fs::path(name).has_parent_path() || name == "..")
       throw std::runtime_error("\"files\" lists \"" + name + "\", not a file name");
     weights_listed = weights_listed || name == weights;
-    const fs::path path = out_dir / name;
-    std::error_code ec;
-    const auto bytes = fs::file_size(path, ec);
-    if (ec) throw std::runtime_error(path.string() + ": cannot read it: " + ec.message());
-    const auto recorded_bytes = f.at("bytes").get<std::uintmax_t>();
-    if (bytes != recorded_bytes)
-      throw std::runtime_error(path.string() + " is damaged: " + std::to_string(bytes) +
-                               " bytes, checkpoint.json records " + std::to_string(recorded_bytes));
-    const auto recorded_crc = f.at("crc32").get<std::string>();
-    const std::string crc = hex32(engine::file_crc32(path));
-    if (crc != recorded_crc)
-      throw std::runtime_error(path.string() + " is damaged: its CRC-32 is " + crc +
-                               ", checkpoint.json records " + recorded_crc);
+    kernels::verify_file(out_dir, record, "checkpoint.json");
   }
   if (!weights_listed) throw std::runtime_error("\"files\" has no checksum of " + weights);
 }
@@ -107,7 +81,8 @@ void write_checkpoint_files(const fs::path& out_dir, const std::string& format, 
   fields["step"] = step;
   fields["seed"] = seed;
   fields["weights"] = weights_name;
-  fields["files"] = nlohmann::json::array({file_record(out_dir, weights_name)});
+  fields["files"] = nlohmann::json::array(
+      {kernels::file_record_json(kernels::record_file(out_dir, weights_name))});
   kernels::write_file_atomically(json_path, fields.dump(2) + "\n");
   // Only a bare file name from our own JSON is ever removed, never a path it might point to.
   if (!previous.empty() && previous != weights_name && !fs::path(previous).has_parent_path()) {

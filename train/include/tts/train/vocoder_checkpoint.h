@@ -1,6 +1,7 @@
-// Training checkpoints: OUT/checkpoint.json (step, seed, config, which weights file) beside
-// OUT/checkpoint-STEP.safetensors (weights, EMA weights, Adam moments). The JSON is written last
-// and is the commit point: a crash at any moment leaves a complete earlier checkpoint.
+// Vocoder training checkpoints (their files: checkpoint_files.h): OUT/checkpoint.json (step, seed,
+// WaveNet config, features, which weights file) beside OUT/checkpoint-STEP.safetensors (weights,
+// EMA weights, Adam moments). The JSON is written last and is the commit point: a crash at any
+// moment leaves a complete earlier checkpoint.
 #pragma once
 
 #include <cstdint>
@@ -18,7 +19,7 @@
 
 namespace tts::train {
 
-struct TrainingState {
+struct VocoderTrainingState {
   int64_t step = 0;  // optimiser steps taken; also the index of the next batch to draw
   uint64_t seed = 0;
   vocoder::WaveNetConfig config;
@@ -30,7 +31,8 @@ struct TrainingState {
   std::optional<LossScaleState> loss_scale;
 };
 
-void save_checkpoint(const std::filesystem::path& out_dir, const TrainingState& state);
+void save_vocoder_checkpoint(const std::filesystem::path& out_dir,
+                             const VocoderTrainingState& state);
 
 // OUT/checkpoint.json, for a run about to resume (read_checkpoint_header in checkpoint_files.h).
 nlohmann::json read_vocoder_checkpoint_header(const std::filesystem::path& out_dir,
@@ -39,7 +41,7 @@ nlohmann::json read_vocoder_checkpoint_header(const std::filesystem::path& out_d
 // Reads OUT/checkpoint.json and its weights into `state` (whose parameter sets must already have
 // the model's layout), verifying the checksums it records; an older checkpoint without them adds
 // a warning to `warnings`. Throws std::runtime_error naming the file when anything does not match.
-void load_checkpoint(const std::filesystem::path& out_dir, TrainingState& state,
-                     std::vector<std::string>* warnings = nullptr);
+void load_vocoder_checkpoint(const std::filesystem::path& out_dir, VocoderTrainingState& state,
+                             std::vector<std::string>* warnings = nullptr);
 
 }  // namespace tts::train

@@ -54,17 +54,17 @@ acoustic::AcousticBatch pack(const std::vector<const AcousticUtterance*>& chosen
 
 AcousticCorpus load_acoustic_corpus(const fs::path& dir, const kernels::MelConfig& features,
                                     const std::string& language, int threads) {
-  CorpusOptions options;
+  AudioCorpusOptions options;
   options.features = features;
   options.threads = threads;
   options.pitch_energy = true;
-  Corpus audio = load_corpus(dir, options);
+  AudioCorpus audio = load_audio_corpus(dir, options);
   const frontend::TextPipeline pipeline(language);
   AcousticCorpus corpus;
   corpus.warnings = std::move(audio.warnings);
   corpus.skipped = std::move(audio.skipped);
-  auto convert = [&](std::vector<Utterance>& from, std::vector<AcousticUtterance>& to) {
-    for (Utterance& u : from) {
+  auto convert = [&](std::vector<AudioUtterance>& from, std::vector<AcousticUtterance>& to) {
+    for (AudioUtterance& u : from) {
       auto skip = [&](const std::string& reason, const std::string& what) {
         corpus.warnings.push_back(u.path.string() + ": skipped: " + what);
         ++corpus.skipped[reason];

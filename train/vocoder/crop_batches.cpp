@@ -8,13 +8,14 @@
 
 namespace tts::train {
 
-vocoder::Batch make_crop_batch(const std::vector<Utterance>& utterances, const CropOptions& o,
+vocoder::Batch make_crop_batch(const std::vector<AudioUtterance>& utterances, const CropOptions& o,
                                uint64_t seed, int64_t index) {
   return make_crop_batch_slice(utterances, o, seed, index, 0, o.segments);
 }
 
-vocoder::Batch make_crop_batch_slice(const std::vector<Utterance>& utterances, const CropOptions& o,
-                                     uint64_t seed, int64_t index, int first, int count) {
+vocoder::Batch make_crop_batch_slice(const std::vector<AudioUtterance>& utterances,
+                                     const CropOptions& o, uint64_t seed, int64_t index, int first,
+                                     int count) {
   if (utterances.empty()) throw std::invalid_argument("crop batches: no utterances");
   if (first < 0 || count < 1 || first + count > o.segments)
     throw std::invalid_argument("crop batches: crops " + std::to_string(first) + ".." +
@@ -42,7 +43,7 @@ vocoder::Batch make_crop_batch_slice(const std::vector<Utterance>& utterances, c
   b.frame_weight.reserve(n);
 
   for (int s = 0; s < o.segments; ++s) {
-    const Utterance& u = utterances[pick(rng)];
+    const AudioUtterance& u = utterances[pick(rng)];
     const int64_t total = static_cast<int64_t>(u.classes.size());
     const int64_t last_start = std::max<int64_t>(0, total - o.length);
     // Crops start on a hop boundary so their first sample sits exactly on a frame centre.
@@ -75,8 +76,9 @@ vocoder::Batch make_crop_batch_slice(const std::vector<Utterance>& utterances, c
   return b;
 }
 
-BatchQueue::BatchQueue(const std::vector<Utterance>& utterances, const CropOptions& options,
-                       uint64_t seed, int64_t first, int capacity, std::vector<CropSlice> slices)
+CropBatchQueue::CropBatchQueue(const std::vector<AudioUtterance>& utterances,
+                               const CropOptions& options, uint64_t seed, int64_t first,
+                               int capacity, std::vector<CropSlice> slices)
     : utterances_(utterances),
       options_(options),
       seed_(seed),
@@ -85,7 +87,7 @@ BatchQueue::BatchQueue(const std::vector<Utterance>& utterances, const CropOptio
       capacity_(static_cast<std::size_t>(std::max(1, capacity))),
       thread_([this] { produce(); }) {}
 
-BatchQueue::~BatchQueue() {
+CropBatchQueue::~CropBatchQueue() {
   {
     std::lock_guard<std::mutex> lock(mutex_);
     stopping_ = true;
@@ -94,7 +96,7 @@ BatchQueue::~BatchQueue() {
   thread_.join();
 }
 
-void BatchQueue::produce() {
+void CropBatchQueue::produce() {
   try {
     for (;;) {
       int64_t index;
@@ -121,7 +123,7 @@ void BatchQueue::produce() {
   }
 }
 
-vocoder::Batch BatchQueue::next() {
+vocoder::Batch CropBatchQueue::next() {
   std::unique_lock<std::mutex> lock(mutex_);
   changed_.wait(lock, [&] { return !ready_.empty() || error_; });
   if (ready_.empty()) std::rethrow_exception(error_);

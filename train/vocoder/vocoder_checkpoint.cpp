@@ -1,4 +1,4 @@
-#include "tts/train/checkpoint.h"
+#include "tts/train/vocoder_checkpoint.h"
 
 #include <stdexcept>
 
@@ -12,7 +12,7 @@ namespace {
 const char* const kVocoderFormat = "tts-vocoder-checkpoint";
 }  // namespace
 
-void save_checkpoint(const fs::path& out_dir, const TrainingState& state) {
+void save_vocoder_checkpoint(const fs::path& out_dir, const VocoderTrainingState& state) {
   nlohmann::json fields = batch_layout_json(state.batch);
   fields.update(
       {{"next_batch", state.step}, {"wavenet", state.config}, {"features", state.features}});
@@ -27,8 +27,8 @@ nlohmann::json read_vocoder_checkpoint_header(const fs::path& out_dir,
   return read_checkpoint_header(out_dir, kVocoderFormat, warnings);
 }
 
-void load_checkpoint(const fs::path& out_dir, TrainingState& state,
-                     std::vector<std::string>* warnings) {
+void load_vocoder_checkpoint(const fs::path& out_dir, VocoderTrainingState& state,
+                             std::vector<std::string>* warnings) {
   // The features are read inside the check, whose errors come out as "cannot resume" naming
   // checkpoint.json: read after it, a missing or bad "features" escaped as a JSON or
   // invalid_argument exception (found by fuzz/checkpoint_fuzz).

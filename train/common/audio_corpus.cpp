@@ -191,13 +191,13 @@ std::vector<CorpusEntry> list_corpus(const fs::path& dir, std::vector<std::strin
   return entries;
 }
 
-Corpus load_corpus(const fs::path& dir, const CorpusOptions& options) {
-  Corpus corpus;
+AudioCorpus load_audio_corpus(const fs::path& dir, const AudioCorpusOptions& options) {
+  AudioCorpus corpus;
   const std::vector<CorpusEntry> entries = list_corpus(dir, corpus.warnings, &corpus.skipped);
   const kernels::MelExtractor mel(options.features);
   const int rate = options.features.sample_rate;
 
-  std::vector<std::optional<Utterance>> loaded(entries.size());
+  std::vector<std::optional<AudioUtterance>> loaded(entries.size());
   std::vector<std::string> problems(entries.size()), reasons(entries.size());
   std::atomic<std::size_t> next{0};
   auto worker = [&] {
@@ -236,7 +236,7 @@ Corpus load_corpus(const fs::path& dir, const CorpusOptions& options) {
         float peak = 0.0f;
         for (float s : a.samples) peak = std::max(peak, std::fabs(s));
         if (peak < 1e-4f) throw Skipped("silent", "silent (peak below -80 dBFS)");
-        Utterance u;
+        AudioUtterance u;
         u.id = e.id;
         u.path = e.path;
         u.text = e.text;
@@ -261,7 +261,7 @@ Corpus load_corpus(const fs::path& dir, const CorpusOptions& options) {
   for (int t = 0; t < std::max(1, options.threads); ++t) threads.emplace_back(worker);
   for (auto& t : threads) t.join();
 
-  std::vector<Utterance> usable;
+  std::vector<AudioUtterance> usable;
   for (std::size_t i = 0; i < entries.size(); ++i) {
     if (loaded[i]) {
       usable.push_back(std::move(*loaded[i]));
