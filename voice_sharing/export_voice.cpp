@@ -39,6 +39,7 @@ class TarWriter {
     // gzip: the weights are float32 noise to a compressor; xz saves 0.7% more of a bundled voice
     // at 16 times the time (docs/voice-format.md, "Sharing a voice").
     check(archive_write_add_filter_gzip(a_.get()));
+    check(archive_write_set_filter_option(a_.get(), "gzip", "timestamp", nullptr));  // reproducible
     check(archive_write_set_format_pax_restricted(a_.get()));
     check(archive_write_set_bytes_in_last_block(a_.get(), 1));
     check(archive_write_open2(a_.get(), &out, nullptr, write_to_stream, nullptr, nullptr));
