@@ -1,6 +1,6 @@
 // `tts voices`: list the voices on the search path; `tts voices create-random DIR` writes a
 // randomly initialised voice (tests, benchmarks); `tts voices pack DIR` assembles a voice from
-// trained models.
+// trained models; export, install and remove are in cmd_voices_sharing.cpp.
 #include <algorithm>
 #include <cstdio>
 #include <filesystem>
@@ -196,6 +196,7 @@ void register_voices(CLI::App& app, int& exit_code) {
   });
   register_pack(*cmd, exit_code);
   register_voices_create(*cmd, exit_code);
+  register_voices_sharing(*cmd, exit_code);
   cmd->callback([cmd, &exit_code] {
     if (!cmd->get_subcommands().empty()) return;
     list_voices();

@@ -51,6 +51,8 @@ void run_on_every_rank(train::Communicator& ranks, const std::function<void()>& 
 void register_say(CLI::App& app, int& exit_code);
 void register_voices(CLI::App& app, int& exit_code);
 void register_voices_create(CLI::App& voices, int& exit_code);  // `tts voices create`
+// `tts voices export`, `install` and `remove`
+void register_voices_sharing(CLI::App& voices, int& exit_code);
 void register_phonemize(CLI::App& app, int& exit_code);
 void register_bench(CLI::App& app, int& exit_code);
 void register_bench_pipeline(CLI::App& bench, int& exit_code);  // under `tts bench`
