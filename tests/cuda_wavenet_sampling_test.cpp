@@ -265,7 +265,7 @@ TEST(CudaSampling, BadArgumentsAreExceptions) {
   EXPECT_THROW(sampler.start(0, random_mel(11, 5, 1)), std::invalid_argument);
   EXPECT_THROW(sampler.start(0, random_mel(12, 1, 1)), std::invalid_argument);
   int32_t out[4];
-  EXPECT_THROW(sampler.generate(out, 4), std::invalid_argument);  // two streams
+  EXPECT_THROW(sampler.generate(out, 4), std::invalid_argument);       // two streams
   EXPECT_THROW(sampler.generate({4}, 4, out), std::invalid_argument);  // one count for two
   EXPECT_THROW(CudaWaveNetSampler(weights, 0), std::invalid_argument);
   EXPECT_THROW(CudaWaveNetSampler(weights, 4, {}, 3), std::invalid_argument);

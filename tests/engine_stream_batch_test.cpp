@@ -247,8 +247,7 @@ TEST(StreamBatch, RealtimeStreamsIsMeasured) {
   EXPECT_GE(engine::realtime_streams(samplers, kernels::Device::kCpu, {}, mel, 1000, 1.0, 4, 0.05),
             1);
   EXPECT_EQ(
-      engine::realtime_streams(samplers, kernels::Device::kCpu, {}, mel, 1 << 30, 1e6, 4, 0.05),
-      0);
+      engine::realtime_streams(samplers, kernels::Device::kCpu, {}, mel, 1 << 30, 1e6, 4, 0.05), 0);
 }
 
 class BatchedPipeline : public tts::testing_support::RandomVoiceSuite<BatchedPipeline> {};
@@ -260,8 +259,8 @@ TEST_F(BatchedPipeline, AudioIsTheStreamsOwnAndACancelledOneTouchesNoOther) {
                                           "Third one here.", "And the fourth joins late."};
   const auto& weights = *voice()->vocoder().weights;
   auto batch = std::make_shared<StreamBatch>(
-      weights, voice()->samplers().make_multi_stream_sampler(kernels::Device::kCpu, 3, {0, 1.0f, 2}),
-      128);
+      weights,
+      voice()->samplers().make_multi_stream_sampler(kernels::Device::kCpu, 3, {0, 1.0f, 2}), 128);
   auto options = [&](int i, bool batched) {
     engine::SynthesisOptions o;
     o.rate = 6.0f;

@@ -15,8 +15,8 @@
 
 #include "tts/kernels/cuda/wavenet_sampling_shape.h"
 #include "tts/kernels/cuda_library.h"
-#include "tts/vocoder/cuda_sampler.h"
 #include "tts/vocoder/conditioning.h"
+#include "tts/vocoder/cuda_sampler.h"
 #include "tts/vocoder/sampler.h"
 #include "tts/vocoder/sampler_source.h"
 

@@ -174,9 +174,8 @@ std::vector<std::size_t> CudaWaveNetSampler::generate(const std::vector<std::siz
                                                       std::size_t stride, int32_t* out) {
   const int n = streams();
   if (want.size() != static_cast<std::size_t>(n))
-    throw std::invalid_argument(
-        "CudaWaveNetSampler::generate: " + std::to_string(want.size()) + " counts for " +
-        std::to_string(n) + " streams");
+    throw std::invalid_argument("CudaWaveNetSampler::generate: " + std::to_string(want.size()) +
+                                " counts for " + std::to_string(n) + " streams");
   // Each stream's uniforms as WaveNetSampler draws them: one per sample it makes, in order.
   uniforms_.assign(stride * n, 0.0f);
   std::uniform_real_distribution<float> uniform(0.0f, 1.0f);

@@ -43,9 +43,8 @@ void MultiStreamSampler::start(int stream, const kernels::Matrix& mel, std::uint
 std::vector<std::size_t> MultiStreamSampler::generate(const std::vector<std::size_t>& want,
                                                       std::size_t stride, std::int32_t* out) {
   if (want.size() != streams_.size())
-    throw std::invalid_argument(
-        "MultiStreamSampler::generate: " + std::to_string(want.size()) + " counts for " +
-        std::to_string(streams()) + " streams");
+    throw std::invalid_argument("MultiStreamSampler::generate: " + std::to_string(want.size()) +
+                                " counts for " + std::to_string(streams()) + " streams");
   std::vector<std::size_t> made(streams_.size(), 0);
   next_.store(0, std::memory_order_relaxed);
   team_->run([&](int) {
