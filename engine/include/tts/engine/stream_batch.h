@@ -1,6 +1,6 @@
-// A serving batch: one many-stream sampler (vocoder/sampler_interface.h; a MultiStreamSampler on
-// the CPU, a CudaWaveNetSampler on a GPU) that synthesis streams join as they arrive and leave when
-// done (continuous batching). One thread steps the batch: each step it starts the utterances
+// A serving batch: one many-stream sampler (vocoder/sampler_interface.h, made for the device by the
+// voice's vocoder::SamplerSource) that synthesis streams join as they arrive and leave when done
+// (continuous batching). One thread steps the batch: each step it starts the utterances
 // members have asked for, then advances every member that is waiting for samples by at most
 // step_samples in one generate call, and hands each member what it made. A member that is not
 // waiting (its listener is slow) is left where it is, so it never holds the others back.
