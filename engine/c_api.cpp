@@ -14,7 +14,6 @@
 #include "tts/build_info.h"
 #include "tts/engine/voice.h"
 #include "tts/engine/voice_search.h"
-#include "tts/kernels/cuda/wavenet_sampling_shape.h"
 #include "tts/kernels/device.h"
 #include "tts/tts.h"
 
@@ -59,13 +58,6 @@ std::optional<tts::kernels::Device> device_of(int device) {
     default:
       return std::nullopt;
   }
-}
-
-// Why the CUDA sampler cannot sample `voice`'s vocoder, naming the limit; empty when it can.
-std::string cuda_sampling_refusal(const Voice& voice) {
-  const tts::vocoder::WaveNetConfig& c = voice.vocoder().weights->config();
-  return tts::kernels::cuda::wavenet_sampling_refusal(
-      {c.layers, c.residual_channels, c.skip_channels, c.classes});
 }
 
 }  // namespace
@@ -140,7 +132,7 @@ int tts_voice_load(const char* name_or_path, const tts_voice_options* options,
     if (*device == tts::kernels::Device::kCuda) {
       // The vocoder's shape first: a voice the GPU sampler cannot take is refused the same way on
       // every machine, before CUDA is touched, and never accepted only to fail at synthesis.
-      const std::string refusal = cuda_sampling_refusal(*handle->voice);
+      const std::string refusal = handle->voice->samplers().refusal(*device);
       if (!refusal.empty())
         return fail(thread_last_error(), TTS_ERR_UNSUPPORTED,
                     "TTS_DEVICE_CUDA cannot sample this voice: " + refusal +
@@ -153,7 +145,7 @@ int tts_voice_load(const char* name_or_path, const tts_voice_options* options,
                         " (TTS_DEVICE_CPU works everywhere)");
       }
       try {  // uploaded now, for all its streams: what this device cannot hold fails here
-        handle->voice->cuda_vocoder();
+        handle->voice->samplers().prepare(*device);
       } catch (const std::invalid_argument& e) {
         return fail(thread_last_error(), TTS_ERR_UNSUPPORTED,
                     std::string("TTS_DEVICE_CUDA cannot sample this voice on this device: ") +

@@ -275,9 +275,8 @@ void SynthesisStream::Run::vocoder_main() {
         throw std::runtime_error("the serving batch has no free stream (all " +
                                  std::to_string(options.batch->slots()) + " are in use)");
     } else {
-      sampler = vocoder::make_sampler(*voice->vocoder().weights, options.device,
-                                      {options.seed, options.temperature, options.threads},
-                                      [&] { return voice->cuda_vocoder(); });
+      sampler = voice->samplers().make_sampler(
+          options.device, {options.seed, options.temperature, options.threads});
     }
     std::vector<int32_t> block(options.chunk_samples);
     while (auto item = sentences.pop()) {
@@ -304,7 +303,10 @@ void SynthesisStream::Run::vocoder_main() {
         shifter.emplace(voice->features(), item->audio_pitch_semitones);
       // A block of what the next chunk holds: the stream's first chunk is short, so audio starts
       // sooner (the chunking never changes the audio itself).
-      while (std::size_t made = sampler->generate(block.data(), chunks.next_chunk_samples())) {
+      for (;;) {
+        const std::size_t want = chunks.next_chunk_samples();
+        const std::size_t made = sampler->generate({want}, want, block.data()).front();
+        if (made == 0) break;
         if (cancelled) throw Cancelled{};
         std::vector<float> samples(made);
         for (std::size_t i = 0; i < made; ++i) samples[i] = item->volume * decoder.decode(block[i]);

@@ -97,7 +97,7 @@ void StreamBatch::Core::run() {
     double seconds = 0.0;
     if (any) try {
         const auto began = std::chrono::steady_clock::now();
-        made = sampler->generate_each(want, step_samples, buffer.data());
+        made = sampler->generate(want, step_samples, buffer.data());
         seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - began).count();
       } catch (...) {
         step_error = std::current_exception();
@@ -169,7 +169,32 @@ class Member final : public vocoder::Sampler {
     core_->work.notify_one();
   }
 
-  std::size_t generate(std::int32_t* out, std::size_t max) override {
+  std::vector<std::size_t> generate(const std::vector<std::size_t>& want, std::size_t stride,
+                                    std::int32_t* out) override {
+    if (want.size() != 1)
+      throw std::invalid_argument("a batch member is one stream; generate got " +
+                                  std::to_string(want.size()) + " counts");
+    return {wait_for(out, std::min(want[0], stride))};
+  }
+  std::size_t total_samples(int stream) const override {
+    check_stream(stream);
+    std::lock_guard<std::mutex> lock(core_->mutex);
+    return core_->slots[index_].total;
+  }
+  std::size_t remaining(int stream) const override {
+    check_stream(stream);
+    std::lock_guard<std::mutex> lock(core_->mutex);
+    return core_->slots[index_].remaining;
+  }
+
+ private:
+  static void check_stream(int stream) {
+    if (stream != 0)
+      throw std::out_of_range("a batch member has one stream, 0, not " + std::to_string(stream));
+  }
+  // Asks the batch for up to `max` more samples and waits until it has made them (or the
+  // utterance's end); returns how many it copied to `out`.
+  std::size_t wait_for(std::int32_t* out, std::size_t max) {
     std::unique_lock<std::mutex> lock(core_->mutex);
     Slot& slot = core_->slots[index_];
     const std::size_t count = std::min(max, slot.remaining);
@@ -192,32 +217,6 @@ class Member final : public vocoder::Sampler {
     return made;
   }
 
-  std::vector<std::size_t> generate_all(std::size_t max, std::int32_t* out) override {
-    return {generate(out, max)};
-  }
-  std::vector<std::size_t> generate_each(const std::vector<std::size_t>& want, std::size_t stride,
-                                         std::int32_t* out) override {
-    if (want.size() != 1)
-      throw std::invalid_argument("a batch member is one stream; generate_each got " +
-                                  std::to_string(want.size()) + " counts");
-    return {generate(out, std::min(want[0], stride))};
-  }
-  std::size_t total_samples(int stream) const override {
-    check_stream(stream);
-    std::lock_guard<std::mutex> lock(core_->mutex);
-    return core_->slots[index_].total;
-  }
-  std::size_t remaining(int stream) const override {
-    check_stream(stream);
-    std::lock_guard<std::mutex> lock(core_->mutex);
-    return core_->slots[index_].remaining;
-  }
-
- private:
-  static void check_stream(int stream) {
-    if (stream != 0)
-      throw std::out_of_range("a batch member has one stream, 0, not " + std::to_string(stream));
-  }
   std::shared_ptr<StreamBatch::Core> core_;
   std::size_t index_;
 };
@@ -279,9 +278,8 @@ StreamBatch::Stats StreamBatch::stats() const {
   return core_->stats;
 }
 
-int realtime_streams(const vocoder::WaveNetWeights& weights, kernels::Device device,
-                     const vocoder::SamplerOptions& options,
-                     const vocoder::CudaWeightsSource& cuda_weights, const kernels::Matrix& mel,
+int realtime_streams(const vocoder::SamplerSource& samplers, kernels::Device device,
+                     const vocoder::SamplerOptions& options, const kernels::Matrix& mel,
                      int sample_rate, double headroom, int max_streams, double seconds_per_try) {
   if (sample_rate < 1 || !(headroom > 0.0) || max_streams < 1)
     throw std::invalid_argument(
@@ -290,10 +288,11 @@ int realtime_streams(const vocoder::WaveNetWeights& weights, kernels::Device dev
   // Samples a second each of `n` streams makes, advanced together through `mel` (restarted when
   // it ends) for about seconds_per_try.
   auto rate = [&](int n) {
-    auto sampler = vocoder::make_multi_stream_sampler(weights, device, n, options, cuda_weights);
+    auto sampler = samplers.make_multi_stream_sampler(device, n, options);
     for (int s = 0; s < n; ++s)
       sampler->start(s, mel, options.seed + static_cast<std::uint64_t>(s));
     const std::size_t step = 256;
+    const std::vector<std::size_t> want(static_cast<std::size_t>(n), step);
     std::vector<std::int32_t> out(static_cast<std::size_t>(n) * step);
     std::size_t made = 0;
     const auto began = std::chrono::steady_clock::now();
@@ -301,7 +300,7 @@ int realtime_streams(const vocoder::WaveNetWeights& weights, kernels::Device dev
     while (elapsed < seconds_per_try) {
       if (sampler->remaining(0) == 0)
         for (int s = 0; s < n; ++s) sampler->start(s, mel, options.seed);
-      made += sampler->generate_all(step, out.data()).at(0);
+      made += sampler->generate(want, step, out.data()).at(0);
       elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - began).count();
     }
     return static_cast<double>(made) / elapsed;

@@ -5,6 +5,7 @@
 
 #include "tts/kernels/device.h"
 #include "tts/vocoder/sample_codec.h"
+#include "tts/vocoder/sampler_source.h"
 
 namespace tts::engine {
 
@@ -12,13 +13,16 @@ std::vector<float> vocode(const vocoder::VocoderModel& model, const kernels::Mat
                           const vocoder::SamplerOptions& options,
                           const AudioChunkCallback& on_chunk, std::size_t chunk) {
   vocoder::SampleDecoder decoder(model.weights->config());
+  const vocoder::SamplerSource source(*model.weights);
   const std::unique_ptr<vocoder::Sampler> sampler =
-      vocoder::make_sampler(*model.weights, kernels::Device::kCpu, options);
+      source.make_sampler(kernels::Device::kCpu, options);
   sampler->start(0, mel, options.seed);
   std::vector<float> audio;
   audio.reserve(sampler->total_samples(0));
   std::vector<int32_t> block(std::max<std::size_t>(1, chunk));
-  while (std::size_t made = sampler->generate(block.data(), block.size())) {
+  for (;;) {
+    const std::size_t made = sampler->generate({block.size()}, block.size(), block.data()).front();
+    if (made == 0) break;
     const std::size_t before = audio.size();
     for (std::size_t i = 0; i < made; ++i) audio.push_back(decoder.decode(block[i]));
     if (on_chunk && !on_chunk(audio.data() + before, made)) break;

@@ -10,8 +10,6 @@
 #include "tts/kernels/atomic_file.h"
 #include "tts/kernels/file_record.h"
 #include "tts/kernels/regular_file.h"
-#include "tts/vocoder/cuda_sampler.h"
-#include "tts/vocoder/sampler_interface.h"
 
 namespace fs = std::filesystem;
 
@@ -238,10 +236,10 @@ void warm_up(const Voice& voice) {
           voice.acoustic().synthesize(std::vector<int32_t>(s.ids.begin(), s.ids.end()), {}).mel;
       if (mel.cols() < 2) return;
       const std::unique_ptr<vocoder::Sampler> sampler =
-          vocoder::make_sampler(*voice.vocoder().weights, kernels::Device::kCpu);
+          voice.samplers().make_sampler(kernels::Device::kCpu);
       sampler->start(0, mel, 0);
       std::vector<int32_t> samples(256);
-      sampler->generate(samples.data(), samples.size());
+      sampler->generate({samples.size()}, samples.size(), samples.data());
     });
   } catch (const std::exception&) {
   }
@@ -251,12 +249,6 @@ void warm_up(const Voice& voice) {
 
 bool Voice::can_shift_pitch() const {
   return info_.pitch_shift == PitchShiftMethod::kAudio || acoustic_->predicts_pitch();
-}
-
-std::shared_ptr<const kernels::SamplingModel> Voice::cuda_vocoder() const {
-  std::lock_guard<std::mutex> lock(cuda_mutex_);
-  if (!cuda_vocoder_) cuda_vocoder_ = vocoder::upload_for_cuda_sampling(*vocoder_.weights);
-  return cuda_vocoder_;
 }
 
 std::shared_ptr<const Voice> Voice::load(const fs::path& folder) {
@@ -289,6 +281,7 @@ std::shared_ptr<const Voice> Voice::load(const fs::path& folder) {
 
   try {
     voice->vocoder_ = vocoder::load_vocoder(folder / "vocoder");
+    voice->samplers_ = std::make_unique<vocoder::SamplerSource>(*voice->vocoder_.weights);
   } catch (const std::exception& e) {
     throw VoiceError(e.what());
   }

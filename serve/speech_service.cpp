@@ -26,11 +26,10 @@ double seconds_between(std::chrono::steady_clock::time_point a,
 
 std::shared_ptr<engine::StreamBatch> make_serving_batch(const engine::Voice& voice,
                                                         const ServiceOptions& options) {
-  const vocoder::WaveNetWeights& weights = *voice.vocoder().weights;
   return std::make_shared<engine::StreamBatch>(
-      weights, vocoder::make_multi_stream_sampler(weights, options.device, options.batch,
-                                                  {0, 1.0f, options.batch_threads},
-                                                  [&voice] { return voice.cuda_vocoder(); }));
+      *voice.vocoder().weights,
+      voice.samplers().make_multi_stream_sampler(options.device, options.batch,
+                                                 {0, 1.0f, options.batch_threads}));
 }
 
 std::size_t count_code_points(const std::string& text) {

@@ -1,4 +1,4 @@
-// The GPU sampler behind a serving batch (tts/engine/stream_batch.h): generate_each advances each
+// The GPU sampler behind a serving batch (tts/engine/stream_batch.h): generate advances each
 // stream only as far as it is asked, and a stream's classes are those it has alone on the GPU,
 // bit for bit, whichever streams join and leave the batch beside it (the kernel sums a stream in
 // the same order whatever its batch). Built only with the CUDA backend; skips without a GPU.
@@ -17,6 +17,7 @@
 #include "tts/engine/stream_batch.h"
 #include "tts/vocoder/cuda_sampler.h"
 #include "tts/vocoder/sampler_interface.h"
+#include "tts/vocoder/sampler_source.h"
 
 using namespace tts;
 
@@ -53,7 +54,7 @@ std::vector<int32_t> alone(const vocoder::WaveNetWeights& weights, const kernels
 
 }  // namespace
 
-TEST(CudaStreamBatch, GenerateEachAdvancesEachStreamAsFarAsAsked) {
+TEST(CudaStreamBatch, GenerateAdvancesEachStreamAsFarAsAsked) {
   TTS_SKIP_WITHOUT_GPU();
   vocoder::WaveNetWeights weights(small_config());
   weights.initialise(3);
@@ -68,7 +69,7 @@ TEST(CudaStreamBatch, GenerateEachAdvancesEachStreamAsFarAsAsked) {
     const std::vector<std::size_t> want = {round % 3 == 0 ? 0u : 37u, 11u, round % 2 ? 1u : 29u};
     const std::vector<std::size_t> before = {batch.remaining(0), batch.remaining(1),
                                              batch.remaining(2)};
-    const auto made = batch.generate_each(want, stride, out.data());
+    const auto made = batch.generate(want, stride, out.data());
     for (int s = 0; s < 3; ++s) {
       EXPECT_EQ(made[s], std::min(want[s], before[s]));
       EXPECT_EQ(batch.remaining(s), before[s] - made[s]);
@@ -82,8 +83,9 @@ TEST(CudaStreamBatch, MembersJoiningAndLeavingKeepTheirOwnClasses) {
   TTS_SKIP_WITHOUT_GPU();
   vocoder::WaveNetWeights weights(small_config());
   weights.initialise(4);
-  engine::StreamBatch batch(
-      weights, vocoder::make_multi_stream_sampler(weights, kernels::Device::kCuda, 4), 64);
+  const vocoder::SamplerSource source(weights);
+  engine::StreamBatch batch(weights, source.make_multi_stream_sampler(kernels::Device::kCuda, 4),
+                            64);
   const int kStreams = 9;
   std::vector<kernels::Matrix> mels;
   for (int s = 0; s < kStreams; ++s) mels.push_back(random_mel(12, 8 + 5 * s, 10 + s));
@@ -98,11 +100,15 @@ TEST(CudaStreamBatch, MembersJoiningAndLeavingKeepTheirOwnClasses) {
         member->start(0, mels[s], 700 + s);
         std::vector<int32_t> part(100 + 150 * t);
         if (s == 4) {  // leaves half-way
-          member->generate(part.data(), member->total_samples(0) / 2);
+          std::vector<int32_t> first(member->total_samples(0) / 2);
+          member->generate({first.size()}, first.size(), first.data());
           continue;
         }
-        while (std::size_t n = member->generate(part.data(), part.size()))
+        for (;;) {
+          const std::size_t n = member->generate({part.size()}, part.size(), part.data()).at(0);
+          if (n == 0) break;
           got[s].insert(got[s].end(), part.begin(), part.begin() + static_cast<std::ptrdiff_t>(n));
+        }
       }
     });
   for (auto& t : threads) t.join();
@@ -125,8 +131,8 @@ TEST(CudaStreamBatchBenchmark, RealtimeStreams) {
   const kernels::Matrix mel = random_mel(c.mel_channels, 200, 1);
   for (double headroom : {1.0, 1.2}) {
     const auto began = std::chrono::steady_clock::now();
-    const int n = engine::realtime_streams(weights, kernels::Device::kCuda, {}, nullptr, mel, 16000,
-                                           headroom, 4096, 0.5);
+    const int n = engine::realtime_streams(vocoder::SamplerSource(weights), kernels::Device::kCuda,
+                                           {}, mel, 16000, headroom, 4096, 0.5);
     std::printf("GPU_BATCH R32 S128 realtime_streams(headroom %.1f) = %d (measured in %.1f s)\n",
                 headroom, n,
                 std::chrono::duration<double>(std::chrono::steady_clock::now() - began).count());

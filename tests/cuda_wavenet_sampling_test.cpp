@@ -265,7 +265,8 @@ TEST(CudaSampling, BadArgumentsAreExceptions) {
   EXPECT_THROW(sampler.start(0, random_mel(11, 5, 1)), std::invalid_argument);
   EXPECT_THROW(sampler.start(0, random_mel(12, 1, 1)), std::invalid_argument);
   int32_t out[4];
-  EXPECT_THROW(sampler.generate(out, 4), std::invalid_argument);  // two streams
+  EXPECT_THROW(sampler.generate(out, 4), std::invalid_argument);       // two streams
+  EXPECT_THROW(sampler.generate({4}, 4, out), std::invalid_argument);  // one count for two
   EXPECT_THROW(CudaWaveNetSampler(weights, 0), std::invalid_argument);
   EXPECT_THROW(CudaWaveNetSampler(weights, 4, {}, 3), std::invalid_argument);
   WaveNetConfig wide = small_config();
@@ -388,7 +389,7 @@ TEST(CudaSamplingBenchmark, Throughput) {
         for (int s = 0; s < streams; ++s) batch.start(s, half);
         const std::size_t n = batch.remaining(0);
         std::vector<int32_t> all(n * streams);
-        batch.generate_all(n, all.data());
+        batch.generate(std::vector<std::size_t>(streams, n), n, all.data());
         const double per_stream = n / batch.last_kernel_seconds();
         std::printf(
             "GPU_SAMPLING %s batched streams=%d per_block=%d per_stream_samples_per_s=%.0f "

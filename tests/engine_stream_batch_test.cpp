@@ -18,6 +18,7 @@
 #include "tts/engine/stream_batch.h"
 #include "tts/vocoder/multi_stream_sampler.h"
 #include "tts/vocoder/sampler.h"
+#include "tts/vocoder/sampler_source.h"
 
 using namespace tts;
 using engine::StreamBatch;
@@ -42,12 +43,17 @@ struct Model {
   }
 };
 
+// Up to `max` more samples of a one-stream sampler.
+std::size_t generate_one(vocoder::Sampler& sampler, int32_t* out, std::size_t max) {
+  return sampler.generate({max}, max, out).at(0);
+}
+
 // All of a member's utterance, asked for in blocks of `block` samples.
 std::vector<int32_t> run_member(vocoder::Sampler& member, const kernels::Matrix& mel, uint64_t seed,
                                 std::size_t block) {
   member.start(0, mel, seed);
   std::vector<int32_t> out, part(block);
-  while (std::size_t n = member.generate(part.data(), block))
+  while (std::size_t n = generate_one(member, part.data(), block))
     out.insert(out.end(), part.begin(), part.begin() + static_cast<std::ptrdiff_t>(n));
   return out;
 }
@@ -69,21 +75,15 @@ class RecordingSampler final : public vocoder::Sampler {
   void start(int s, const kernels::Matrix& mel, uint64_t seed) override {
     inner_->start(s, mel, seed);
   }
-  std::size_t generate(int32_t* out, std::size_t max) override {
-    return inner_->generate(out, max);
-  }
-  std::vector<std::size_t> generate_all(std::size_t max, int32_t* out) override {
-    return inner_->generate_all(max, out);
-  }
-  std::vector<std::size_t> generate_each(const std::vector<std::size_t>& want, std::size_t stride,
-                                         int32_t* out) override {
+  std::vector<std::size_t> generate(const std::vector<std::size_t>& want, std::size_t stride,
+                                    int32_t* out) override {
     {
       std::unique_lock<std::mutex> lock(mutex_);
       steps_.push_back(want);
       changed_.notify_all();
       changed_.wait(lock, [&] { return released_; });
     }
-    return inner_->generate_each(want, stride, out);
+    return inner_->generate(want, stride, out);
   }
   std::size_t total_samples(int s) const override { return inner_->total_samples(s); }
   std::size_t remaining(int s) const override { return inner_->remaining(s); }
@@ -124,16 +124,16 @@ TEST(MultiStreamSampler, EachStreamIsExactlyASamplerOfItsOwn) {
        ++round) {
     // Uneven counts, one stream left out now and then.
     const std::vector<std::size_t> want = {round % 3 == 0 ? 0u : 13u, 5u, round % 2 ? 7u : 1u};
-    const auto made = sampler.generate_each(want, stride, out.data());
+    const auto made = sampler.generate(want, stride, out.data());
     for (int s = 0; s < 3; ++s) {
       EXPECT_LE(made[s], want[s]);
       got[s].insert(got[s].end(), out.begin() + s * stride, out.begin() + s * stride + made[s]);
     }
   }
   for (int s = 0; s < 3; ++s) EXPECT_EQ(got[s], m.alone(mels[s], 100 + s)) << "stream " << s;
-  EXPECT_THROW(sampler.generate_each({1, 2}, 4, out.data()), std::invalid_argument);
+  EXPECT_THROW(sampler.generate({1, 2}, 4, out.data()), std::invalid_argument);
   EXPECT_THROW(sampler.start(3, mels[0], 1), std::out_of_range);
-  EXPECT_THROW(sampler.generate(out.data(), 4), std::invalid_argument);
+  EXPECT_THROW(sampler.generate({4}, 4, out.data()), std::invalid_argument);
 }
 
 // Members join while others run, ask in blocks of different sizes, and one leaves half-way for
@@ -153,7 +153,7 @@ TEST(StreamBatch, EachStreamGetsItsOwnClassesWhoeverJoinsAndLeaves) {
       if (s == 2) {  // leaves half-way, mid-utterance
         member->start(0, mels[s], 7);
         std::vector<int32_t> part(member->total_samples(0) / 2);
-        member->generate(part.data(), part.size());
+        generate_one(*member, part.data(), part.size());
         continue;
       }
       got[s] = run_member(*member, mels[s], 1000 + s, 5 + 37 * static_cast<std::size_t>(id));
@@ -228,7 +228,7 @@ TEST(StreamBatch, AMemberWaitingWhenTheBatchStopsIsTold) {
   member->start(0, mel, 1);
   auto waiting = std::async(std::launch::async, [&] {
     std::vector<int32_t> out(64);
-    return member->generate(out.data(), out.size());
+    return generate_one(*member, out.data(), out.size());
   });
   sampler->wait_for_first_step();
   std::thread stopper([&] { batch.reset(); });
@@ -243,12 +243,11 @@ TEST(StreamBatch, RealtimeStreamsIsMeasured) {
   Model m;
   const kernels::Matrix mel = m.mel(40, 1);
   // The tiny model makes far more than 1,000 samples a second per stream on any machine.
-  EXPECT_GE(engine::realtime_streams(m.weights, kernels::Device::kCpu, {}, nullptr, mel, 1000, 1.0,
-                                     4, 0.05),
+  const vocoder::SamplerSource samplers(m.weights);
+  EXPECT_GE(engine::realtime_streams(samplers, kernels::Device::kCpu, {}, mel, 1000, 1.0, 4, 0.05),
             1);
-  EXPECT_EQ(engine::realtime_streams(m.weights, kernels::Device::kCpu, {}, nullptr, mel, 1 << 30,
-                                     1e6, 4, 0.05),
-            0);
+  EXPECT_EQ(
+      engine::realtime_streams(samplers, kernels::Device::kCpu, {}, mel, 1 << 30, 1e6, 4, 0.05), 0);
 }
 
 class BatchedPipeline : public tts::testing_support::RandomVoiceSuite<BatchedPipeline> {};
@@ -260,8 +259,8 @@ TEST_F(BatchedPipeline, AudioIsTheStreamsOwnAndACancelledOneTouchesNoOther) {
                                           "Third one here.", "And the fourth joins late."};
   const auto& weights = *voice()->vocoder().weights;
   auto batch = std::make_shared<StreamBatch>(
-      weights, vocoder::make_multi_stream_sampler(weights, kernels::Device::kCpu, 3, {0, 1.0f, 2}),
-      128);
+      weights,
+      voice()->samplers().make_multi_stream_sampler(kernels::Device::kCpu, 3, {0, 1.0f, 2}), 128);
   auto options = [&](int i, bool batched) {
     engine::SynthesisOptions o;
     o.rate = 6.0f;
@@ -305,7 +304,7 @@ TEST_F(BatchedPipeline, AudioIsTheStreamsOwnAndACancelledOneTouchesNoOther) {
 TEST_F(BatchedPipeline, AFullBatchFailsTheStreamAndAnotherVoicesBatchIsRefused) {
   const auto& weights = *voice()->vocoder().weights;
   auto batch = std::make_shared<StreamBatch>(
-      weights, vocoder::make_multi_stream_sampler(weights, kernels::Device::kCpu, 1), 64);
+      weights, voice()->samplers().make_multi_stream_sampler(kernels::Device::kCpu, 1), 64);
   auto holder = batch->try_join();
   engine::SynthesisOptions o;
   o.rate = 6.0f;
@@ -318,7 +317,7 @@ TEST_F(BatchedPipeline, AFullBatchFailsTheStreamAndAnotherVoicesBatchIsRefused) 
   }
   vocoder::WaveNetWeights other(weights.config());
   o.batch = std::make_shared<StreamBatch>(
-      other, vocoder::make_multi_stream_sampler(other, kernels::Device::kCpu, 1), 64);
+      other, std::make_unique<vocoder::MultiStreamSampler>(other, 1), 64);
   engine::SynthesisStream stream(voice());
   EXPECT_THROW(stream.start("Wrong vocoder.", o), std::invalid_argument);
 }

@@ -15,8 +15,10 @@
 
 #include "tts/kernels/cuda/wavenet_sampling_shape.h"
 #include "tts/kernels/cuda_library.h"
+#include "tts/vocoder/conditioning.h"
 #include "tts/vocoder/cuda_sampler.h"
 #include "tts/vocoder/sampler.h"
+#include "tts/vocoder/sampler_source.h"
 
 using tts::kernels::Matrix;
 using tts::kernels::cuda::wavenet_sampling_kernel_residual;
@@ -219,6 +221,7 @@ TEST(CudaSamplingPadding, WhatTheGpuCannotSampleIsRefusedBeforeCudaIsTouched) {
   const WaveNetWeights weights(wide);
   const std::string expected = wavenet_sampling_refusal({wide.layers, 128, 512, wide.classes});
   ASSERT_FALSE(expected.empty());
+  const tts::vocoder::SamplerSource source(weights);
   auto message_of = [](auto&& call) -> std::string {
     try {
       call();
@@ -230,9 +233,14 @@ TEST(CudaSamplingPadding, WhatTheGpuCannotSampleIsRefusedBeforeCudaIsTouched) {
   for (const std::string& got :
        {message_of([&] { tts::vocoder::pad_for_cuda_sampling(weights); }),
         message_of([&] { tts::vocoder::upload_for_cuda_sampling(weights); }),
-        message_of([&] { tts::vocoder::CudaWaveNetSampler sampler(weights); })}) {
+        message_of([&] { tts::vocoder::CudaWaveNetSampler sampler(weights); }),
+        message_of([&] { source.make_sampler(tts::kernels::Device::kCuda); }),
+        message_of([&] { source.make_multi_stream_sampler(tts::kernels::Device::kCuda, 2); }),
+        message_of([&] { source.prepare(tts::kernels::Device::kCuda); })}) {
     EXPECT_TRUE(contains(got, expected)) << got;
     EXPECT_TRUE(contains(got, "CPU")) << got;
   }
+  EXPECT_EQ(source.refusal(tts::kernels::Device::kCuda), expected);
+  EXPECT_EQ(source.refusal(tts::kernels::Device::kCpu), "");
   EXPECT_EQ(tts::kernels::cuda_library_loaded(), loaded_before);
 }

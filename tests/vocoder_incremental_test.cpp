@@ -105,7 +105,7 @@ TEST(VocoderIncremental, SameSeedSameAudioDifferentSeedDifferentAudio) {
 }
 
 // A stream keeps one sampler for all its sentences (engine/pipeline.cpp, through
-// vocoder::make_sampler): reseeded and restarted after another utterance, two threads and half a
+// vocoder::SamplerSource): reseeded and restarted after another utterance, two threads and half a
 // sentence in, it must give exactly what a sampler made fresh with that seed gives.
 TEST(VocoderIncremental, ReseededSamplerMatchesAFreshOne) {
   const vocoder::WaveNetConfig config = tts::testing::tiny_config();

@@ -1,7 +1,9 @@
-// The sampler interface (tts/vocoder/sampler_interface.h) on the CPU: make_sampler's choice by
-// device, a start() that reseeds (as the pipeline uses it, one sampler for every sentence), one
-// stream's generate_all as its generate, and the stream count enforced. The GPU sampler's side is
-// in cuda_wavenet_sampling_test.cpp, which needs a GPU.
+// The sampler interface (tts/vocoder/sampler_interface.h) and where samplers come from
+// (tts/vocoder/sampler_source.h), on the CPU: the source's choice by device, which never loads the
+// CUDA library for the CPU; a start() that reseeds (as the pipeline uses it, one sampler for every
+// sentence); one stream advanced in runs making its whole utterance; and the stream count enforced.
+// The GPU sampler's side is in cuda_wavenet_sampling_test.cpp, which needs a GPU, and the refusal
+// of a vocoder the GPU cannot sample in vocoder_cuda_shape_test.cpp.
 #include <gtest/gtest.h>
 
 #include <stdexcept>
@@ -9,8 +11,10 @@
 
 #include "tiny_wavenet.h"
 #include "tts/kernels/cuda_library.h"
+#include "tts/vocoder/multi_stream_sampler.h"
 #include "tts/vocoder/sampler.h"
 #include "tts/vocoder/sampler_interface.h"
+#include "tts/vocoder/sampler_source.h"
 #include "tts/vocoder/weights.h"
 
 using namespace tts;
@@ -36,38 +40,44 @@ std::vector<int32_t> all_of(vocoder::WaveNetSampler& sampler) {
 
 }  // namespace
 
-TEST(SamplerInterface, OnTheCpuItIsTheCpuSamplerAndNeverAsksForGpuWeights) {
+TEST(SamplerSource, OnTheCpuItIsTheCpuSamplerAndNeverLoadsCuda) {
   Fixture f;
-  bool asked = false;
-  const std::unique_ptr<vocoder::Sampler> sampler =
-      vocoder::make_sampler(f.weights, kernels::Device::kCpu, {}, [&] {
-        asked = true;
-        return std::shared_ptr<const kernels::SamplingModel>();
-      });
-  EXPECT_NE(dynamic_cast<vocoder::WaveNetSampler*>(sampler.get()), nullptr);
-  EXPECT_EQ(sampler->streams(), 1);
-  EXPECT_FALSE(asked);
+  const vocoder::SamplerSource source(f.weights);
+  EXPECT_EQ(source.refusal(kernels::Device::kCpu), "");
+  source.prepare(kernels::Device::kCpu);
+  const std::unique_ptr<vocoder::Sampler> one = source.make_sampler(kernels::Device::kCpu);
+  EXPECT_NE(dynamic_cast<vocoder::WaveNetSampler*>(one.get()), nullptr);
+  EXPECT_EQ(one->streams(), 1);
+  const std::unique_ptr<vocoder::Sampler> many =
+      source.make_multi_stream_sampler(kernels::Device::kCpu, 3);
+  EXPECT_NE(dynamic_cast<vocoder::MultiStreamSampler*>(many.get()), nullptr);
+  EXPECT_EQ(many->streams(), 3);
   EXPECT_FALSE(kernels::cuda_library_loaded());
 }
 
-TEST(SamplerInterface, OnCudaItSamplesWithTheWeightsItIsGiven) {
+// Without the CUDA backend, a GPU sampler is refused, saying so, before anything is loaded.
+TEST(SamplerSource, WithoutTheCudaBackendTheGpuIsRefused) {
+  if (kernels::cuda_backend_built()) GTEST_SKIP() << "this build has the CUDA backend";
   Fixture f;
-  struct Asked {};  // thrown before any GPU is touched
-  EXPECT_THROW(vocoder::make_sampler(
-                   f.weights, kernels::Device::kCuda, {},
-                   []() -> std::shared_ptr<const kernels::SamplingModel> { throw Asked{}; }),
-               Asked);
+  const vocoder::SamplerSource source(f.weights);
+  EXPECT_EQ(source.refusal(kernels::Device::kCuda), "") << "the tiny vocoder's shape is fine";
+  EXPECT_THROW(source.make_sampler(kernels::Device::kCuda), std::invalid_argument);
+  EXPECT_THROW(source.make_multi_stream_sampler(kernels::Device::kCuda, 2), std::invalid_argument);
+  EXPECT_THROW(source.prepare(kernels::Device::kCuda), std::invalid_argument);
+  EXPECT_FALSE(kernels::cuda_library_loaded());
 }
 
 // Restarted with a seed after another utterance, half made, on two threads: exactly what a
 // sampler made fresh with that seed gives.
 TEST(SamplerInterface, StartReseedsAndRestarts) {
   Fixture f;
+  const vocoder::SamplerSource source(f.weights);
   const std::unique_ptr<vocoder::Sampler> sampler =
-      vocoder::make_sampler(f.weights, kernels::Device::kCpu, {1, 1.0f, 2});
+      source.make_sampler(kernels::Device::kCpu, {1, 1.0f, 2});
   sampler->start(0, f.first, 7);
   std::vector<int32_t> discard(sampler->total_samples(0) / 2);
-  ASSERT_EQ(sampler->generate(discard.data(), discard.size()), discard.size());
+  ASSERT_EQ(sampler->generate({discard.size()}, discard.size(), discard.data()),
+            std::vector<std::size_t>{discard.size()});
   EXPECT_EQ(sampler->remaining(0), sampler->total_samples(0) - discard.size());
 
   sampler->start(0, f.second, 99);
@@ -75,24 +85,28 @@ TEST(SamplerInterface, StartReseedsAndRestarts) {
   ASSERT_EQ(sampler->total_samples(0), total);
   EXPECT_EQ(sampler->remaining(0), total);
   std::vector<int32_t> restarted(total);
-  EXPECT_EQ(sampler->generate(restarted.data(), total + 5), total);
+  EXPECT_EQ(sampler->generate({total + 5}, total, restarted.data()),
+            std::vector<std::size_t>{total})
+      << "a stream makes at most the stride";
   EXPECT_EQ(sampler->remaining(0), 0u);
-  EXPECT_EQ(sampler->generate(restarted.data(), 5), 0u) << "the utterance is over";
+  EXPECT_EQ(sampler->generate({5}, 5, restarted.data()), std::vector<std::size_t>{0})
+      << "the utterance is over";
 
   vocoder::WaveNetSampler fresh(f.weights, {99, 1.0f, 1});
   fresh.start(f.second);
   EXPECT_EQ(restarted, all_of(fresh));
 }
 
-TEST(SamplerInterface, OneStreamsGenerateAllIsItsGenerate) {
+TEST(SamplerInterface, OneStreamAdvancedInRunsMakesItsWholeUtterance) {
   Fixture f;
+  const vocoder::SamplerSource source(f.weights);
   const std::unique_ptr<vocoder::Sampler> sampler =
-      vocoder::make_sampler(f.weights, kernels::Device::kCpu, {3, 0.8f, 1});
+      source.make_sampler(kernels::Device::kCpu, {3, 0.8f, 1});
   sampler->start(0, f.first, 3);
   std::vector<int32_t> in_runs;
   int32_t run[7];
   for (;;) {
-    const std::vector<std::size_t> made = sampler->generate_all(7, run);
+    const std::vector<std::size_t> made = sampler->generate({7}, 7, run);
     ASSERT_EQ(made.size(), 1u);
     if (made[0] == 0) break;
     in_runs.insert(in_runs.end(), run, run + made[0]);
@@ -104,9 +118,12 @@ TEST(SamplerInterface, OneStreamsGenerateAllIsItsGenerate) {
 
 TEST(SamplerInterface, TheCpuSamplerHasOneStream) {
   Fixture f;
-  const std::unique_ptr<vocoder::Sampler> sampler =
-      vocoder::make_sampler(f.weights, kernels::Device::kCpu);
+  const vocoder::SamplerSource source(f.weights);
+  const std::unique_ptr<vocoder::Sampler> sampler = source.make_sampler(kernels::Device::kCpu);
   EXPECT_THROW(sampler->start(1, f.first, 0), std::out_of_range);
   EXPECT_THROW(sampler->total_samples(1), std::out_of_range);
   EXPECT_THROW(sampler->remaining(-1), std::out_of_range);
+  sampler->start(0, f.first, 0);
+  int32_t out[8];
+  EXPECT_THROW(sampler->generate({4, 4}, 4, out), std::invalid_argument);
 }

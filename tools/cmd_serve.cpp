@@ -81,9 +81,8 @@ int batch_streams(const ServeOptions& o, const engine::Voice& voice) {
   const kernels::Matrix mel = kernels::Matrix::Constant(
       weights.config().mel_channels, 64, std::log(features.log_floor));  // speed is content-blind
   const int most = o.device == kernels::Device::kCuda ? 4096 : 256;
-  const int n = engine::realtime_streams(
-      weights, o.device, {0, 1.0f, o.batch_threads}, [&voice] { return voice.cuda_vocoder(); }, mel,
-      voice.sample_rate(), 1.2, most);
+  const int n = engine::realtime_streams(voice.samplers(), o.device, {0, 1.0f, o.batch_threads},
+                                         mel, voice.sample_rate(), 1.2, most);
   std::cerr << "tts serve: --batch auto: " << n << " streams at 1.2x real time each (measured, "
             << kernels::to_string(o.device) << ", " << o.batch_threads << " threads)\n";
   return std::max(n, 1);

@@ -7,6 +7,7 @@
 #include "tts/kernels/cuda/wavenet_sampling_shape.h"
 #include "tts/kernels/cuda_library.h"
 #include "tts/kernels/mulaw.h"
+#include "tts/vocoder/conditioning.h"
 
 namespace tts::vocoder {
 
@@ -169,13 +170,12 @@ std::vector<std::size_t> CudaWaveNetSampler::generate_all(std::size_t max, int32
   return batch_->generate(max, uniforms, out, options_.temperature, logits_out);
 }
 
-std::vector<std::size_t> CudaWaveNetSampler::generate_each(const std::vector<std::size_t>& want,
-                                                           std::size_t stride, int32_t* out) {
+std::vector<std::size_t> CudaWaveNetSampler::generate(const std::vector<std::size_t>& want,
+                                                      std::size_t stride, int32_t* out) {
   const int n = streams();
   if (want.size() != static_cast<std::size_t>(n))
-    throw std::invalid_argument(
-        "CudaWaveNetSampler::generate_each: " + std::to_string(want.size()) + " counts for " +
-        std::to_string(n) + " streams");
+    throw std::invalid_argument("CudaWaveNetSampler::generate: " + std::to_string(want.size()) +
+                                " counts for " + std::to_string(n) + " streams");
   // Each stream's uniforms as WaveNetSampler draws them: one per sample it makes, in order.
   uniforms_.assign(stride * n, 0.0f);
   std::uniform_real_distribution<float> uniform(0.0f, 1.0f);
@@ -192,7 +192,7 @@ std::size_t CudaWaveNetSampler::generate(int32_t* out, std::size_t max, const fl
   if (streams() != 1)
     throw std::invalid_argument(
         "CudaWaveNetSampler::generate is for one stream; this sampler has " +
-        std::to_string(streams()) + " (use generate_all)");
+        std::to_string(streams()) + " (use the per-stream generate)");
   const std::size_t count = std::min(max, batch_->remaining(0));
   if (count == 0) return 0;
   const std::size_t first = totals_[0] - batch_->remaining(0);

@@ -40,24 +40,11 @@ void MultiStreamSampler::start(int stream, const kernels::Matrix& mel, std::uint
   at(stream).start(0, mel, seed);
 }
 
-std::size_t MultiStreamSampler::generate(std::int32_t* out, std::size_t max) {
-  if (streams() != 1)
-    throw std::invalid_argument(
-        "MultiStreamSampler::generate is for one stream; this sampler has " +
-        std::to_string(streams()) + " (use generate_each)");
-  return at(0).generate(out, max);
-}
-
-std::vector<std::size_t> MultiStreamSampler::generate_all(std::size_t max, std::int32_t* out) {
-  return generate_each(std::vector<std::size_t>(streams_.size(), max), max, out);
-}
-
-std::vector<std::size_t> MultiStreamSampler::generate_each(const std::vector<std::size_t>& want,
-                                                           std::size_t stride, std::int32_t* out) {
+std::vector<std::size_t> MultiStreamSampler::generate(const std::vector<std::size_t>& want,
+                                                      std::size_t stride, std::int32_t* out) {
   if (want.size() != streams_.size())
-    throw std::invalid_argument(
-        "MultiStreamSampler::generate_each: " + std::to_string(want.size()) + " counts for " +
-        std::to_string(streams()) + " streams");
+    throw std::invalid_argument("MultiStreamSampler::generate: " + std::to_string(want.size()) +
+                                " counts for " + std::to_string(streams()) + " streams");
   std::vector<std::size_t> made(streams_.size(), 0);
   next_.store(0, std::memory_order_relaxed);
   team_->run([&](int) {

@@ -10,12 +10,11 @@
 #include "tts/kernels/mulaw.h"
 #include "tts/kernels/softmax.h"
 #include "tts/vocoder/batch.h"
+#include "tts/vocoder/conditioning.h"
 #include "two_stage_chooser.h"
 #include "worker_team.h"
 
 namespace tts::vocoder {
-
-using kernels::Transpose;
 
 namespace {
 double seconds_since(std::chrono::steady_clock::time_point start) {
@@ -28,20 +27,6 @@ void check_stream(int stream) {
                             " (a CPU sampler has one stream, 0)");
 }
 }  // namespace
-
-kernels::Matrix project_conditioning(const WaveNetWeights& weights, const kernels::Matrix& mel) {
-  const WaveNetConfig& c = weights.config();
-  const WaveNetLayout& lay = weights.layout();
-  if (mel.rows() != c.mel_channels)
-    throw std::invalid_argument("vocoder: mel has " + std::to_string(mel.rows()) +
-                                " channels, the model expects " + std::to_string(c.mel_channels));
-  if (mel.cols() < 2) throw std::invalid_argument("vocoder: need at least 2 mel frames");
-  kernels::Matrix conditioning(c.layers * 2 * c.residual_channels, mel.cols());
-  kernels::gemm(conditioning, weights.parameters().matrix(lay.conditioning), Transpose::kNo, mel,
-                Transpose::kNo);
-  kernels::add_bias(conditioning, weights.parameters().vector(lay.dilated_bias));
-  return conditioning;
-}
 
 WaveNetSampler::WaveNetSampler(const WaveNetWeights& weights, const SamplerOptions& options)
     : weights_(weights), options_(options), rng_(options.seed) {
@@ -78,10 +63,10 @@ void WaveNetSampler::start(int stream, const kernels::Matrix& mel, uint64_t seed
   start(mel);
 }
 
-std::vector<std::size_t> WaveNetSampler::generate_each(const std::vector<std::size_t>& want,
-                                                       std::size_t stride, int32_t* out) {
+std::vector<std::size_t> WaveNetSampler::generate(const std::vector<std::size_t>& want,
+                                                  std::size_t stride, int32_t* out) {
   if (want.size() != 1)
-    throw std::invalid_argument("WaveNetSampler::generate_each: " + std::to_string(want.size()) +
+    throw std::invalid_argument("WaveNetSampler::generate: " + std::to_string(want.size()) +
                                 " counts for a sampler of one stream");
   return {generate(out, std::min(want[0], stride))};
 }

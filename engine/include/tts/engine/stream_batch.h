@@ -1,8 +1,8 @@
-// A serving batch: one many-stream sampler (vocoder/sampler_interface.h; a MultiStreamSampler on
-// the CPU, a CudaWaveNetSampler on a GPU) that synthesis streams join as they arrive and leave when
-// done (continuous batching). One thread steps the batch: each step it starts the utterances
+// A serving batch: one many-stream sampler (vocoder/sampler_interface.h, made for the device by the
+// voice's vocoder::SamplerSource) that synthesis streams join as they arrive and leave when done
+// (continuous batching). One thread steps the batch: each step it starts the utterances
 // members have asked for, then advances every member that is waiting for samples by at most
-// step_samples in one generate_each call, and hands each member what it made. A member that is not
+// step_samples in one generate call, and hands each member what it made. A member that is not
 // waiting (its listener is slow) is left where it is, so it never holds the others back.
 //
 // A member is a one-stream Sampler (join()): the pipeline uses it as it would its own sampler
@@ -23,6 +23,7 @@
 
 #include "tts/kernels/tensor.h"
 #include "tts/vocoder/sampler_interface.h"
+#include "tts/vocoder/sampler_source.h"
 
 namespace tts::vocoder {
 class WaveNetWeights;
@@ -55,7 +56,7 @@ class StreamBatch {
   std::size_t step_samples() const;
 
   struct Stats {
-    std::uint64_t steps = 0;    // generate_each calls
+    std::uint64_t steps = 0;    // the sampler's generate calls
     std::uint64_t samples = 0;  // samples made, over all streams
     double busy_seconds = 0.0;  // spent in the sampler
     int most_members = 0;       // the most members at once
@@ -71,12 +72,11 @@ class StreamBatch {
 
 // How many streams a batch of `device` can keep each at `headroom` × real time at `sample_rate`
 // Hz: the largest of 1, 2, 4, … up to max_streams whose every stream, advanced together by a
-// many-stream sampler of that many streams (make_multi_stream_sampler with `options`) through
-// `mel`, makes at least headroom · sample_rate samples a second. Measured, taking about
+// many-stream sampler of that many streams (samplers.make_multi_stream_sampler with `options`)
+// through `mel`, makes at least headroom · sample_rate samples a second. Measured, taking about
 // `seconds_per_try` per count tried; 0 when even one stream is slower.
-int realtime_streams(const vocoder::WaveNetWeights& weights, kernels::Device device,
-                     const vocoder::SamplerOptions& options,
-                     const vocoder::CudaWeightsSource& cuda_weights, const kernels::Matrix& mel,
+int realtime_streams(const vocoder::SamplerSource& samplers, kernels::Device device,
+                     const vocoder::SamplerOptions& options, const kernels::Matrix& mel,
                      int sample_rate, double headroom, int max_streams,
                      double seconds_per_try = 0.3);
 

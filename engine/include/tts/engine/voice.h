@@ -24,7 +24,6 @@
 #include <filesystem>
 #include <map>
 #include <memory>
-#include <mutex>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -36,10 +35,7 @@
 #include "tts/kernels/file_record.h"
 #include "tts/kernels/mel.h"
 #include "tts/vocoder/model_files.h"
-
-namespace tts::kernels {
-class SamplingModel;
-}
+#include "tts/vocoder/sampler_source.h"
 
 namespace tts::engine {
 
@@ -126,10 +122,9 @@ class Voice {
   // or its acoustic model predicts pitch.
   bool can_shift_pitch() const;
 
-  // The vocoder's weights on the CUDA device: uploaded by the first caller, then shared by every
-  // stream of this voice (thread-safe). Throws as vocoder::upload_for_cuda_sampling; a failed
-  // upload is retried by the next caller.
-  std::shared_ptr<const kernels::SamplingModel> cuda_vocoder() const;
+  // Where this voice's samplers come from on each device: every stream of the voice makes its
+  // sampler here, so what a device's samplers share (the GPU upload) is made once per voice.
+  const vocoder::SamplerSource& samplers() const { return *samplers_; }
 
  private:
   Voice() = default;
@@ -139,8 +134,7 @@ class Voice {
   std::unique_ptr<frontend::TextPipeline> text_;
   std::unique_ptr<acoustic::AcousticModel> acoustic_;
   vocoder::VocoderModel vocoder_;
-  mutable std::mutex cuda_mutex_;
-  mutable std::shared_ptr<const kernels::SamplingModel> cuda_vocoder_;
+  std::unique_ptr<vocoder::SamplerSource> samplers_;  // of vocoder_'s weights
 };
 
 // `name_or_path` is a folder (it contains '/' or names an existing directory) or a voice name

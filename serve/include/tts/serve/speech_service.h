@@ -129,7 +129,7 @@ class SpeechService {
 };
 
 // The serving batch for `voice` that `options` ask for (ServiceOptions::batch streams on its
-// device). Throws as make_multi_stream_sampler.
+// device). Throws as vocoder::SamplerSource::make_multi_stream_sampler.
 std::shared_ptr<engine::StreamBatch> make_serving_batch(const engine::Voice& voice,
                                                         const ServiceOptions& options);
 

@@ -24,7 +24,6 @@
 #include <vector>
 
 #include "tts/kernels/tensor.h"
-#include "tts/vocoder/sampler.h"
 #include "tts/vocoder/sampler_interface.h"
 #include "tts/vocoder/weights.h"
 
@@ -77,24 +76,20 @@ class CudaWaveNetSampler final : public Sampler {
   // Sampler: reseed(stream, seed), then start(stream, mel).
   void start(int stream, const kernels::Matrix& mel, uint64_t seed) override;
 
-  // Up to `max` more samples of every stream in one launch; out (and uniforms, when given) are
-  // streams × max, stream-major; logits_out, when given, streams × max × classes. Returns the
+  // Sampler: every stream's want in one launch.
+  std::vector<std::size_t> generate(const std::vector<std::size_t>& want, std::size_t stride,
+                                    int32_t* out) override;
+
+  // For comparisons with the CPU sampler, class for class (tests). Up to `max` more samples of
+  // every stream in one launch, driven by `uniforms` when given (streams × max, stream-major, as
+  // `out`) instead of the generators; logits_out, when given, streams × max × classes. Returns the
   // samples made per stream.
   std::vector<std::size_t> generate_all(std::size_t max, int32_t* out, const float* uniforms,
                                         float* logits_out = nullptr);
-  std::vector<std::size_t> generate_all(std::size_t max, int32_t* out) override {
-    return generate_all(max, out, nullptr);
-  }
-
-  std::vector<std::size_t> generate_each(const std::vector<std::size_t>& want, std::size_t stride,
-                                         int32_t* out) override;
-
-  // As WaveNetSampler::generate, for a sampler of one stream.
-  std::size_t generate(int32_t* out, std::size_t max, const float* uniforms,
+  // As WaveNetSampler::generate, for a sampler of one stream (the generator's uniforms when
+  // `uniforms` is null). Throws std::invalid_argument for a sampler of several streams.
+  std::size_t generate(int32_t* out, std::size_t max, const float* uniforms = nullptr,
                        kernels::Matrix* logits_out = nullptr);
-  std::size_t generate(int32_t* out, std::size_t max) override {
-    return generate(out, max, nullptr);
-  }
 
   int streams() const override;
   std::size_t remaining(int stream) const override;

@@ -1,6 +1,6 @@
 // Many synthesis streams on the CPU behind one Sampler (sampler_interface.h), for a serving batch
 // (engine/stream_batch.h): each stream is a one-stream WaveNetSampler of its own, and a team of
-// `threads` threads shares the streams of each generate_each call, each stream sampled whole by
+// `threads` threads shares the streams of each generate call, each stream sampled whole by
 // one thread. A stream's classes are exactly those of a WaveNetSampler started with the same mel
 // and seed, however the streams are split between threads or calls.
 #pragma once
@@ -29,11 +29,8 @@ class MultiStreamSampler final : public Sampler {
 
   int streams() const override { return static_cast<int>(streams_.size()); }
   void start(int stream, const kernels::Matrix& mel, std::uint64_t seed) override;
-  // For a sampler of one stream only, as WaveNetSampler::generate.
-  std::size_t generate(std::int32_t* out, std::size_t max) override;
-  std::vector<std::size_t> generate_all(std::size_t max, std::int32_t* out) override;
-  std::vector<std::size_t> generate_each(const std::vector<std::size_t>& want, std::size_t stride,
-                                         std::int32_t* out) override;
+  std::vector<std::size_t> generate(const std::vector<std::size_t>& want, std::size_t stride,
+                                    std::int32_t* out) override;
   std::size_t total_samples(int stream) const override;
   std::size_t remaining(int stream) const override;
 

@@ -27,10 +27,6 @@
 
 namespace tts::vocoder {
 
-// Every layer's conditioning input for every frame of `mel` (mel_channels × frames, frames ≥ 2):
-// L·2R × frames, the gate biases folded in. Shared by the CPU and CUDA samplers.
-kernels::Matrix project_conditioning(const WaveNetWeights& weights, const kernels::Matrix& mel);
-
 class WorkerTeam;
 class TwoStageChooser;
 
@@ -54,7 +50,7 @@ class WaveNetSampler final : public Sampler {
   // With `uniforms` (one per sample, in [0, 1)) those numbers drive the sampling instead of the
   // RNG, so two implementations can be compared class for class. With `logits_out`, each sample's
   // logits are copied to consecutive columns (tests).
-  std::size_t generate(int32_t* out, std::size_t max, const float* uniforms,
+  std::size_t generate(int32_t* out, std::size_t max, const float* uniforms = nullptr,
                        kernels::Matrix* logits_out = nullptr);
 
   std::size_t position() const { return position_; }
@@ -63,14 +59,9 @@ class WaveNetSampler final : public Sampler {
   // Sampler, for its one stream (0): start() is reseed() then start(mel).
   int streams() const override { return 1; }
   void start(int stream, const kernels::Matrix& mel, uint64_t seed) override;
-  std::size_t generate(int32_t* out, std::size_t max) override {
-    return generate(out, max, nullptr);
-  }
-  std::vector<std::size_t> generate_all(std::size_t max, int32_t* out) override {
-    return {generate(out, max)};
-  }
-  std::vector<std::size_t> generate_each(const std::vector<std::size_t>& want, std::size_t stride,
-                                         int32_t* out) override;
+  // want has one count: generate(out, min(want[0], stride)).
+  std::vector<std::size_t> generate(const std::vector<std::size_t>& want, std::size_t stride,
+                                    int32_t* out) override;
   std::size_t total_samples(int stream) const override;
   std::size_t remaining(int stream) const override;
 

@@ -1,0 +1,15 @@
+// The WaveNet's conditioning projection: what every sampler (the CPU's and the GPU's) computes
+// once per utterance, off the serial path, before its first sample.
+#pragma once
+
+#include "tts/kernels/tensor.h"
+#include "tts/vocoder/weights.h"
+
+namespace tts::vocoder {
+
+// Every layer's conditioning input for every frame of `mel` (mel_channels × frames, frames ≥ 2):
+// L·2R × frames, the gate biases folded in. Throws std::invalid_argument for a mel of the wrong
+// channel count or fewer than 2 frames.
+kernels::Matrix project_conditioning(const WaveNetWeights& weights, const kernels::Matrix& mel);
+
+}  // namespace tts::vocoder
