@@ -21,6 +21,7 @@
 #include "commands.h"
 #include "device_options.h"
 #include "tts/engine/stream_batch.h"
+#include "serve_voices.h"
 #include "tts/engine/voice.h"
 #include "tts/kernels/device.h"
 #include "tts/serve/http_server.h"
@@ -33,9 +34,16 @@ namespace {
 
 int g_signal_pipe[2] = {-1, -1};
 
+constexpr char kStopByte = 1, kReloadByte = 2;
+
 void on_stop_signal(int) {
-  char byte = 1;
+  char byte = kStopByte;
   // Async-signal-safe; a full pipe means a stop is already pending.
+  [[maybe_unused]] auto n = ::write(g_signal_pipe[1], &byte, 1);
+}
+
+void on_reload_signal(int) {
+  char byte = kReloadByte;
   [[maybe_unused]] auto n = ::write(g_signal_pipe[1], &byte, 1);
 }
 
@@ -44,7 +52,7 @@ struct ServeOptions {
   int port = 5500;
   int wyoming_port = 10200;
   bool no_wyoming = false;
-  std::vector<std::string> voices{"default"};
+  ServedVoiceChoice voices;  // none named: every voice found
   std::string api_key, api_key_file;
   bool api_key_given = false;  // --api-key was on the command line (even empty)
   int workers = 2, queue = 2, threads = 1;
@@ -165,22 +173,18 @@ int run_serve(ServeOptions o) {
     o.batch_threads = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
   // A GPU pays only with many streams at once: it batches unless told how many.
   if (o.device == kernels::Device::kCuda && o.batch.empty()) o.batch = "auto";
+  const auto warn = [](const std::string& line) {
+    std::cerr << "tts serve: warning: " << line << std::endl;
+  };
   std::vector<serve::ServedVoice> voices;
-  for (const auto& name : o.voices) {
-    try {
-      auto folder = engine::resolve_voice(name);
-      auto voice = engine::Voice::load(folder);
-      std::string served = name.find('/') == std::string::npos ? name : folder.filename().string();
-      for (const auto& v : voices)
-        if (v.name == served) {
-          std::cerr << "tts serve: voice \"" << served << "\" given twice\n";
-          return kExitUsage;
-        }
-      voices.push_back({served, voice});
-    } catch (const std::exception& e) {
-      std::cerr << "tts serve: " << e.what() << "\n";
-      return kExitBadInput;
-    }
+  try {
+    voices = voices_to_serve(o.voices, warn);
+  } catch (const std::invalid_argument& e) {
+    std::cerr << "tts serve: " << e.what() << "\n";
+    return kExitUsage;
+  } catch (const std::exception& e) {
+    std::cerr << "tts serve: " << e.what() << "\n";
+    return kExitBadInput;
   }
   serve::ServiceOptions service_options;
   if (o.device == kernels::Device::kCuda) try {
@@ -260,6 +264,10 @@ int run_serve(ServeOptions o) {
   sigemptyset(&action.sa_mask);
   sigaction(SIGTERM, &action, nullptr);
   sigaction(SIGINT, &action, nullptr);
+  struct sigaction reload {};
+  reload.sa_handler = on_reload_signal;
+  sigemptyset(&reload.sa_mask);
+  sigaction(SIGHUP, &reload, nullptr);
   ::signal(SIGPIPE, SIG_IGN);  // a client that hangs up is an error return, not a signal
 
   std::thread http_thread([&] { http_server->run(); });
@@ -276,15 +284,21 @@ int run_serve(ServeOptions o) {
   else
     std::cerr << "; " << o.workers << " workers, queue " << o.queue << std::endl;
 
-  // Wait for a stop signal.
+  // Wait for a stop signal; a reload (SIGHUP) serves the voices found since.
   for (;;) {
     char byte;
     fd_set fds;
     FD_ZERO(&fds);
     FD_SET(g_signal_pipe[0], &fds);
     int ready = ::select(g_signal_pipe[0] + 1, &fds, nullptr, nullptr, nullptr);
-    if (ready > 0 && ::read(g_signal_pipe[0], &byte, 1) == 1) break;
     if (ready < 0 && errno != EINTR) break;
+    if (ready <= 0 || ::read(g_signal_pipe[0], &byte, 1) != 1) continue;
+    if (byte != kReloadByte) break;
+    const auto added = voices_found_since(o.voices, service->voices(), warn);
+    for (const auto& voice : added) service->add_voice(voice);
+    std::cerr << "tts serve: reload: " << added.size() << " voice(s) added";
+    for (const auto& voice : added) std::cerr << " " << voice.name;
+    std::cerr << std::endl;
   }
   std::cerr << "tts serve: stopping (finishing streams for at most " << o.drain_timeout << " s)"
             << std::endl;
@@ -313,8 +327,14 @@ void register_serve(CLI::App& app, int& exit_code) {
   cmd->add_option("--wyoming-port", o->wyoming_port, "Wyoming TCP port (0: any free port)")
       ->check(CLI::Range(0, 65535));
   cmd->add_flag("--no-wyoming", o->no_wyoming, "Do not serve the Wyoming protocol");
-  cmd->add_option("--voice", o->voices,
-                  "Voice to serve (name or folder; repeat for several; the first is the default)");
+  cmd->add_option("--voice", o->voices.names,
+                  "Voice to serve (name or folder; repeat for several; the first is the default). "
+                  "Without it every voice found is served, `default` first; SIGHUP adds voices "
+                  "found since");
+  cmd->add_option("--voices-dir", o->voices.voice_dirs,
+                  "Also serve every voice in DIR (a folder of voice folders; repeatable); SIGHUP "
+                  "adds those made there since")
+      ->check(CLI::ExistingDirectory);
   CLI::Option* api_key =
       cmd->add_option("--api-key", o->api_key,
                       "Require KEY: 'Authorization: Bearer KEY' on every HTTP request but /health, "
