@@ -12,6 +12,7 @@
 #include "tts/build_info.h"
 #include "tts/engine/voice_search.h"
 #include "tts/frontend/language.h"
+#include "tts/frontend/utf8.h"
 
 namespace tts::speechd {
 
@@ -87,7 +88,9 @@ Session::~Session() {
   if (debug_) std::fclose(debug_);
 }
 
-void Session::log(const std::string& line) {
+void Session::log(const std::string& message) {
+  // Lines quote the messages spoken, whose control characters stay off terminals and logs.
+  const std::string line = frontend::printable(message);
   std::lock_guard<std::mutex> lock(log_mutex_);
   std::fprintf(stderr, "%s\n", line.c_str());
   if (debug_) {
