@@ -12,6 +12,7 @@
 #include "tts/engine/bounded_queue.h"
 #include "tts/engine/chunk_assembler.h"
 #include "tts/engine/stream_batch.h"
+#include "tts/engine/voice_language.h"
 #include "tts/frontend/ssml.h"
 #include "tts/frontend/ssml_pipeline.h"
 #include "tts/frontend/utf8.h"
@@ -83,6 +84,7 @@ void SynthesisOptions::validate() const {
     bad("temperature must be in [0, 10]");
   if (threads < 1 || threads > 256) bad("threads must be in [1, 256]");
   if (chunk_samples < 1 || chunk_samples > (1u << 22)) bad("chunk_samples must be in [1, 4194304]");
+  if (language.find('\0') != std::string::npos) bad(*language_tag_problem(language));
   if (queue_chunks < 1 || queue_chunks > 4096) bad("queue_chunks must be in [1, 4096]");
   if (sentences_ahead < 1 || sentences_ahead > 1024) bad("sentences_ahead must be in [1, 1024]");
   if (device == kernels::Device::kCuda && !kernels::cuda_backend_built())
