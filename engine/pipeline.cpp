@@ -222,6 +222,7 @@ void SynthesisStream::Run::frontend_main() {
           text, [&](frontend::PhonemizedSentence s) { prepare(s, {}); }, language);
     } else {
       const frontend::SsmlDocument doc = frontend::parse_ssml(text, pipeline.languages(), language);
+      if (cancelled) throw Cancelled{};  // the walk's every step (push, prepare) checks too
       frontend::SsmlHandlers handlers;
       handlers.sentence = [&](frontend::PhonemizedSentence s, const frontend::Prosody& prosody) {
         prepare(s, prosody);
