@@ -170,6 +170,12 @@ void SynthesisStream::Run::prepare(const frontend::PhonemizedSentence& s,
     controls.pitch_semitones = shift;
   acoustic::AcousticOutput out =
       voice->acoustic().synthesize(std::vector<int32_t>(s.ids.begin(), s.ids.end()), controls);
+  // Weights that are finite can still overflow (all 3e38): such frames would be vocoded into
+  // full-scale noise. One pass over the frames, little beside the vocoder's work on them.
+  if (!out.mel.allFinite())
+    throw VoiceError("voice \"" + voice->info().name +
+                     "\": its acoustic model gives frames that are not finite numbers (its "
+                     "weights overflow); the voice is damaged and cannot speak");
   Prepared item;
   auto info = std::make_shared<SentenceInfo>();
   info->index = next_index++;
