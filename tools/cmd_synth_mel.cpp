@@ -7,6 +7,7 @@
 #include <sstream>
 
 #include "commands.h"
+#include "output_files.h"
 #include "tts/acoustic/acoustic_model.h"
 #include "tts/acoustic/model_files.h"
 #include "tts/engine/voice.h"
@@ -114,6 +115,8 @@ void register_synth_mel(CLI::App& app, int& exit_code) {
   cmd->callback([o, &exit_code] {
     if (o->voice.empty() == o->acoustic.empty())
       throw CLI::ValidationError("synth-mel", "give exactly one of --voice and --acoustic");
+    if (const auto twice = output_named_twice({{"-o", o->output}, {"--timings", o->timings}}))
+      throw CLI::ValidationError("synth-mel", *twice);
     std::string text;
     for (const auto& word : o->words) text += (text.empty() ? "" : " ") + word;
     try {
@@ -146,7 +149,7 @@ void register_synth_mel(CLI::App& app, int& exit_code) {
       if (timings_sink) kernels::write_file_atomically(o->timings, timings.str());
       exit_code = kExitOk;
     } catch (const std::exception& e) {
-      std::cerr << "tts synth-mel: " << e.what() << "\n";
+      std::cerr << "tts synth-mel: " << frontend::printable(e.what()) << "\n";
       exit_code = kExitBadInput;
     }
   });
