@@ -30,7 +30,7 @@ void each_sequence(std::string_view text, Valid valid, Invalid invalid) {
 std::string printable(std::string_view text) {
   std::string out;
   out.reserve(text.size());
-  char escape[8];
+  char escape[16];  // room for any unsigned in hex, so no truncation warning
   each_sequence(
       text,
       [&](char32_t cp, std::string_view bytes) {
