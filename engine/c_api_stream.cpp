@@ -8,6 +8,7 @@
 
 #include "c_api_support.h"
 #include "tts/engine/pipeline.h"
+#include "tts/engine/voice_language.h"
 #include "tts/tts.h"
 
 using tts::c_api::fail;
@@ -139,7 +140,11 @@ int start(tts_stream* s, const char* text, const tts_synthesis_options* options)
   so.threads = o.threads;
   so.ssml = o.ssml != 0;
   so.chunk_samples = o.chunk_samples;
-  if (o.language) so.language = o.language;
+  if (o.language) {  // NULL is the voice's first language; "" is refused, not taken for NULL
+    if (const auto problem = tts::engine::language_tag_problem(o.language))
+      return fail(s->last_error, TTS_ERR_INVALID_ARGUMENT, *problem);
+    so.language = o.language;
+  }
   so.device = s->device;
   s->state = tts_stream::State::kIdle;
   s->stream.start(text, so);  // validates the options (std::invalid_argument)

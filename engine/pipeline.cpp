@@ -12,6 +12,7 @@
 #include "tts/engine/bounded_queue.h"
 #include "tts/engine/chunk_assembler.h"
 #include "tts/engine/stream_batch.h"
+#include "tts/engine/voice_language.h"
 #include "tts/frontend/ssml.h"
 #include "tts/frontend/ssml_pipeline.h"
 #include "tts/frontend/utf8.h"
@@ -83,6 +84,7 @@ void SynthesisOptions::validate() const {
     bad("temperature must be in [0, 10]");
   if (threads < 1 || threads > 256) bad("threads must be in [1, 256]");
   if (chunk_samples < 1 || chunk_samples > (1u << 22)) bad("chunk_samples must be in [1, 4194304]");
+  if (language.find('\0') != std::string::npos) bad(*language_tag_problem(language));
   if (queue_chunks < 1 || queue_chunks > 4096) bad("queue_chunks must be in [1, 4096]");
   if (sentences_ahead < 1 || sentences_ahead > 1024) bad("sentences_ahead must be in [1, 1024]");
   if (device == kernels::Device::kCuda && !kernels::cuda_backend_built())
@@ -168,6 +170,12 @@ void SynthesisStream::Run::prepare(const frontend::PhonemizedSentence& s,
     controls.pitch_semitones = shift;
   acoustic::AcousticOutput out =
       voice->acoustic().synthesize(std::vector<int32_t>(s.ids.begin(), s.ids.end()), controls);
+  // Weights that are finite can still overflow (all 3e38): such frames would be vocoded into
+  // full-scale noise. One pass over the frames, little beside the vocoder's work on them.
+  if (!out.mel.allFinite())
+    throw VoiceError("voice \"" + voice->info().name +
+                     "\": its acoustic model gives frames that are not finite numbers (its "
+                     "weights overflow); the voice is damaged and cannot speak");
   Prepared item;
   auto info = std::make_shared<SentenceInfo>();
   info->index = next_index++;
@@ -220,6 +228,7 @@ void SynthesisStream::Run::frontend_main() {
           text, [&](frontend::PhonemizedSentence s) { prepare(s, {}); }, language);
     } else {
       const frontend::SsmlDocument doc = frontend::parse_ssml(text, pipeline.languages(), language);
+      if (cancelled) throw Cancelled{};  // the walk's every step (push, prepare) checks too
       frontend::SsmlHandlers handlers;
       handlers.sentence = [&](frontend::PhonemizedSentence s, const frontend::Prosody& prosody) {
         prepare(s, prosody);

@@ -3,8 +3,17 @@
 #include <algorithm>
 
 #include "tts/frontend/language.h"
+#include "tts/frontend/utf8.h"
 
 namespace tts::engine {
+
+std::optional<std::string> language_tag_problem(std::string_view tag) {
+  if (tag.empty())
+    return std::string("language tag \"\" is empty: leave it out for the voice's first language");
+  if (tag.find('\0') != std::string_view::npos)
+    return "language tag \"" + frontend::printable(tag) + "\" holds a NUL character";
+  return std::nullopt;
+}
 
 std::optional<std::size_t> voice_for_language(std::string_view tag,
                                               const std::vector<std::vector<std::string>>& spoken,

@@ -370,16 +370,20 @@ TEST_F(CApi, VoiceInfo) {
 }
 
 // tts_synthesis_options.language: a language the voice speaks (its tag or primary subtag) reads
-// the text in it; one it does not speak is an invalid argument naming it and the voice's.
+// the text in it; one it does not speak is an invalid argument naming it and the voice's, and so
+// is an empty tag (NULL, not "", is the voice's first language).
 TEST_F(CApi, TheSynthesisLanguageMustBeOneTheVoiceSpeaks) {
   const std::vector<float> plain = pull(stream_, kText, 4);
   EXPECT_EQ(pull(stream_, kText, 4, "en"), plain);
-  EXPECT_EQ(pull(stream_, kText, 4, ""), plain);
   tts_synthesis_options o;
   tts_default_synthesis_options(&o);
   o.language = "es-MX";
   EXPECT_EQ(tts_synthesize_start(stream_, kText, &o), TTS_ERR_INVALID_ARGUMENT);
   EXPECT_STREQ(tts_stream_last_error(stream_), "language \"es-MX\": voice \"random\" speaks en-US");
+  o.language = "";
+  EXPECT_EQ(tts_synthesize_start(stream_, kText, &o), TTS_ERR_INVALID_ARGUMENT);
+  EXPECT_STREQ(tts_stream_last_error(stream_),
+               "language tag \"\" is empty: leave it out for the voice's first language");
 }
 
 TEST_F(CApi, PullAndCallbackAndTheCHeaderAgree) {

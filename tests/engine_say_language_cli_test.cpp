@@ -100,6 +100,20 @@ TEST_F(SayLanguage, ALanguageNoVoiceSpeaksIsAnErrorListingTheirLanguages) {
   EXPECT_FALSE(fs::exists(folder() / "de.wav"));
 }
 
+// An empty tag is no way to ask for the voice's own language (leaving --lang out is): refused
+// with the message of the C API and the Python package, before a voice is looked for.
+TEST_F(SayLanguage, AnEmptyLanguageTagIsRefused) {
+  for (const std::string voice : {"", "--voice babble "}) {
+    const Result r = say(voice + "--lang '' -o empty.wav Hello.");
+    EXPECT_EQ(r.exit_code, 2) << r.err;
+    EXPECT_NE(r.err.find("tts say: --lang: language tag \"\" is empty: leave it out for the "
+                         "voice's first language"),
+              std::string::npos)
+        << r.err;
+    EXPECT_FALSE(fs::exists(folder() / "empty.wav"));
+  }
+}
+
 TEST_F(SayLanguage, ANamedVoiceMustSpeakTheLanguage) {
   const Result r = say(std::string("--voice babble --lang pt-BR -o no.wav ") + kPortuguese);
   EXPECT_EQ(r.exit_code, 3);

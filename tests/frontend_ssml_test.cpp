@@ -2,6 +2,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <chrono>
 
 #include "tts/frontend/ssml.h"
 #include "tts/frontend/ssml_pipeline.h"
@@ -361,4 +362,33 @@ TEST(SsmlMarks, TextTheNormaliserRewritesKeepsItsMarksBeforeTheirWords) {
   // Sentence ends are decided past a mark as without it: a lower-case word goes on.
   EXPECT_EQ(walk("<speak>It is 5 p.m. <mark name=\"m\"/>now, and No. <mark name=\"n\"/>5.</speak>"),
             (std::vector<std::string>{"S It is 5 p.m. now, and No. 5.", "  m@5", "  n@8"}));
+}
+
+// ---- size ----
+
+// Parsing and walking are linear in marks and attributes: 100,000 of each take well under a
+// second (a quadratic walk took over a minute), so a few seconds is loose enough for sanitizers.
+TEST(SsmlSize, ManyMarksAndAttributesTakeLinearTime) {
+  std::string marks = "<speak>";
+  for (int i = 0; i < 100000; ++i) marks += "<mark name=\"m" + std::to_string(i) + "\"/>";
+  marks += "</speak>";
+  std::string attributes = "<speak><s";
+  for (int i = 0; i < 100000; ++i) attributes += " a" + std::to_string(i) + "=\"v\"";
+  attributes += ">Hi.</s></speak>";
+  const auto start = std::chrono::steady_clock::now();
+  const SsmlDocument with_marks = parse_ssml(marks);
+  const SsmlDocument with_attributes = parse_ssml(attributes);
+  const std::vector<std::string> events = walk(marks);
+  const double seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  ASSERT_EQ(with_marks.segments.size(), 100000u);
+  EXPECT_EQ(with_marks.segments.back().text, "m99999");
+  EXPECT_EQ(with_attributes.segments.front().text, "Hi.");
+  ASSERT_EQ(events.size(), 100000u);  // every mark, in order, with nothing to say around them
+  EXPECT_EQ(events.front(), "M m0");
+  EXPECT_EQ(events.back(), "M m99999");
+  EXPECT_LT(seconds, 5.0);
+  // A repeated attribute is still found among many.
+  EXPECT_THAT(error_of(attributes.substr(0, attributes.size() - 16) + " a5=\"w\">Hi.</s></speak>"),
+              HasSubstr("attribute a5 repeated"));
 }

@@ -284,3 +284,14 @@ TEST(SpeechdText, ConfigAndVoiceChoice) {
 
 }  // namespace
 }  // namespace tts::speechd
+
+// What is spoken of a message the engine cannot read as SSML: the text between the tags.
+TEST(SpeechdText, TheTextOfMarkupThatIsNotSsml) {
+  using tts::speechd::text_of_markup;
+  EXPECT_EQ(text_of_markup("<speak>unclosed <emphasis>tag</speak>"), " unclosed  tag ");
+  EXPECT_EQ(text_of_markup("Plain words, &amp; no markup."), "Plain words, & no markup.");
+  EXPECT_EQ(text_of_markup("a < b &lt; c &#233;&#x4E2D; &nbsp; &#0;"), "a < b < c é中 &nbsp; &#0;");
+  EXPECT_EQ(text_of_markup("<?xml version='1.0'?><!-- a > b --><speak>Hi<mark name=\"m\"/>."),
+            "   Hi .");
+  EXPECT_EQ(text_of_markup("<speak>Caf\xff ok.</speak"), " Caf\xEF\xBF\xBD ok. ");
+}

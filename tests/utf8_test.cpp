@@ -72,3 +72,28 @@ TEST(Utf8, RequireValidThrowsWithOffset) {
     EXPECT_EQ(e.offset(), 12u);
   }
 }
+
+// Input quoted in a message can neither drive the terminal nor forge lines: "ESC ] 0; title BEL"
+// retitled it and "ESC [2J" cleared it when a warning repeated them.
+TEST(Utf8, PrintableEscapesControlsAndBadBytes) {
+  using tts::frontend::printable;
+  EXPECT_EQ(printable("\x1B]0;owned\x07\x1B[2J"), "\\x1B]0;owned\\x07\\x1B[2J");
+  EXPECT_EQ(printable("a\nb\rc\x7F"), "a\\x0Ab\\x0Dc\\x7F");
+  EXPECT_EQ(printable("\xC2\x9B"
+                      "31m"),
+            "\\u009B31m");  // C1 CSI, as UTF-8
+  EXPECT_EQ(printable("x\xFFy\xE2\x82"), "x\\xFFy\\xE2\\x82");
+  const std::string kept = "tab\tcaf\xC3\xA9 \xE2\x82\xAC \\ \xF0\x9F\x98\x80";
+  EXPECT_EQ(printable(kept), kept);
+  EXPECT_EQ(printable(printable("\x1B[2J")), printable("\x1B[2J"));
+}
+
+TEST(Utf8, InvalidBytesAreReplaced) {
+  using tts::frontend::replace_invalid_utf8;
+  EXPECT_EQ(replace_invalid_utf8("ok caf\xC3\xA9"), "ok caf\xC3\xA9");
+  EXPECT_EQ(replace_invalid_utf8("a\xFF"
+                                 "b\xC3"),
+            "a\xEF\xBF\xBD"
+            "b\xEF\xBF\xBD");
+  EXPECT_FALSE(find_invalid_utf8(replace_invalid_utf8("\xE2\x82z\xED\xA0\x80\xC0\xAF")));
+}

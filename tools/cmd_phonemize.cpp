@@ -26,7 +26,8 @@ void print(const frontend::PhonemizedSentence& sentence) {
 // default and "# break N ms" for each <break>; the parser's warnings go to stderr.
 void print_ssml(const std::string& markup, const frontend::TextPipeline& pipeline) {
   const frontend::SsmlDocument document = frontend::parse_ssml(markup, pipeline.languages());
-  for (const auto& warning : document.warnings) std::cerr << "tts phonemize: " << warning << "\n";
+  for (const auto& warning : document.warnings)
+    std::cerr << "tts phonemize: " << frontend::printable(warning) << "\n";
   frontend::SsmlHandlers handlers;
   handlers.sentence = [](frontend::PhonemizedSentence s, const frontend::Prosody& p) {
     if (!(p == frontend::Prosody{}))
@@ -81,16 +82,16 @@ void register_phonemize(CLI::App& app, int& exit_code) {
       }
       exit_code = kExitOk;
     } catch (const frontend::InvalidUtf8Error& e) {
-      std::cerr << "tts phonemize: " << e.what() << "\n";
+      std::cerr << "tts phonemize: " << frontend::printable(e.what()) << "\n";
       exit_code = kExitBadInput;
     } catch (const frontend::UnknownLanguageError& e) {
-      std::cerr << "tts phonemize: " << e.what() << "\n";
+      std::cerr << "tts phonemize: " << frontend::printable(e.what()) << "\n";
       exit_code = kExitBadInput;
     } catch (const frontend::SsmlError& e) {
-      std::cerr << "tts phonemize: " << e.what() << "\n";
+      std::cerr << "tts phonemize: " << frontend::printable(e.what()) << "\n";
       exit_code = kExitBadInput;
     } catch (const frontend::UnknownPhonemeError& e) {
-      std::cerr << "tts phonemize: " << e.what() << "\n";
+      std::cerr << "tts phonemize: " << frontend::printable(e.what()) << "\n";
       exit_code = kExitFailure;
     }
   });

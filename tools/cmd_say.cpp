@@ -15,6 +15,7 @@
 
 #include "commands.h"
 #include "device_options.h"
+#include "output_files.h"
 #include "tts/audio/audio_file.h"
 #include "tts/audio/playback.h"
 #include "tts/engine/pipeline.h"
@@ -22,6 +23,7 @@
 #include "tts/engine/voice_language.h"
 #include "tts/engine/voice_search.h"
 #include "tts/frontend/ssml.h"
+#include "tts/frontend/utf8.h"
 #include "tts/kernels/atomic_file.h"
 #include "tts/kernels/device.h"
 
@@ -33,7 +35,8 @@ struct SayOptions {
   std::vector<std::string> words;
   std::string file;
   std::string voice = "default";
-  bool voice_given = false;  // --voice on the command line; without it --lang chooses the voice
+  bool voice_given = false;     // --voice on the command line; without it --lang chooses the voice
+  bool language_given = false;  // --lang, even an empty one (refused: leave it out instead)
   std::string output;
   std::string timings;  // TSV of every symbol's span in the output audio
   bool raw = false;
@@ -165,7 +168,7 @@ void speak(engine::SynthesisStream& stream, const std::string& text, const SayOp
            frontend::parse_ssml(text, pipeline.languages(),
                                 pipeline.find_language(so.language).value_or(0))
                .warnings)
-        std::cerr << "tts say: SSML " << warning << "\n";
+        std::cerr << "tts say: SSML " << frontend::printable(warning) << "\n";
     } catch (const std::exception&) {
     }
   }
@@ -197,14 +200,25 @@ int run_say(const SayOptions& o) {
     std::cerr << "tts say: give the text either as arguments or with -f, not both\n";
     return kExitUsage;
   }
+  if (o.language_given)
+    if (const auto problem = engine::language_tag_problem(o.synthesis.language)) {
+      std::cerr << "tts say: --lang: " << *problem << "\n";
+      return kExitUsage;
+    }
+  if (const auto twice = output_named_twice({{"-o", o.output}, {"--timings", o.timings}})) {
+    std::cerr << "tts say: " << frontend::printable(*twice) << "\n";
+    return kExitUsage;
+  }
   if (!o.output.empty()) {
     try {  // a format say cannot write is a wrong option, like the others above
       audio::check_audio_extension(o.output);
     } catch (const audio::AudioError& e) {
-      std::cerr << "tts say: " << e.what() << "\n";
+      std::cerr << "tts say: " << frontend::printable(e.what()) << "\n";
       return kExitUsage;
     }
   }
+  // Ctrl-C or a kill while a file is written leaves no temporary behind.
+  if (!o.output.empty() || !o.timings.empty()) remove_temporaries_on_signal({o.output, o.timings});
   // The voice first: without one there is nothing else to check.
   std::filesystem::path folder;
   const std::string& language = o.synthesis.language;
@@ -223,7 +237,8 @@ int run_say(const SayOptions& o) {
     }
     const auto found = engine::voice_for_language(language, spoken, default_voice);
     if (!found) {
-      std::cerr << "tts say: --lang " << language << ": no installed voice speaks it ("
+      std::cerr << "tts say: --lang " << frontend::printable(language)
+                << ": no installed voice speaks it ("
                 << (folders.empty() ? "no voices are installed"
                                     : "the voices speak " + engine::languages_spoken(spoken))
                 << "; `tts voices` lists them)\n";
@@ -239,27 +254,28 @@ int run_say(const SayOptions& o) {
         for (const auto& f : engine::voice_search_path()) std::cerr << " " << f.string();
         std::cerr << "; TTS_VOICE_PATH adds folders)\n";
       } else
-        std::cerr << "tts say: " << e.what() << "\n";
+        std::cerr << "tts say: " << frontend::printable(e.what()) << "\n";
       return kExitBadInput;
     }
   }
   try {  // the CUDA library is loaded here, and only here, when asked for
     kernels::require_device(o.device);
   } catch (const std::exception& e) {
-    std::cerr << "tts say: --device " << kernels::to_string(o.device) << ": " << e.what() << "\n";
+    std::cerr << "tts say: --device " << kernels::to_string(o.device) << ": "
+              << frontend::printable(e.what()) << "\n";
     return kExitFailure;
   }
   std::shared_ptr<const engine::Voice> voice;
   try {
     voice = engine::Voice::load(folder);
   } catch (const std::exception& e) {
-    std::cerr << "tts say: " << e.what() << "\n";
+    std::cerr << "tts say: " << frontend::printable(e.what()) << "\n";
     return kExitBadInput;
   }
   if (!language.empty() && !voice->text().find_language(language)) {
-    std::cerr << "tts say: --lang " << language << ": voice \"" << voice->info().name
-              << "\" does not speak it (it speaks " << voice->info().languages_text()
-              << "); leave out --voice to choose one that does\n";
+    std::cerr << "tts say: --lang " << frontend::printable(language) << ": voice \""
+              << voice->info().name << "\" does not speak it (it speaks "
+              << voice->info().languages_text() << "); leave out --voice to choose one that does\n";
     return kExitBadInput;
   }
 
@@ -270,14 +286,14 @@ int run_say(const SayOptions& o) {
     try {  // a path that cannot be written fails now, before any audio is made
       sink = std::make_unique<FileSink>(o.output, voice->sample_rate());
     } catch (const audio::AudioError& e) {
-      std::cerr << "tts say: " << e.what() << "\n";
+      std::cerr << "tts say: " << frontend::printable(e.what()) << "\n";
       return kExitFailure;
     }
   } else {
     try {
       sink = std::make_unique<SpeakerSink>(voice->sample_rate());
     } catch (const audio::NoAudioDeviceError& e) {
-      std::cerr << "tts say: " << e.what() << "\n";
+      std::cerr << "tts say: " << frontend::printable(e.what()) << "\n";
       return kExitNoDevice;
     }
   }
@@ -296,7 +312,7 @@ int run_say(const SayOptions& o) {
       if (!o.file.empty()) {
         std::ifstream in(o.file, std::ios::binary);
         if (!in) {
-          std::cerr << "tts say: " << o.file << ": cannot open\n";
+          std::cerr << "tts say: " << frontend::printable(o.file) << ": cannot open\n";
           return kExitBadInput;
         }
         std::ostringstream all;
@@ -328,10 +344,10 @@ int run_say(const SayOptions& o) {
     }
     out.finish();
   } catch (const engine::SynthesisInputError& e) {
-    std::cerr << "tts say: " << e.what() << "\n";
+    std::cerr << "tts say: " << frontend::printable(e.what()) << "\n";
     return kExitBadInput;
   } catch (const std::exception& e) {
-    std::cerr << "tts say: " << e.what() << "\n";
+    std::cerr << "tts say: " << frontend::printable(e.what()) << "\n";
     return kExitFailure;
   }
   return kExitOk;
@@ -346,16 +362,19 @@ void register_say(CLI::App& app, int& exit_code) {
   cmd->add_option("-f,--file", o->file, "Read the text from FILE");
   CLI::Option* voice_option =
       cmd->add_option("--voice", o->voice, "Voice name or folder")->capture_default_str();
-  cmd->add_option("--lang", o->synthesis.language,
-                  "Language of the text, a BCP 47 tag (en-US, es-MX, es): without --voice, the "
-                  "installed voice that speaks it reads it; with one, that voice must speak it");
+  CLI::Option* language_option = cmd->add_option(
+      "--lang", o->synthesis.language,
+      "Language of the text, a BCP 47 tag (en-US, es-MX, es): without --voice, the "
+      "installed voice that speaks it reads it; with one, that voice must speak it (not empty: "
+      "leave --lang out for the voice's own)");
   cmd->add_option("-o,--output", o->output,
                   "Write audio to FILE (.wav, .flac, .ogg, .opus or .mp3)");
   cmd->add_flag("--raw", o->raw, "Write raw signed 16-bit little-endian mono PCM to stdout");
   cmd->add_option("--timings", o->timings,
                   "Also write when each phoneme sounds in the output (TSV: sentence, index, "
                   "symbol, start_s, end_s; | is a word boundary, ^ and $ a sentence's edges; "
-                  "an SSML <mark> is a row with index \"mark\" and its name)");
+                  "an SSML <mark> is a row with index \"mark\" and its name; another file than "
+                  "-o's)");
   cmd->add_flag("--ssml", o->ssml, "The text is SSML (<speak>...</speak>)");
   auto& s = o->synthesis;
   // The engine's own check decides the range, (0, 10], so the CLI and the C API agree.
@@ -398,9 +417,12 @@ void register_say(CLI::App& app, int& exit_code) {
   cmd->footer(
       "Exit codes: 0 success, 1 synthesis or output failure (and --device cuda where CUDA is\n"
       "unavailable), 2 usage error, 3 bad input (text, SSML, file, or a voice that is missing or\n"
-      "damaged), 4 no audio output device (write to a file with -o FILE instead).");
-  cmd->callback([o, voice_option, &exit_code] {
+      "damaged), 4 no audio output device (write to a file with -o FILE instead).\n"
+      "Interrupted (Ctrl-C, SIGTERM), it removes the files it was writing and ends by the signal.\n"
+      "Control characters of the input that a message quotes are shown escaped (\\x1B).");
+  cmd->callback([o, voice_option, language_option, &exit_code] {
     o->voice_given = voice_option->count() > 0;
+    o->language_given = language_option->count() > 0;
     exit_code = run_say(*o);
   });
 }

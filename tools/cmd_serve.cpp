@@ -20,8 +20,8 @@
 
 #include "commands.h"
 #include "device_options.h"
-#include "tts/engine/stream_batch.h"
 #include "serve_voices.h"
+#include "tts/engine/stream_batch.h"
 #include "tts/engine/voice.h"
 #include "tts/kernels/device.h"
 #include "tts/serve/http_server.h"

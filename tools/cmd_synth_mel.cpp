@@ -7,6 +7,7 @@
 #include <sstream>
 
 #include "commands.h"
+#include "output_files.h"
 #include "tts/acoustic/acoustic_model.h"
 #include "tts/acoustic/model_files.h"
 #include "tts/engine/voice.h"
@@ -57,14 +58,19 @@ void append_timings(std::ostringstream& tsv, int sentence, const std::vector<int
 // given, receives the TSV rows of append_timings.
 kernels::Matrix synthesize_text(const frontend::TextPipeline& text,
                                 const frontend::SymbolTable& symbols,
-                                const acoustic::AcousticModel& model, const std::string& input,
-                                float rate, float pitch, std::ostringstream* timings) {
+                                const acoustic::AcousticModel& model, const std::string& model_name,
+                                const std::string& input, float rate, float pitch,
+                                std::ostringstream* timings) {
   std::vector<kernels::Matrix> parts;
   Eigen::Index frames = 0;
   text.process(input, [&](frontend::PhonemizedSentence s) {
     if (s.phonemes.empty()) return;
     acoustic::AcousticOutput out =
         model.synthesize(std::vector<int32_t>(s.ids.begin(), s.ids.end()), {rate, pitch});
+    if (!out.mel.allFinite())  // finite weights can overflow: no NaN frames for `tts vocode`
+      throw std::runtime_error(model_name +
+                               ": the acoustic model gives frames that are not finite numbers "
+                               "(its weights overflow); it is damaged and cannot speak");
     const int sentence = static_cast<int>(parts.size()) + 1;
     std::cerr << "sentence " << sentence << ": " << out.mel.cols() << " frames  " << s.phonemes
               << "\n";
@@ -109,6 +115,8 @@ void register_synth_mel(CLI::App& app, int& exit_code) {
   cmd->callback([o, &exit_code] {
     if (o->voice.empty() == o->acoustic.empty())
       throw CLI::ValidationError("synth-mel", "give exactly one of --voice and --acoustic");
+    if (const auto twice = output_named_twice({{"-o", o->output}, {"--timings", o->timings}}))
+      throw CLI::ValidationError("synth-mel", *twice);
     std::string text;
     for (const auto& word : o->words) text += (text.empty() ? "" : " ") + word;
     try {
@@ -119,14 +127,15 @@ void register_synth_mel(CLI::App& app, int& exit_code) {
       std::ostringstream* timings_sink = o->timings.empty() ? nullptr : &timings;
       if (!o->voice.empty()) {
         const auto v = engine::Voice::load(engine::resolve_voice(o->voice));
-        mel = synthesize_text(v->text(), v->symbols(), v->acoustic(), text, o->rate, o->pitch,
+        mel = synthesize_text(v->text(), v->symbols(), v->acoustic(),
+                              "voice \"" + v->info().name + "\"", text, o->rate, o->pitch,
                               timings_sink);
       } else {
         const auto files = acoustic::load_acoustic_files(o->acoustic);
         const auto model = acoustic::load_acoustic_model(o->acoustic);
         const frontend::TextPipeline pipeline(o->language, *files.symbols);
-        mel = synthesize_text(pipeline, *files.symbols, *model, text, o->rate, o->pitch,
-                              timings_sink);
+        mel = synthesize_text(pipeline, *files.symbols, *model, o->acoustic, text, o->rate,
+                              o->pitch, timings_sink);
       }
       if (mel.cols() == 0) {
         std::cerr << "tts synth-mel: nothing to pronounce in the text\n";
@@ -140,7 +149,7 @@ void register_synth_mel(CLI::App& app, int& exit_code) {
       if (timings_sink) kernels::write_file_atomically(o->timings, timings.str());
       exit_code = kExitOk;
     } catch (const std::exception& e) {
-      std::cerr << "tts synth-mel: " << e.what() << "\n";
+      std::cerr << "tts synth-mel: " << frontend::printable(e.what()) << "\n";
       exit_code = kExitBadInput;
     }
   });

@@ -6,6 +6,7 @@
 
 #include "commands.h"
 #include "tts/build_info.h"
+#include "tts/frontend/utf8.h"
 #include "tts/kernels/cpu_isa.h"
 #include "tts/kernels/device.h"
 #include "tts/kernels/linear_algebra.h"
@@ -55,7 +56,8 @@ int main(int argc, char** argv) {
   // CLI11 would call an unknown first word a missing subcommand; name it instead.
   const auto named = [&](CLI::App* sub) { return sub->check_name(argv[1]); };
   if (argc > 1 && argv[1][0] != '-' && app.get_subcommands(named).empty()) {
-    std::cerr << "tts: unknown command \"" << argv[1] << "\" (see tts --help)\n";
+    std::cerr << "tts: unknown command \"" << tts::frontend::printable(argv[1])
+              << "\" (see tts --help)\n";
     return kExitUsage;
   }
   try {
@@ -64,7 +66,7 @@ int main(int argc, char** argv) {
     int rc = app.exit(e);
     return rc == 0 ? 0 : kExitUsage;
   } catch (const std::exception& e) {
-    std::cerr << "tts: " << e.what() << "\n";
+    std::cerr << "tts: " << tts::frontend::printable(e.what()) << "\n";
     return kExitFailure;
   }
   return exit_code;

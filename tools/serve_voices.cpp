@@ -57,8 +57,7 @@ std::vector<serve::ServedVoice> voices_to_serve(
     const fs::path folder = engine::resolve_voice(name);
     const std::string served =
         name.find('/') == std::string::npos ? name : folder.filename().string();
-    if (serves(voices, served))
-      throw std::invalid_argument("voice \"" + served + "\" given twice");
+    if (serves(voices, served)) throw std::invalid_argument("voice \"" + served + "\" given twice");
     voices.push_back({served, engine::Voice::load(folder)});
   }
   for (serve::ServedVoice& found : voices_found_since(choice, voices, warn))

@@ -13,8 +13,8 @@
 namespace tts::cli {
 
 struct ServedVoiceChoice {
-  std::vector<std::string> names;                  // --voice: these only (the first is the default)
-  std::vector<std::filesystem::path> voice_dirs;   // --voices-dir: every voice in each, as well
+  std::vector<std::string> names;                 // --voice: these only (the first is the default)
+  std::vector<std::filesystem::path> voice_dirs;  // --voices-dir: every voice in each, as well
 };
 
 // The voices to serve at start. A voice named with --voice that cannot be loaded is an error
@@ -22,8 +22,8 @@ struct ServedVoiceChoice {
 // folder does not keep the server from starting. Without --voice, `default` (when found) comes
 // first and is the default voice; the rest follow by name. Throws std::runtime_error when there is
 // no voice to serve, and std::invalid_argument when a name is served twice.
-std::vector<serve::ServedVoice> voices_to_serve(const ServedVoiceChoice& choice,
-                                                const std::function<void(const std::string&)>& warn);
+std::vector<serve::ServedVoice> voices_to_serve(
+    const ServedVoiceChoice& choice, const std::function<void(const std::string&)>& warn);
 
 // The voices found now that `served` does not hold (by name), loaded; those that fail to load are
 // skipped with a line to `warn`. Without --voice the whole search path is looked at again, with it

@@ -18,8 +18,8 @@ namespace tts::frontend {
 
 SsmlError::SsmlError(int line, int column, const std::string& message)
     : std::runtime_error(line > 0 ? "SSML line " + std::to_string(line) + ", column " +
-                                        std::to_string(column) + ": " + message
-                                  : "SSML: " + message),
+                                        std::to_string(column) + ": " + printable(message)
+                                  : "SSML: " + printable(message)),
       line_(line),
       column_(column) {}
 
@@ -104,9 +104,10 @@ class Interpreter {
     return 0;
   }
 
+  // The message quotes the document: printable keeps its control characters off the terminal.
   void warn(const XmlNode& node, const std::string& message) {
     document_.warnings.push_back("line " + std::to_string(node.line) + ", column " +
-                                 std::to_string(node.column) + ": " + message);
+                                 std::to_string(node.column) + ": " + printable(message));
   }
   void add(SsmlSegment::Kind kind, std::string text, const Prosody& prosody, int break_ms = 0) {
     auto& segments = document_.segments;

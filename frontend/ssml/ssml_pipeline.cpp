@@ -250,9 +250,15 @@ void process_ssml(const SsmlDocument& document, const TextPipeline& pipeline,
         if (!(segment.prosody == run_prosody) || segment.language != run_language) flush(false);
         run_prosody = segment.prosody;
         run_language = segment.language;
-        std::string text = segment.text;
-        for (std::size_t at; (at = text.find(kMarkSentinel)) != std::string::npos;)
-          text.replace(at, kMarkSentinel.size(), " ");
+        std::string text;  // the document's own U+FFFC read as spaces, in one pass
+        text.reserve(segment.text.size());
+        for (std::size_t at = 0; at < segment.text.size();) {
+          const std::size_t next =
+              std::min(segment.text.find(kMarkSentinel, at), segment.text.size());
+          text.append(segment.text, at, next - at);
+          if (next < segment.text.size()) text += ' ';
+          at = next + (next < segment.text.size() ? kMarkSentinel.size() : 0);
+        }
         // Marks go with the next text that has something in it (white space between a mark and a
         // <prosody> does not keep it from the words it is before).
         if (text.find_first_not_of(" \t\r\n") != std::string::npos) add_pending();

@@ -2,6 +2,7 @@
 
 #include <cctype>
 #include <cstdlib>
+#include <unordered_set>
 
 #include "tts/frontend/ssml.h"
 #include "tts/frontend/utf8.h"
@@ -118,6 +119,8 @@ class Reader {
     node.column = column_;
     advance();  // '<'
     node.name = name();
+    std::unordered_set<std::string>
+        keys;  // a repeat found in constant time, however many there are
     for (;;) {
       bool had_space = !at_end() && std::isspace(static_cast<unsigned char>(peek()));
       skip_space();
@@ -151,7 +154,7 @@ class Reader {
       }
       if (at_end()) fail("unterminated value of attribute " + key);
       advance();
-      if (node.attribute(key)) fail("attribute " + key + " repeated");
+      if (!keys.insert(key).second) fail("attribute " + key + " repeated");
       node.attributes.emplace_back(std::move(key), std::move(value));
     }
     content(node, depth);

@@ -70,6 +70,7 @@ void SentenceSplitter::push(char32_t cp, const SentenceSink& sink) {
   space_pending_ = false;
   newlines_ = 0;
   append_utf8(pending_, cp);
+  if (cp == kObjectReplacement) ++marks_;
   // Decide at the first letter of the next word, unless the whole word is needed ("etc. The").
   // U+FFFC (where an SSML <mark> is, ssml_pipeline.cpp) is no letter to decide at.
   if (candidate_ > 0 && is_word_char(cp) && cp != kObjectReplacement &&
@@ -102,6 +103,7 @@ void SentenceSplitter::emit(std::size_t length, const SentenceSink& sink) {
   while (!sentence.empty() && sentence.back() == ' ') sentence.pop_back();
   std::size_t rest = length;
   while (rest < pending_.size() && pending_[rest] == ' ') ++rest;
+  for (std::size_t at = 0; (at = pending_.find("\xEF\xBF\xBC", at)) < rest; at += 3) --marks_;
   pending_.erase(0, rest);
   candidate_ = candidate_ > rest ? candidate_ - rest : 0;
   if (pending_.empty()) space_pending_ = false;
@@ -109,11 +111,11 @@ void SentenceSplitter::emit(std::size_t length, const SentenceSink& sink) {
 }
 
 void SentenceSplitter::cut_if_too_long(const SentenceSink& sink) {
-  if (pending_.size() <= kMaxSentenceBytes) return;
   // U+FFFC (where an SSML <mark> is) takes no room: the limits count the text without it, so that
-  // marks never move a cut.
+  // marks never move a cut (and a long run of marks alone is no reason to scan for one).
+  if (pending_.size() - 3 * marks_ <= kMaxSentenceBytes) return;
   auto limit = [&](std::size_t bytes) {
-    if (pending_.find("\xEF\xBF\xBC") == std::string::npos) return bytes;
+    if (marks_ == 0) return bytes;
     std::size_t at = 0;
     for (std::size_t counted = 0; at < pending_.size() && counted < bytes;)
       if (pending_.compare(at, 3, "\xEF\xBF\xBC") == 0)

@@ -167,7 +167,12 @@ def _options(kwargs) -> "_capi.tts_synthesis_options":
         elif name == "language":
             if not isinstance(value, str):
                 raise TypeError(f"synthesis option language must be a str, not {value!r}")
-            value = value.encode("utf-8")
+            if "\0" in value:  # a C string ends at the NUL: "es\0garbage" would read as "es"
+                shown = "".join(f"\\x{ord(c):02X}" if ord(c) < 0x20 or ord(c) == 0x7F else c
+                                for c in value)
+                raise TtsError(Status.INVALID_ARGUMENT,
+                               f'language tag "{shown}" holds a NUL character')
+            value = value.encode("utf-8")  # "" too: the library refuses an empty tag
         else:
             value = float(value)
         setattr(o, name, value)

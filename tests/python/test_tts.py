@@ -70,6 +70,16 @@ class VoiceTest(unittest.TestCase):
         with self.assertRaises(TypeError):
             self.voice.synthesize(TEXT, language=5)
 
+    def test_an_empty_language_tag_or_one_with_a_nul_is_refused(self):
+        # Not the voice's own language (None is), and "es\0garbage" is not "es": the C API's
+        # message for the empty tag, the same words for the NUL that ctypes cannot pass on.
+        for tag, message in (("", 'language tag "" is empty'),
+                             ("en\x00garbage", 'language tag "en\\x00garbage" holds a NUL')):
+            with self.assertRaises(tts.TtsError) as caught:
+                list(self.voice.synthesize(TEXT, language=tag))
+            self.assertEqual(caught.exception.status, tts.Status.INVALID_ARGUMENT)
+            self.assertIn(message, str(caught.exception))
+
     def test_info(self):
         info = self.voice.info
         self.assertEqual(info.name, "default")

@@ -92,7 +92,9 @@ class Module:
 
     def send(self, *lines):
         sent = time.monotonic()
-        self.proc.stdin.write(b"".join(l.encode() + b"\n" for l in lines))
+        # bytes as they are (a message that is not UTF-8), str as UTF-8
+        self.proc.stdin.write(b"".join((l if isinstance(l, bytes) else l.encode()) + b"\n"
+                                       for l in lines))
         self.proc.stdin.flush()
         return sent
 

@@ -204,8 +204,43 @@ class ModuleTest(unittest.TestCase):
         self.m.send("rate=0", ".")
         self.m.reply()
 
-    def test_08_bad_ssml_still_ends(self):
-        self.m.speak("<speak>unclosed <emphasis>tag</speak>")
+    def speak_and_log(self, *lines):
+        """Speaks a message given as lines (str or bytes); its messages and the log lines it
+        added to the module's stderr."""
+        logged = len(self.m.stderr)
+        self.m.send("SPEAK")
+        self.assertEqual(self.m.reply().text, "202 OK RECEIVING MESSAGE")
+        self.m.send(*lines, ".")
+        self.assertEqual(self.m.reply().text, "200 OK SPEAKING")
+        got = self.m.until({"702", "703", "704"})
+        time.sleep(0.05)  # the log line is written before 702 END; let the reader take it
+        return got, "".join(self.m.stderr[logged:])
+
+    def test_08_a_message_that_is_not_ssml_is_spoken_as_text_and_the_log_says_why(self):
+        # Malformed SSML, no SSML at all, and bytes that are not UTF-8: each is spoken (its text
+        # without the markup), never answered with silence, and the log says why.
+        for lines, reason in (
+                (["<speak>unclosed <emphasis>tag</speak>"], "does not match <emphasis>"),
+                (["Plain words, &amp; no markup."], "expected the root element"),
+                ([b"<speak>Caf\xff ok.</speak>"], "not valid UTF-8 (byte offset 10)")):
+            got, log = self.speak_and_log(*lines)
+            self.assertEqual(got[0].text, "701 BEGIN")
+            self.assertEqual(got[-1].text, "702 END")
+            self.assertGreater(sum(len(m.samples) for m in got if m.code == "705"), 1600, lines)
+            self.assertIn(reason, log)
+            self.assertIn("speaking the message's text without its markup", log)
+
+    def test_09_stop_during_a_message_of_50000_marks_leaves_it_at_once(self):
+        marks = "".join(f'<mark name="m{i}"/>' for i in range(50000))
+        self.m.speak(f"<speak>{marks}Here we go.</speak>")
+        time.sleep(0.1)
+        sent = self.m.send("STOP")
+        got = self.m.until({"702", "703", "704"}, timeout=5)
+        self.assertEqual(got[-1].text, "703 STOP", got)
+        self.m.speak("<speak>Again.</speak>")
+        begin = self.m.next(timeout=30)
+        self.assertEqual(begin.text, "701 BEGIN")
+        self.assertLess(begin.arrived - sent, 3.0)  # the parse took 14.7 s before it was linear
         got = self.m.until({"702", "703", "704"})
         self.assertEqual(got[-1].text, "702 END")
 

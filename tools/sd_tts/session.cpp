@@ -12,6 +12,7 @@
 #include "tts/build_info.h"
 #include "tts/engine/voice_search.h"
 #include "tts/frontend/language.h"
+#include "tts/frontend/utf8.h"
 
 namespace tts::speechd {
 
@@ -87,7 +88,9 @@ Session::~Session() {
   if (debug_) std::fclose(debug_);
 }
 
-void Session::log(const std::string& line) {
+void Session::log(const std::string& message) {
+  // Lines quote the messages spoken, whose control characters stay off terminals and logs.
+  const std::string line = frontend::printable(message);
   std::lock_guard<std::mutex> lock(log_mutex_);
   std::fprintf(stderr, "%s\n", line.c_str());
   if (debug_) {
@@ -340,7 +343,21 @@ void Session::run(const Job& job) {
       stream_ = std::make_unique<engine::SynthesisStream>(v);
     stream = stream_.get();
   }
-  stream->start(job.ssml, job.options);
+  // A message the engine cannot read as SSML (malformed, not SSML, not UTF-8) is still spoken: its
+  // text without the markup, with the reason in the log. A screen reader's user hears something
+  // rather than silence, and whoever reads the log learns why the markup was not followed.
+  bool as_ssml = true;
+  auto speak_text_only = [&](const std::string& reason) {
+    log("sd_tts: " + reason + "; speaking the message's text without its markup");
+    engine::SynthesisOptions plain = job.options;
+    plain.ssml = false;
+    as_ssml = false;
+    stream->start(text_of_markup(job.ssml), plain);
+  };
+  if (const auto bad = frontend::find_invalid_utf8(job.ssml))
+    speak_text_only("the message is not valid UTF-8 (byte offset " + std::to_string(*bad) + ")");
+  else
+    stream->start(job.ssml, job.options);
   {
     std::lock_guard<std::mutex> lock(out_.mutex());
     if (active_ != job.id || active_ended_) {  // STOP came while it started
@@ -349,11 +366,20 @@ void Session::run(const Job& job) {
     }
   }
   engine::AudioChunk chunk;
+  bool spoken = false;  // a chunk has come: too late to start over without the markup
   for (;;) {
     try {
       if (!stream->next(chunk)) break;
+      spoken = true;
     } catch (const engine::SynthesisCancelled&) {
       return;  // STOP (already reported) or PAUSE
+    } catch (const engine::SynthesisInputError& e) {
+      if (spoken || !as_ssml) {
+        log(std::string("sd_tts: cannot speak: ") + e.what());
+        break;
+      }
+      speak_text_only(e.what());
+      continue;
     } catch (const std::exception& e) {
       log(std::string("sd_tts: cannot speak: ") + e.what());
       break;

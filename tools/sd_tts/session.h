@@ -96,7 +96,7 @@ class Session {
   // `final` ends the job. Returns false when the job had already ended.
   bool emit(std::uint64_t id, std::string_view message, bool final = false);
   std::shared_ptr<const engine::Voice> voice(const std::string& name);
-  void log(const std::string& line);
+  void log(const std::string& message);  // stderr and the DEBUG file, control characters escaped
 
   ModuleConfig config_;
   Output& out_;

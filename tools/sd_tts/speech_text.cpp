@@ -5,8 +5,10 @@
 #include <cerrno>
 #include <cmath>
 #include <cstdlib>
+#include <utility>
 
 #include "tts/engine/voice_language.h"
+#include "tts/frontend/utf8.h"
 
 namespace tts::speechd {
 namespace {
@@ -110,6 +112,54 @@ std::optional<int> parse_int(std::string_view text, int lo, int hi) {
   if (errno != 0 || end == s.c_str() || *end != '\0' || value < lo || value > hi)
     return std::nullopt;
   return static_cast<int>(value);
+}
+
+std::string text_of_markup(std::string_view message) {
+  const std::string valid = frontend::replace_invalid_utf8(message);
+  const std::string_view text = valid;
+  std::string out;
+  out.reserve(text.size());
+  for (std::size_t i = 0; i < text.size();) {
+    const char c = text[i];
+    const char after = i + 1 < text.size() ? text[i + 1] : '\0';
+    if (c == '<' && text.compare(i, 4, "<!--") == 0) {  // a comment, to its end
+      const std::size_t end = text.find("-->", i + 4);
+      i = end == std::string_view::npos ? text.size() : end + 3;
+      out += ' ';
+    } else if (c == '<' && (std::isalpha(static_cast<unsigned char>(after)) || after == '/' ||
+                            after == '!' || after == '?')) {  // a tag: a space in its place
+      const std::size_t end = text.find('>', i);
+      i = end == std::string_view::npos ? text.size() : end + 1;
+      out += ' ';
+    } else if (c == '&') {  // an entity or character reference, when it is one
+      static const std::pair<std::string_view, std::string_view> kNamed[] = {
+          {"&amp;", "&"}, {"&lt;", "<"}, {"&gt;", ">"}, {"&quot;", "\""}, {"&apos;", "'"}};
+      bool decoded = false;
+      for (const auto& [entity, character] : kNamed)
+        if (!decoded && text.compare(i, entity.size(), entity) == 0) {
+          out += character;
+          i += entity.size();
+          decoded = true;
+        }
+      const std::size_t semicolon = text.find(';', i);
+      if (!decoded && after == '#' && semicolon != std::string_view::npos && semicolon - i <= 10) {
+        const bool hex = i + 2 < text.size() && (text[i + 2] == 'x' || text[i + 2] == 'X');
+        const std::string digits(text.substr(i + (hex ? 3 : 2), semicolon - i - (hex ? 3 : 2)));
+        char* stop = nullptr;
+        const unsigned long cp = std::strtoul(digits.c_str(), &stop, hex ? 16 : 10);
+        if (!digits.empty() && *stop == '\0' && cp > 0 && cp <= 0x10FFFF &&
+            (cp < 0xD800 || cp > 0xDFFF)) {
+          frontend::append_utf8(out, static_cast<char32_t>(cp));
+          i = semicolon + 1;
+          decoded = true;
+        }
+      }
+      if (!decoded) out += text[i++];
+    } else {
+      out += text[i++];
+    }
+  }
+  return out;
 }
 
 std::string xml_escape(std::string_view text) {

@@ -31,6 +31,12 @@ std::optional<int> parse_int(std::string_view text, int lo, int hi);
 // "<", ">", "&", '"' and "'" as XML entities.
 std::string xml_escape(std::string_view text);
 
+// What can be spoken of a message that is not SSML the engine reads (malformed, not SSML at all,
+// not UTF-8): its text, each tag (from "<" and a letter, "/", "!" or "?" to the next ">") and
+// comment left out, the five named entities and numeric character references decoded, and each
+// byte that is not UTF-8 replaced by U+FFFD. Plain text, for the engine to read as such.
+std::string text_of_markup(std::string_view message);
+
 // The spoken name of one character ("comma", "space", "dollar"), or nothing for a letter, digit
 // or other character that is spoken as itself.
 std::optional<std::string> character_name(std::string_view utf8_char);

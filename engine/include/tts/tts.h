@@ -99,9 +99,9 @@ typedef struct tts_synthesis_options {
   size_t chunk_samples; /* samples per chunk, >= 1; default 2048 (the first is at most 256) */
   /* The text's language, a BCP 47 tag the voice speaks (tts_voice_info.languages; "es" finds
    * "es-MX"): its text rules and espeak-ng voice read the text, and SSML xml:lang switches from
-   * it. NULL or "" (the default): the voice's first language. One the voice does not speak is
-   * TTS_ERR_INVALID_ARGUMENT. (Appended after chunk_samples: a smaller struct_size leaves it NULL.)
-   */
+   * it. NULL (the default): the voice's first language. One the voice does not speak, and an
+   * empty tag "", are TTS_ERR_INVALID_ARGUMENT. (Appended after chunk_samples: a smaller
+   * struct_size leaves it NULL.) */
   const char* language;
 } tts_synthesis_options;
 

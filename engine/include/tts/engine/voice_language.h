@@ -20,6 +20,13 @@ std::optional<std::size_t> voice_for_language(std::string_view tag,
                                               const std::vector<std::vector<std::string>>& spoken,
                                               std::optional<std::size_t> preferred = std::nullopt);
 
+// Why a language tag a caller gave cannot name a language, as the message every interface (`tts
+// say --lang`, tts_synthesis_options.language, the Python package) refuses it with: an empty tag
+// (leaving the tag out is how the voice's first language is asked for) or one holding a NUL (which
+// a C string would end at: "es\0garbage" is not "es"). Nothing for any other tag, which is then
+// looked up among the voice's languages.
+std::optional<std::string> language_tag_problem(std::string_view tag);
+
 // Every tag of `spoken`, each once, in order, joined by ", ": what a message says the voices
 // speak ("en-US, es-MX, fr-CA").
 std::string languages_spoken(const std::vector<std::vector<std::string>>& spoken);

@@ -54,6 +54,7 @@ class SentenceSplitter {
   void cut_if_too_long(const SentenceSink& sink);
 
   std::string pending_;         // cleaned text of the sentence being built
+  std::size_t marks_ = 0;       // U+FFFC (SSML marks) in pending_, which take no room in it
   std::string partial_;         // bytes of a UTF-8 sequence split across chunks
   std::size_t offset_ = 0;      // bytes consumed so far, for error messages
   std::size_t candidate_ = 0;   // end of a possible sentence end in pending_ (0: none)

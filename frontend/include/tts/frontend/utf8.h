@@ -39,4 +39,13 @@ void append_utf8(std::string& out, char32_t code_point);
 // "U+00E9" style name of a code point, for error messages.
 std::string code_point_name(char32_t code_point);
 
+// `text` as it may be shown in a message on a terminal or in a log: control characters (C0 but
+// tab, DEL, C1) as \xNN or \u00NN and bytes that are not UTF-8 as \xNN, so that input quoted in a
+// warning or an error can neither move the cursor, retitle or clear the terminal nor forge lines.
+// Everything else, backslashes included, is kept, so applying it twice changes nothing more.
+std::string printable(std::string_view text);
+
+// `text` with each byte that is not valid UTF-8 replaced by U+FFFD (the replacement character).
+std::string replace_invalid_utf8(std::string_view text);
+
 }  // namespace tts::frontend
