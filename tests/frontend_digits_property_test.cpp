@@ -1,7 +1,7 @@
 // Property test of the text rules of every language: no digit and no sign of the input is lost on
 // the way to the spoken words. Generated strings of digits, separators (. , / - : space), signs
-// (+ - U+2212) and symbols ($ € £ ₽ % №) are normalised, and each is normalised again changed
-// in one place; what is spoken must change with it:
+// (+ - U+2212) and symbols ($ € £ ₽ % №) are normalised, and each is normalised again
+// changed in one place; what is spoken must change with it:
 //   - each digit replaced by another (a dropped digit would not change the words);
 //   - each sign, and each numero sign, removed (a sign left unsaid would not change them);
 //   - the first of a run of three or more digits that starts with 0 removed ("007" -> "07": leading
