@@ -9,9 +9,9 @@
 #include <vector>
 
 #include "archive_manifest.h"
-#include "crc32_stream.h"
 #include "tts/engine/voice.h"
 #include "tts/kernels/atomic_file.h"
+#include "tts/kernels/file_record.h"
 #include "tts/voice_sharing/voice_archive.h"
 #include "voice_folder_files.h"
 
@@ -93,7 +93,7 @@ ExportSummary export_voice(const fs::path& voice_folder, const fs::path& archive
     if (!kernels::is_atomic_temporary_name(f.source.filename().string()))
       files.push_back(std::move(f));
   for (const VoiceFolderFile& f : files) {
-    manifest.files.push_back({f.path, fs::file_size(f.source), engine::file_crc32(f.source)});
+    manifest.files.push_back({f.path, fs::file_size(f.source), kernels::file_crc32(f.source)});
     summary.bytes += manifest.files.back().bytes;
   }
   summary.name = manifest.name;
@@ -110,7 +110,7 @@ ExportSummary export_voice(const fs::path& voice_folder, const fs::path& archive
       tar.begin_file(manifest.name + "/" + listed.path, listed.bytes);
       std::ifstream in(files[i].source, std::ios::binary);
       if (!in) throw std::runtime_error(files[i].source.string() + ": cannot be read");
-      Crc32Stream crc;
+      kernels::Crc32 crc;
       std::uint64_t copied = 0;
       while (copied < listed.bytes) {
         in.read(buffer.data(), static_cast<std::streamsize>(

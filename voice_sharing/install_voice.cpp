@@ -11,8 +11,8 @@
 #include <vector>
 
 #include "archive_manifest.h"
-#include "crc32_stream.h"
 #include "tts/engine/voice.h"
+#include "tts/kernels/file_record.h"
 #include "tts/voice_sharing/voice_archive.h"
 #include "voice_folder_files.h"
 
@@ -215,7 +215,7 @@ class ArchiveInstaller {
     fs::create_directories(destination.parent_path());
     std::ofstream out(destination, std::ios::binary | std::ios::trunc);
     if (!out) throw std::runtime_error(destination.string() + ": cannot be written");
-    Crc32Stream crc;
+    kernels::Crc32 crc;
     std::uint64_t got = 0;
     buffer_.resize(1 << 20);
     while (true) {

@@ -33,21 +33,25 @@ T record_field(const nlohmann::json& entry, const char* key, const char* what) {
 
 }  // namespace
 
-std::uint32_t file_crc32(const fs::path& path) {
+void Crc32::update(const void* data, std::size_t size) {
   static const auto table = make_crc_table();
+  const auto* bytes = static_cast<const unsigned char*>(data);
+  std::uint32_t c = state_;
+  for (std::size_t i = 0; i < size; ++i) c = table[(c ^ bytes[i]) & 0xFFu] ^ (c >> 8);
+  state_ = c;
+}
+
+std::uint32_t file_crc32(const fs::path& path) {
   std::ifstream in(path, std::ios::binary);
   if (!in) throw FileRecordError(path.string() + ": cannot open");
   std::vector<char> buffer(1 << 20);
-  std::uint32_t c = 0xFFFFFFFFu;
+  Crc32 crc;
   while (in) {
     in.read(buffer.data(), static_cast<std::streamsize>(buffer.size()));
-    const std::streamsize n = in.gcount();
-    for (std::streamsize i = 0; i < n; ++i)
-      c = table[(c ^ static_cast<unsigned char>(buffer[static_cast<std::size_t>(i)])) & 0xFFu] ^
-          (c >> 8);
+    crc.update(buffer.data(), static_cast<std::size_t>(in.gcount()));
   }
   if (in.bad()) throw FileRecordError(path.string() + ": read error");
-  return c ^ 0xFFFFFFFFu;
+  return crc.value();
 }
 
 std::string crc32_hex(std::uint32_t crc) {

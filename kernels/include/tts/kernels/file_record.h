@@ -4,6 +4,7 @@
 // a message naming it instead of being read.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <filesystem>
 #include <nlohmann/json.hpp>
@@ -22,6 +23,17 @@ struct FileRecord {
   std::string path;  // relative to the manifest's folder, '/'-separated
   std::uint64_t bytes = 0;
   std::uint32_t crc32 = 0;  // CRC-32 (IEEE 802.3, as zlib.crc32) of the whole file
+};
+
+// CRC-32 (IEEE 802.3, as zlib.crc32) over data arriving in pieces: a file read in blocks, or
+// copied (an archive entry written while it is checked) without a second read.
+class Crc32 {
+ public:
+  void update(const void* data, std::size_t size);
+  std::uint32_t value() const { return ~state_; }
+
+ private:
+  std::uint32_t state_ = 0xFFFFFFFFu;
 };
 
 // CRC-32 (IEEE 802.3) of a file's bytes; throws FileRecordError when it cannot be read.
