@@ -70,9 +70,10 @@ and an acoustic model into a WaveNet vocoder that makes the audio on the
 CPU, streaming as it is made. This package has the tts command (say,
 voices, serve, training), the library libtts with its C header, the
 Python package tts, the Speech Dispatcher module sd_tts, the bundled
-English voice and the systemd service tts-serve (OpenAI's speech API
-over HTTP and the Wyoming protocol, on 127.0.0.1), installed but not
-enabled.")
+voices (English, English with Mexican Spanish, Mexican Spanish,
+Canadian French, Italian, Russian) and the systemd service tts-serve
+(OpenAI's speech API over HTTP and the Wyoming protocol, on 127.0.0.1),
+installed but not enabled.")
 
 set(CPACK_DEBIAN_CUDA_PACKAGE_NAME tts-cuda)
 set(CPACK_DEBIAN_CUDA_PACKAGE_DEPENDS "tts (= ${PROJECT_VERSION})")

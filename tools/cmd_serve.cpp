@@ -323,9 +323,11 @@ void register_serve(CLI::App& app, int& exit_code) {
       "serve", "Serve speech over HTTP (OpenAI's /v1/audio/speech) and the Wyoming protocol");
   cmd->add_option("--host", o->host, "Address to listen on (default 127.0.0.1: this machine only)");
   cmd->add_option("--port", o->port, "HTTP port (0: any free port, printed at start)")
-      ->check(CLI::Range(0, 65535));
+      ->check(CLI::Range(0, 65535))
+      ->capture_default_str();
   cmd->add_option("--wyoming-port", o->wyoming_port, "Wyoming TCP port (0: any free port)")
-      ->check(CLI::Range(0, 65535));
+      ->check(CLI::Range(0, 65535))
+      ->capture_default_str();
   cmd->add_flag("--no-wyoming", o->no_wyoming, "Do not serve the Wyoming protocol");
   cmd->add_option("--voice", o->voices.names,
                   "Voice to serve (name or folder; repeat for several; the first is the default). "
@@ -343,11 +345,15 @@ void register_serve(CLI::App& app, int& exit_code) {
   cmd->add_option("--api-key-file", o->api_key_file,
                   "Read the API key from FILE (its white space trimmed), so that it is not in "
                   "the process list");
-  cmd->add_option("--workers", o->workers, "Syntheses running at once")->check(CLI::Range(1, 256));
+  cmd->add_option("--workers", o->workers, "Syntheses running at once")
+      ->check(CLI::Range(1, 256))
+      ->capture_default_str();
   cmd->add_option("--queue", o->queue, "Requests waiting for a worker before 503")
-      ->check(CLI::Range(0, 4096));
+      ->check(CLI::Range(0, 4096))
+      ->capture_default_str();
   cmd->add_option("--threads", o->threads, "Vocoder threads per synthesis")
-      ->check(CLI::Range(1, 256));
+      ->check(CLI::Range(1, 256))
+      ->capture_default_str();
   cmd->add_option("--batch", o->batch,
                   "Continuous batching: each voice's streams sampled together in one batch of N "
                   "streams (N run at once, replacing --workers), or 'auto': as many as this "
@@ -357,32 +363,40 @@ void register_serve(CLI::App& app, int& exit_code) {
       ->check(CLI::Range(1, 256));
   add_device_option(*cmd, o->device, "Where the vocoder samples");
   cmd->add_option("--max-text", o->max_text, "Longest text of a request, in characters")
-      ->check(CLI::Range(1, 1 << 24));
+      ->check(CLI::Range(1, 1 << 24))
+      ->capture_default_str();
   cmd->add_option("--max-body", o->max_body, "Largest HTTP request body, in bytes")
-      ->check(CLI::Range(1, 1 << 26));
+      ->check(CLI::Range(1, 1 << 26))
+      ->capture_default_str();
   cmd->add_option("--max-connections", o->max_connections,
                   "HTTP connections open at once (beyond: the longest waiting is closed, or 503)")
-      ->check(CLI::Range(1, 1 << 16));
+      ->check(CLI::Range(1, 1 << 16))
+      ->capture_default_str();
   cmd->add_option("--read-timeout", o->read_timeout,
                   "Seconds for a whole HTTP request (line, headers, body) to arrive, else 408")
       ->check(kFiniteSeconds)
-      ->check(CLI::Range(0.001, 3600.0));
+      ->check(CLI::Range(0.001, 3600.0))
+      ->capture_default_str();
   cmd->add_option("--keep-alive-timeout", o->keep_alive_timeout,
                   "Seconds an idle HTTP connection stays open between requests")
       ->check(kFiniteSeconds)
-      ->check(CLI::Range(0.001, 3600.0));
+      ->check(CLI::Range(0.001, 3600.0))
+      ->capture_default_str();
   cmd->add_option("--request-timeout", o->request_timeout,
                   "Longest synthesis of one request, in seconds")
       ->check(kFiniteSeconds)
-      ->check(CLI::Range(0.001, 86400.0));
+      ->check(CLI::Range(0.001, 86400.0))
+      ->capture_default_str();
   cmd->add_option("--queue-timeout", o->queue_timeout,
                   "Longest wait for a worker, in seconds, before 503")
       ->check(kFiniteSeconds)
-      ->check(CLI::Range(0.0, 3600.0));
+      ->check(CLI::Range(0.0, 3600.0))
+      ->capture_default_str();
   cmd->add_option("--drain-timeout", o->drain_timeout,
                   "On SIGTERM, seconds to let running streams finish before cancelling them")
       ->check(kFiniteSeconds)
-      ->check(CLI::Range(0.0, 3600.0));
+      ->check(CLI::Range(0.0, 3600.0))
+      ->capture_default_str();
   cmd->add_option("--studio", o->studio.dir,
                   "Turn on the studio: record prompts in the page and make a voice of them; DIR "
                   "keeps the takes (DIR/NAME in the LJSpeech layout) and the voices made");
