@@ -111,6 +111,15 @@ def score_item(item, make, workdir, native_too=False, recognise_speech=True):
     return item.finish()
 
 
+def progress_line(label, done, count, elapsed):
+    """"LABEL: 40/120 (95 s, about 3.2 minutes left)": the minutes left assume the utterances still
+    to do take as long, on average, as those done so far."""
+    line = f"{label}: {done}/{count} ({elapsed:.0f} s"
+    if 0 < done < count:
+        line += f", about {elapsed / done * (count - done) / 60:.1f} minutes left"
+    return line + ")"
+
+
 def run_parallel(jobs, tasks, label):
     """tasks: list of zero-argument callables returning an Item. Keeps the order."""
     results = [None] * len(tasks)
@@ -126,7 +135,7 @@ def run_parallel(jobs, tasks, label):
             if item.error:
                 log(f"{label}: FAILED {item.system} {item.key}: {item.error}")
             if done[0] == len(tasks) or done[0] % 20 == 0:
-                log(f"{label}: {done[0]}/{len(tasks)} ({time.monotonic() - started:.0f} s)")
+                log(progress_line(label, done[0], len(tasks), time.monotonic() - started))
 
     with concurrent.futures.ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
         list(pool.map(one, range(len(tasks))))
