@@ -169,14 +169,20 @@ void register_bench(CLI::App& app, int& exit_code) {
   CLI::App* voc = bench->add_subcommand("vocoder", "WaveNet sampling and training speed");
   voc->add_option("--config", o->config_file, "Vocoder config JSON (default: L=20 R=64 S=256)");
   voc->add_option("--seconds", o->seconds, "Seconds of audio to sample")
-      ->check(CLI::PositiveNumber);
-  voc->add_option("--threads", o->threads, "Threads")->check(CLI::Range(1, 256));
+      ->check(CLI::PositiveNumber)
+      ->capture_default_str();
+  voc->add_option("--threads", o->threads, "Threads")
+      ->check(CLI::Range(1, 256))
+      ->capture_default_str();
   voc->add_option("--train-steps", o->train_steps, "Training steps to time")
-      ->check(CLI::Range(1, 1000));
+      ->check(CLI::Range(1, 1000))
+      ->capture_default_str();
   voc->add_option("--train-batch", o->train_batch, "Crops per timed training batch")
-      ->check(CLI::Range(1, 1024));
+      ->check(CLI::Range(1, 1024))
+      ->capture_default_str();
   voc->add_option("--train-crop", o->train_length, "Samples per crop of the timed training batch")
-      ->check(CLI::Range(16, 1 << 20));
+      ->check(CLI::Range(16, 1 << 20))
+      ->capture_default_str();
   add_device_choice_options(*voc, o->train,
                             "Where the timed training step runs (sampling is timed on the CPU)");
   voc->callback([o, &exit_code] {

@@ -217,11 +217,18 @@ void register_bench_pipeline(CLI::App& bench, int& exit_code) {
       ->check(CLI::IsMember({"tiny", "full"}))
       ->capture_default_str();
   cmd->add_option("--text", o->text, "Text to speak (default: a five-sentence paragraph)");
-  cmd->add_option("--threads", o->threads, "Vocoder threads")->check(CLI::Range(1, 256));
-  cmd->add_option("--seed", o->seed, "Sampling seed")->check(seed_validator());
-  cmd->add_option("--chunk", o->chunk_samples, "Samples per chunk")->check(CLI::Range(1, 1 << 20));
+  cmd->add_option("--threads", o->threads, "Vocoder threads")
+      ->check(CLI::Range(1, 256))
+      ->capture_default_str();
+  cmd->add_option("--seed", o->seed, "Sampling seed")
+      ->capture_default_str()
+      ->check(seed_validator());
+  cmd->add_option("--chunk", o->chunk_samples, "Samples per chunk")
+      ->check(CLI::Range(1, 1 << 20))
+      ->capture_default_str();
   cmd->add_option("--pitch", o->pitch_semitones, "Pitch shift in semitones (as tts say --pitch)")
-      ->check(CLI::Range(-24.0f, 24.0f));
+      ->check(CLI::Range(-24.0f, 24.0f))
+      ->capture_default_str();
   cmd->add_option("--phases", o->phases,
                   "Instead: time each stage before the first audio of the first sentence, N times "
                   "on one thread")

@@ -42,9 +42,12 @@ void register_vocode(CLI::App& app, int& exit_code) {
       ->required();
   cmd->add_option("--model", o->model, "Vocoder folder (vocoder.json + vocoder.safetensors)")
       ->required();
-  cmd->add_option("--seed", o->seed, "Sampling seed")->check(seed_validator());
+  cmd->add_option("--seed", o->seed, "Sampling seed")
+      ->capture_default_str()
+      ->check(seed_validator());
   cmd->add_option("--temperature", o->temperature, "Sampling temperature (0 = arg-max)")
-      ->check(CLI::Range(0.0f, 10.0f));
+      ->check(CLI::Range(0.0f, 10.0f))
+      ->capture_default_str();
   cmd->add_flag("--report", o->report, "Print the log-mel distance to the input and the speed");
   cmd->callback([o, &exit_code] {
     vocoder::VocoderModel model;
