@@ -5,7 +5,6 @@
 #include "tcp_listener.h"
 #include "tts/serve/wyoming_protocol.h"
 #include "wyoming_connections.h"
-#include "wyoming_info.h"
 #include "wyoming_session.h"
 
 namespace tts::serve {
@@ -39,19 +38,15 @@ struct WyomingServer::Impl {
   Impl(SpeechService& s, WyomingOptions o)
       : service(s),
         options(checked(std::move(o))),
-        info_bytes(wyoming::to_bytes(info_event(service))),
         connections(
             limits_of(options),
-            [this](int fd) {
-              return std::make_unique<WyomingSession>(service, options, fd, info_bytes);
-            },
+            [this](int fd) { return std::make_unique<WyomingSession>(service, options, fd); },
             [this](const char* reason) { service.metrics().error(kWyomingProtocol, reason); }),
         listener(options.host, options.port, options.idle_timeout,
                  [this](int fd) { connections.adopt(fd); }) {}
 
   SpeechService& service;
   WyomingOptions options;
-  std::string info_bytes;          // the `info` event, built once: the voices do not change
   WyomingConnections connections;  // after the members its sessions use
   TcpListener listener;            // last: it hands connections to the front
 };

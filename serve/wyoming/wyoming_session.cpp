@@ -15,6 +15,7 @@
 #include "tts/frontend/sentence_splitter.h"
 #include "tts/frontend/utf8.h"
 #include "tts/serve/wyoming_protocol.h"
+#include "wyoming_info.h"
 #include "wyoming_request.h"
 
 namespace tts::serve {
@@ -39,8 +40,8 @@ struct StreamCut {};
 // time anyway).
 class WyomingSession::Impl {
  public:
-  Impl(SpeechService& service, const WyomingOptions& options, int fd, const std::string& info_bytes)
-      : service_(service), options_(options), fd_(fd), info_bytes_(info_bytes) {}
+  Impl(SpeechService& service, const WyomingOptions& options, int fd)
+      : service_(service), options_(options), fd_(fd) {}
 
   After handle_events(const std::vector<Event>& events);
   After refuse_frame(const std::string& message);
@@ -65,7 +66,6 @@ class WyomingSession::Impl {
   SpeechService& service_;
   const WyomingOptions& options_;
   const int fd_;
-  const std::string& info_bytes_;
   bool authorised_ = options_.api_key.empty();
   std::mutex interrupt_mutex_;
   bool interrupted_ = false;      // under interrupt_mutex_
@@ -133,7 +133,8 @@ void WyomingSession::Impl::handle(const Event& event) {
   const bool in_stream = stream_ != Stream::kIdle;
   try {
     if (type == "describe") {
-      send_bytes(info_bytes_);
+      // Built at each `describe`: a reload (SIGHUP) or the studio may have added voices.
+      send_bytes(wyoming::to_bytes(info_event(service_)));
     } else if (type == "ping") {
       Event pong;
       pong.type = "pong";
@@ -345,9 +346,8 @@ void WyomingSession::Impl::send_error(const std::string& text, const std::string
   send(wyoming::error_event(text, code));
 }
 
-WyomingSession::WyomingSession(SpeechService& service, const WyomingOptions& options, int fd,
-                               const std::string& info_bytes)
-    : impl_(std::make_unique<Impl>(service, options, fd, info_bytes)) {}
+WyomingSession::WyomingSession(SpeechService& service, const WyomingOptions& options, int fd)
+    : impl_(std::make_unique<Impl>(service, options, fd)) {}
 
 WyomingSession::~WyomingSession() = default;
 

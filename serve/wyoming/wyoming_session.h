@@ -26,10 +26,9 @@ class WyomingSession {
     kLinger,    // close once the peer has read our last event, an error
   };
 
-  // Sends its answers on `fd`, which it neither reads nor closes. `info_bytes` is the `info`
-  // event that answers `describe`.
-  WyomingSession(SpeechService& service, const WyomingOptions& options, int fd,
-                 const std::string& info_bytes);
+  // Sends its answers on `fd`, which it neither reads nor closes; `describe` is answered with the
+  // voices served at that moment.
+  WyomingSession(SpeechService& service, const WyomingOptions& options, int fd);
   ~WyomingSession();
   WyomingSession(const WyomingSession&) = delete;
   WyomingSession& operator=(const WyomingSession&) = delete;

@@ -117,8 +117,8 @@ class CheckLayeringTest(unittest.TestCase):
         self.assert_fails_at("audio/stream_encoder.cpp", line, "engine/")
 
     def test_a_trainer_including_an_engine_header_fails(self):
-        line = self.plant("train/training_loop.cpp", '#include "tts/engine/pipeline.h"', at=2)
-        self.assert_fails_at("train/training_loop.cpp", line, "engine/", "train/ may not use")
+        line = self.plant("train/common/training_loop.cpp", '#include "tts/engine/pipeline.h"', at=2)
+        self.assert_fails_at("train/common/training_loop.cpp", line, "engine/", "train/ may not use")
 
     def test_the_acoustic_model_uses_only_the_symbol_table_of_the_frontend(self):
         line = self.plant("acoustic/network.cpp", '#include "tts/frontend/sentence_splitter.h"', at=2)
