@@ -501,7 +501,7 @@ TEST_F(WyomingServerTest, IdleAndSlowClientsDenyNoOne) {
     auto info = client.next(std::chrono::seconds(5));
     ASSERT_TRUE(info);
     EXPECT_EQ(info->type, "info") << info->data.dump();
-    EXPECT_LT(seconds_since(start), 1.0);
+    EXPECT_LT(seconds_since(start), TTS_SANITIZER_BUILD ? 3.0 : 1.0);
     for (auto& s : slow) s->send_raw("r");  // still trickling
   }
   Client speaker(r.server.port());
