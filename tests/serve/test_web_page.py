@@ -110,10 +110,38 @@ class WebPage(BrowserCase):
         box.type(TEXT)
         report = self.speak_and_check()
         print(f"\n  page report: {report}", file=sys.stderr)
+        # What was spoken can be downloaded: a WAV of exactly the bytes that arrived.
+        download = self.browser.find("#download")
+        self.assertFalse(download.property("hidden"))
+        self.assertTrue(download.property("href").startswith("blob:"), download.property("href"))
+        self.assertEqual(int(download.attribute("data-bytes")), 44 + int(report["bytes"]))
         # Nothing was blocked (the Content-Security-Policy allows only this server) or failed.
         self.assertEqual(severe(self.browser.console()), [])
         if SCREENSHOT:
             self.browser.screenshot(SCREENSHOT)
+
+    def test_2b_voices_are_named_by_language_and_their_sample_follows(self):
+        self.open_page()
+        wait_state(self.browser, ("ready",), 30)
+        labels = self.browser.run(
+            "return [...document.querySelectorAll('#voice option')].map(o => o.text);")
+        # The voice's languages by name ("English (United States)"), not as espeak-ng codes.
+        self.assertIn("English", labels[0])
+        french = [i for i, label in enumerate(labels) if "French" in label]
+        if not french:
+            self.skipTest("no French voice is served")
+        self.browser.run("const list = document.getElementById('voice');"
+                         "list.selectedIndex = arguments[0];"
+                         "list.dispatchEvent(new Event('change'));", french[0])
+        self.assertTrue(self.browser.find("#text").property("value").startswith("Bonjour"))
+        # A text typed by hand is kept when the voice changes.
+        box = self.browser.find("#text")
+        box.clear()
+        box.type("Mon propre texte.")
+        self.browser.run("const list = document.getElementById('voice');"
+                         "list.selectedIndex = 0; list.dispatchEvent(new Event('change'));")
+        self.assertEqual(self.browser.find("#text").property("value"), "Mon propre texte.")
+        self.assertEqual(self.browser.find("#pitch").attribute("max"), "24")
 
     def test_3_keyboard_sets_rate_and_pitch_and_speaks(self):
         self.open_page()
