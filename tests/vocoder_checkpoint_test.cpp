@@ -360,3 +360,56 @@ TEST(Checkpoint, AMalformedFieldReadAfterTheWeightsIsACannotResumeError) {
     train::load_acoustic_checkpoint(dir, state);
   });
 }
+
+// A resume continues the run its checkpoint records: its mel features and its --data folder
+// (recorded absolute, links resolved) are compared, and a change is refused naming it, before any
+// work; otherwise the exported model would carry this run's features with weights trained on
+// others. The same folder reached through a link resumes.
+TEST_F(VocoderTraining, ResumeWithOtherFeaturesOrDataIsRefusedNamingWhatChanged) {
+  train::train_vocoder(options("out", 5), log_);
+  const auto before = tensor_bytes(root_ / "out");
+  const nlohmann::json recorded = read_json(root_ / "out" / "checkpoint.json");
+  EXPECT_EQ(recorded.at("data"), fs::canonical(root_ / "data").string());
+  EXPECT_EQ(recorded.at("features").at("fmin"), 0.0);
+
+  auto other_features = options("out", 10);
+  other_features.resume = true;
+  other_features.features.fmin = 50.0f;
+  try {
+    train::train_vocoder(other_features, log_);
+    FAIL() << "a resume with other mel features was accepted";
+  } catch (const std::runtime_error& e) {
+    EXPECT_THAT(e.what(), HasSubstr("cannot resume: the checkpoint's features differ"));
+    EXPECT_THAT(e.what(), HasSubstr("fmin 0.0, this run's 50.0"));
+  }
+
+  fs::create_directories(root_ / "other");
+  fs::copy_file(root_ / "data" / "clip.wav", root_ / "other" / "clip.wav");
+  auto other_data = options("out", 10);
+  other_data.resume = true;
+  other_data.data_dir = root_ / "other";
+  try {
+    train::train_vocoder(other_data, log_);
+    FAIL() << "a resume on another --data folder was accepted";
+  } catch (const std::runtime_error& e) {
+    EXPECT_THAT(e.what(), HasSubstr("cannot resume: the checkpoint's data differ"));
+    EXPECT_THAT(e.what(), HasSubstr(fs::canonical(root_ / "data").string()));
+    EXPECT_THAT(e.what(), HasSubstr(fs::canonical(root_ / "other").string()));
+  }
+  EXPECT_EQ(read_json(root_ / "out" / "checkpoint.json").at("step"), 5);
+  EXPECT_TRUE(tensor_bytes(root_ / "out") == before);
+
+  write_json(root_ / "config.json", {{"wavenet", other_data.config}});
+  const CommandResult r = run_tts("train vocoder --data " + other_data.data_dir.string() +
+                                  " --config " + (root_ / "config.json").string() + " --out " +
+                                  other_data.out_dir.string() + " --steps 10 --resume");
+  EXPECT_EQ(r.exit_code, 1) << r.output;
+  EXPECT_THAT(r.output, HasSubstr("the checkpoint's data differ"));
+
+  fs::create_directory_symlink(root_ / "data", root_ / "link");
+  auto same_data = options("out", 10);
+  same_data.resume = true;
+  same_data.data_dir = root_ / "link";
+  const auto summary = train::train_vocoder(same_data, log_);
+  EXPECT_EQ(summary.last_step, 10);
+}

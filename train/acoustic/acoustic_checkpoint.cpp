@@ -17,6 +17,7 @@ void save_acoustic_checkpoint(const fs::path& out_dir, const AcousticTrainingSta
   fields.update(
       {{"acoustic", state.config}, {"features", state.features}, {"run_seed", state.run_seed}});
   if (state.loss_scale) fields["loss_scale"] = loss_scale_json(*state.loss_scale);
+  if (!state.data.is_null()) fields["data"] = state.data;
   write_checkpoint_files(out_dir, kFormat, state.step, state.seed,
                          {&state.weights, &state.ema, &state.first_moment, &state.second_moment},
                          std::move(fields));

@@ -257,6 +257,15 @@ void run_alignment_restarts(AcousticTrainingState& state, const AcousticTraining
   log << "continuing the restart with seed " << state.seed << "\n";
 }
 
+// The corpus folders a run trains on, recorded in its checkpoint and compared on resume (the
+// features are compared when the checkpoint is read, once --init-from may have set them).
+nlohmann::json corpus_folders(const AcousticTrainingOptions& o) {
+  nlohmann::json more = nlohmann::json::array(), others = nlohmann::json::array();
+  for (const fs::path& dir : o.more_data_dirs) more.push_back(recorded_folder(dir));
+  for (const fs::path& dir : o.other_speaker_dirs) others.push_back(recorded_folder(dir));
+  return {{"speaker", recorded_folder(o.data_dir)}, {"more", more}, {"other_speakers", others}};
+}
+
 }  // namespace
 
 AcousticTrainingSummary train_acoustic(const AcousticTrainingOptions& options,
@@ -266,8 +275,13 @@ AcousticTrainingSummary train_acoustic(const AcousticTrainingOptions& options,
   std::ostream& log = run.log();
   // An unusable --device or --precision fails before the corpus is loaded.
   kernels::check_device_choice(o.device);
-  const RunStart run_start{o.out_dir, o.resume,       o.seed,
-                           o.steps,   o.loss_scaling, o.device.precision};
+  const RunStart run_start{o.out_dir,
+                           o.resume,
+                           o.seed,
+                           o.steps,
+                           o.loss_scaling,
+                           o.device.precision,
+                           {{"data", corpus_folders(o)}}};
   const auto resumed = check_run_resume(
       run, run_start,
       [](const fs::path& out, std::vector<std::string>* warnings) {
@@ -290,6 +304,7 @@ AcousticTrainingSummary train_acoustic(const AcousticTrainingOptions& options,
 
   AcousticTrainingState state;
   configure_state(state, o, run, corpora, start ? &*start : nullptr);
+  state.data = run_start.inputs.at("data");
   acoustic::AcousticWeights model(state.config);
   start_training_state<AcousticTrainingState>(
       state, model.parameters(), run, run_start,

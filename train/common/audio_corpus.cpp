@@ -9,10 +9,13 @@
 #include <map>
 #include <mutex>
 #include <optional>
+#include <sstream>
+#include <system_error>
 #include <thread>
 
 #include "tts/audio/audio_file.h"
 #include "tts/kernels/pitch.h"
+#include "tts/kernels/regular_file.h"
 #include "tts/vocoder/sample_codec.h"
 
 namespace fs = std::filesystem;
@@ -54,11 +57,54 @@ bool id_stays_in_wavs(const std::string& id) {
   return true;
 }
 
+// What stands at `path` where a recording should be: a regular file (or a link to one) is
+// nullopt; anything else is the reason and detail it is skipped under. Asked of the name before
+// anything opens it: a FIFO would block the reader for ever, a device stream without end, and a
+// symlink loop makes every later look at it a filesystem_error.
+std::optional<std::pair<std::string, std::string>> unusable_audio_file(const fs::path& path) {
+  std::error_code ec;
+  const fs::file_status status = fs::status(path, ec);
+  switch (status.type()) {
+    case fs::file_type::regular:
+      return std::nullopt;
+    case fs::file_type::not_found:
+      return std::make_pair("missing audio", path.string() + " does not exist");
+    case fs::file_type::directory:
+      return std::make_pair("not a regular file", path.string() + " is a folder");
+    case fs::file_type::fifo:
+      return std::make_pair("not a regular file", path.string() + " is a FIFO");
+    case fs::file_type::socket:
+      return std::make_pair("not a regular file", path.string() + " is a socket");
+    case fs::file_type::block:
+    case fs::file_type::character:
+      return std::make_pair("not a regular file", path.string() + " is a device");
+    default:
+      break;
+  }
+  if (ec) return std::make_pair("unreadable", path.string() + ": " + ec.message());
+  return std::make_pair("not a regular file", path.string() + " is not a regular file");
+}
+
+// The number of "|"-separated fields of a row.
+std::size_t field_count(const std::string& line) {
+  return 1 + static_cast<std::size_t>(std::count(line.begin(), line.end(), '|'));
+}
+
 std::vector<CorpusEntry> read_metadata(const fs::path& dir, std::vector<SkippedRow>& skipped) {
   std::vector<CorpusEntry> entries;
   const fs::path csv = dir / "metadata.csv";
-  std::ifstream in(csv);
-  if (!in) throw std::runtime_error(csv.string() + ": cannot open");
+  // Read whole as a regular file: a FIFO, folder or device named metadata.csv is refused by name
+  // instead of blocking the open or reading as no rows.
+  std::string contents;
+  try {
+    contents = kernels::read_regular_file(csv);
+  } catch (const kernels::RegularFileError& e) {
+    throw std::runtime_error(std::string(e.what()) + " (the corpus's list of recordings)");
+  }
+  if (contents.find_first_not_of(" \t\r\n") == std::string::npos)
+    throw std::runtime_error(csv.string() + ": is empty: no \"id|text\" rows to train on");
+  std::istringstream in(contents);
+  const std::size_t skipped_before = skipped.size();
   // The line and text of each id taken so far. A repeated id names the same recording twice:
   // used twice it would weigh double and, with another text, train one recording on two
   // transcripts. Like every other bad row, the repeat is skipped with a warning naming both lines
@@ -78,6 +124,14 @@ std::vector<CorpusEntry> read_metadata(const fs::path& dir, std::vector<SkippedR
     const auto bar = line.find('|');
     if (bar == std::string::npos || bar == 0) {
       skip("malformed row", "expected \"id|text\"");
+      continue;
+    }
+    // A fourth field has no meaning: the row is likely a transcript with a "|" in it, or columns
+    // of another format, and taking any of its fields as the text would train on the wrong words.
+    if (const std::size_t fields = field_count(line); fields > 3) {
+      skip("malformed row", "has " + std::to_string(fields) +
+                                " \"|\"-separated fields; expected \"id|text\" or "
+                                "\"id|text|normalised text\"");
       continue;
     }
     CorpusEntry e;
@@ -100,8 +154,8 @@ std::vector<CorpusEntry> read_metadata(const fs::path& dir, std::vector<SkippedR
     }
     e.line = number;
     e.path = dir / "wavs" / (e.id + ".wav");
-    if (!fs::exists(e.path)) {
-      skip("missing audio", e.path.string() + " does not exist");
+    if (const auto unusable = unusable_audio_file(e.path)) {
+      skip(unusable->first, unusable->second);
       continue;
     }
     const auto [first, fresh] = taken.emplace(e.id, std::make_pair(number, e.text));
@@ -114,6 +168,8 @@ std::vector<CorpusEntry> read_metadata(const fs::path& dir, std::vector<SkippedR
     }
     entries.push_back(std::move(e));
   }
+  if (entries.empty() && skipped.size() == skipped_before)
+    throw std::runtime_error(csv.string() + ": has no rows: no \"id|text\" rows to train on");
   return entries;
 }
 
@@ -164,14 +220,18 @@ std::string describe_skipped(const SkipCounts& skipped, const std::vector<std::s
 }
 
 std::vector<CorpusEntry> list_metadata_rows(const fs::path& dir, std::vector<SkippedRow>& skipped) {
-  if (!fs::is_directory(dir)) throw std::runtime_error(dir.string() + ": not a folder");
+  std::error_code ec;
+  if (!fs::is_directory(dir, ec)) throw std::runtime_error(dir.string() + ": not a folder");
   return read_metadata(dir, skipped);
 }
 
 std::vector<CorpusEntry> list_corpus(const fs::path& dir, std::vector<std::string>& warnings,
                                      SkipCounts* skipped) {
-  if (!fs::is_directory(dir)) throw std::runtime_error(dir.string() + ": not a folder");
-  if (fs::exists(dir / "metadata.csv")) {
+  std::error_code ec;
+  if (!fs::is_directory(dir, ec)) throw std::runtime_error(dir.string() + ": not a folder");
+  // Anything named metadata.csv (a dangling link, a FIFO, a folder included) makes the folder an
+  // LJSpeech corpus, whose reader says what is wrong with it.
+  if (fs::symlink_status(dir / "metadata.csv", ec).type() != fs::file_type::not_found) {
     std::vector<SkippedRow> rows;
     std::vector<CorpusEntry> entries = read_metadata(dir, rows);
     for (const SkippedRow& row : rows) {
@@ -181,11 +241,20 @@ std::vector<CorpusEntry> list_corpus(const fs::path& dir, std::vector<std::strin
     return entries;
   }
   std::vector<CorpusEntry> entries;
-  for (const auto& item : fs::recursive_directory_iterator(dir)) {
-    if (!item.is_regular_file() || !is_audio_file(item.path())) continue;
-    entries.push_back(
-        {item.path(), fs::relative(item.path(), dir).replace_extension().string(), "", 0});
+  std::error_code listing;
+  fs::recursive_directory_iterator it(dir, fs::directory_options::skip_permission_denied, listing);
+  for (; !listing && it != fs::recursive_directory_iterator(); it.increment(listing)) {
+    const fs::path& path = it->path();
+    if (!is_audio_file(path)) continue;
+    if (const auto unusable = unusable_audio_file(path)) {
+      warnings.push_back(path.string() + ": skipped: " + unusable->second);
+      if (skipped) ++(*skipped)[unusable->first];
+      continue;
+    }
+    entries.push_back({path, path.lexically_relative(dir).replace_extension().string(), "", 0});
   }
+  if (listing)
+    throw std::runtime_error(dir.string() + ": cannot list its files: " + listing.message());
   std::sort(entries.begin(), entries.end(),
             [](const CorpusEntry& a, const CorpusEntry& b) { return a.path < b.path; });
   return entries;
@@ -270,6 +339,9 @@ AudioCorpus load_audio_corpus(const fs::path& dir, const AudioCorpusOptions& opt
       ++corpus.skipped[reasons[i]];
     }
   }
+  if (entries.empty() && corpus.skipped.empty())
+    throw std::runtime_error(dir.string() + ": no usable audio files: it has no metadata.csv " +
+                             "and no .wav, .flac or .ogg file");
   if (usable.empty())
     throw std::runtime_error(dir.string() + ": no usable audio files: " +
                              describe_skipped(corpus.skipped, corpus.warnings));

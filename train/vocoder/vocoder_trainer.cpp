@@ -108,8 +108,13 @@ VocoderTrainingSummary train_vocoder(const VocoderTrainingOptions& options,
   // The device first: an unusable --device or --precision fails before the corpus is loaded.
   vocoder::WaveNetWeights model(o.config);
   const std::unique_ptr<vocoder::TrainingPass> pass = vocoder::make_training_pass(model, o.device);
-  const RunStart run_start{o.out_dir, o.resume,       o.seed,
-                           o.steps,   o.loss_scaling, o.device.precision};
+  const RunStart run_start{o.out_dir,
+                           o.resume,
+                           o.seed,
+                           o.steps,
+                           o.loss_scaling,
+                           o.device.precision,
+                           {{"features", o.features}, {"data", recorded_folder(o.data_dir)}}};
   const auto resumed = check_run_resume(
       run, run_start,
       [](const fs::path& out, std::vector<std::string>* warnings) {
@@ -136,6 +141,7 @@ VocoderTrainingSummary train_vocoder(const VocoderTrainingOptions& options,
   VocoderTrainingState state;
   state.config = o.config;
   state.features = o.features;
+  state.data = run_start.inputs.at("data");
   state.seed = o.seed;
   state.batch = layout;
   start_training_state<VocoderTrainingState>(

@@ -52,9 +52,12 @@ struct AudioCorpus {
 
 // The audio files of `dir`: LJSpeech layout (metadata.csv rows "id|text[|normalised]" with audio in
 // wavs/id.wav) when metadata.csv exists, else every .wav/.flac/.ogg under dir, sorted by path.
-// Returns (path, id, text) triples; malformed rows, rows whose audio is missing, rows whose text
-// has nothing to speak (no letter or digit) and rows that repeat an earlier row's id (the first is
-// kept) become warnings, counted in `skipped` if given.
+// Returns (path, id, text) triples; malformed rows (no "|", more than three fields, an id outside
+// wavs/), rows whose audio is missing, not a regular file (a FIFO, folder or device: never opened)
+// or unreachable (a symlink loop), rows whose text has nothing to speak (no letter or digit) and
+// rows that repeat an earlier row's id (the first is kept) become warnings naming the row, counted
+// in `skipped` if given; so do audio files of a folder that are not regular files. Throws
+// std::runtime_error when metadata.csv is not a regular file, is empty or has no rows.
 struct CorpusEntry {
   std::filesystem::path path;
   std::string id, text;

@@ -60,7 +60,21 @@ struct RunStart {
   int64_t steps = 0;
   LossScalingOptions loss_scaling;
   kernels::GemmPrecision precision = kernels::GemmPrecision::kFp32;
+  // What the run trains on, by the name its checkpoint.json records it under ("features", "data"):
+  // a resume compares each with the checkpoint's and refuses one that changed (check_run_inputs).
+  nlohmann::json inputs = nlohmann::json::object();
 };
+
+// The name a run's --data folder is recorded under: absolute, with its links resolved, so that the
+// same folder reached from another directory or through a link compares equal.
+std::string recorded_folder(const std::filesystem::path& dir);
+
+// Throws std::runtime_error "OUT/checkpoint.json: cannot resume: …" naming each of `inputs` whose
+// value differs from the one `header` records, with both values: weights trained on other features
+// or recordings would be exported with this run's, which they do not fit. A checkpoint that does
+// not record one of them (written before it was recorded) passes with a warning in `warnings`.
+void check_run_inputs(const std::filesystem::path& out_dir, const nlohmann::json& header,
+                      const nlohmann::json& inputs, std::vector<std::string>& warnings);
 
 // The model's reader of OUT/checkpoint.json for a resume (read_checkpoint_header), and where in
 // that header the seed of the run it continues is recorded.
@@ -69,7 +83,8 @@ using CheckpointHeaderReader =
 using RecordedSeed = std::function<uint64_t(const nlohmann::json& header)>;
 
 // A resume, before any other work: reads the header, logs its warnings and checks it
-// (check_resume: the seed, the step on every rank, the global batch). Nothing (nullopt) for a
+// (check_run_inputs: what the run trains on; check_resume: the seed, the step on every rank, the
+// global batch). Nothing (nullopt) for a
 // run that does not resume.
 std::optional<ResumePoint> check_run_resume(const TrainingRun& run, const RunStart& start,
                                             const CheckpointHeaderReader& read_header,

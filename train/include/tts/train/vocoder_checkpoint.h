@@ -6,6 +6,7 @@
 
 #include <cstdint>
 #include <filesystem>
+#include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
 #include <vector>
@@ -24,6 +25,9 @@ struct VocoderTrainingState {
   uint64_t seed = 0;
   vocoder::WaveNetConfig config;
   kernels::MelConfig features;
+  // The corpus folders the run trains on (recorded_folder), as "data" in checkpoint.json; a resume
+  // refuses other ones (check_run_inputs). Null writes none.
+  nlohmann::json data;
   kernels::ParameterSet weights, ema, first_moment, second_moment;
   BatchLayout batch;  // recorded (batch_layout_json), checked on resume by check_resume_batch
   // The loss scaler's state when the run scales its loss ("loss_scale" in checkpoint.json, absent
