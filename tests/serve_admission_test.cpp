@@ -101,6 +101,9 @@ TEST(OpenAiSpeech, NamesWhatIsWrong) {
   expect_refused(R"({"input": "a", "pitch": "up"})", "pitch: must be a number");
   expect_refused(R"({"input": "a", "pitch": 25})", "pitch: must be within -24 and 24");
   expect_refused(R"({"input": "a", "language": 5})", "language: must be a string");
+  // Empty, or with a NUL, in the words of the command, the C API and Python.
+  expect_refused(R"({"input": "a", "language": ""})", "language: language tag \"\" is empty");
+  expect_refused(R"({"input": "a", "language": "es\u0000x"})", "holds a NUL character");
   expect_refused(R"({"input": "a", "voise": "x"})", "unknown field \"voise\"");
   expect_refused(R"({"input": "a", "stream_format": "sse"})", "stream_format");
   expect_refused("{\"input\": \"\xff\xfe\"}", "not valid JSON");  // not UTF-8

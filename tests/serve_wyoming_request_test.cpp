@@ -143,6 +143,10 @@ TEST_F(WyomingRequest, MalformedFieldsAreRefusedNamingTheEventAndTheField) {
        "synthesize-start: \"text_format\" is not a string (object)"},
       {event("synthesize-chunk", {{"text", json::object()}}),
        "synthesize-chunk: \"text\" is not a string (object)"},
+      // An empty language is a mistake, refused with the words of the command and the C API.
+      {event("synthesize", {{"text", "Hi."}, {"voice", {{"language", ""}}}}),
+       "synthesize: voice language: language tag \"\" is empty: leave it out for the voice's "
+       "first language"},
   };
   for (const auto& [e, message] : cases) EXPECT_EQ(refusal(e), message) << e.data.dump();
   EXPECT_TRUE(asked.empty());  // a malformed voice object never reaches the chooser

@@ -3,6 +3,8 @@
 #include <cmath>
 #include <nlohmann/json.hpp>
 
+#include "tts/engine/voice_language.h"
+
 namespace tts::serve {
 
 using nlohmann::json;
@@ -38,7 +40,11 @@ OpenAiSpeech parse_openai_speech(const std::string& body) {
   // Absent: the default voice. Empty is a mistake (an unset variable, say), not a choice of it.
   if (string_field("voice", out.request.voice) && out.request.voice.empty())
     throw RequestError("voice: empty (name a voice, or leave the field out for the default one)");
-  string_field("language", out.request.language);  // not OpenAI's: the text's language
+  // Not OpenAI's: the text's language. Present and empty (or holding a NUL) is a mistake, refused
+  // with the words the command, the C API and Python use.
+  if (string_field("language", out.request.language))
+    if (const auto problem = engine::language_tag_problem(out.request.language))
+      throw RequestError("language: " + *problem);
   string_field("response_format", out.format);
   std::string stream_format;
   if (string_field("stream_format", stream_format) && stream_format != "audio")

@@ -2,6 +2,8 @@
 
 #include <stdexcept>
 
+#include "tts/engine/voice_language.h"
+
 namespace tts::serve::wyoming {
 
 using nlohmann::json;
@@ -27,6 +29,9 @@ SpeechRequest voice_and_format(const json& data, const std::string& event,
       throw BadEvent(event + ": \"voice\" is not an object (" + voice->type_name() + ")");
     std::string name = string_field(*voice, "name", event + " voice");
     std::string language = string_field(*voice, "language", event + " voice");
+    if (voice->contains("language") && (*voice)["language"].is_string())
+      if (const auto problem = engine::language_tag_problem(language))
+        throw BadEvent(event + ": voice language: " + *problem);
     string_field(*voice, "speaker", event + " voice");  // checked; our voices have one speaker
     try {
       // Refuses an unknown voice here, before any text of a stream is spoken.
