@@ -474,6 +474,21 @@ TEST_F(VoiceFiles, IntegerFieldsMustBeIntegers) {
                     "\"bytes\" of acoustic/acoustic.json must be a non-negative integer");
 }
 
+// The models' own format_version is an integer too.
+TEST_F(VoiceFiles, ModelFormatVersionsMustBeIntegers) {
+  for (const char* sub : {"vocoder", "acoustic"}) {
+    const fs::path v = copy(std::string("model-version-") + sub);
+    const fs::path json = v / sub / (std::string(sub) + ".json");
+    auto j = read_json(json);
+    j["format_version"] = j["format_version"].get<int>() + 0.5;
+    write_json(json, j);
+    relist(v);
+    const std::string e = load_error(v);
+    expect_contains(e, json.string());
+    expect_contains(e, "\"format_version\" must be an integer");
+  }
+}
+
 // receptive_field is written for the reader; one that the layers do not imply is a mistake.
 TEST_F(VoiceFiles, ReceptiveFieldMustMatchTheLayers) {
   const fs::path v = copy("receptive");
