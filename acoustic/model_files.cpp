@@ -77,6 +77,9 @@ AcousticModelFiles load_acoustic_files(const fs::path& dir) {
   try {
     if (!j.is_object() || j.value("format", "") != kFormat)
       throw std::invalid_argument(std::string("\"format\" is not \"") + kFormat + "\"");
+    if (!j.at("format_version").is_number_integer())
+      throw std::invalid_argument("\"format_version\" must be an integer, not " +
+                                  j.at("format_version").dump());
     const int version = j.at("format_version").get<int>();
     if (version < kAcousticFormatVersionWithoutPitch ||
         version > kAcousticFormatVersionWithSpeakers)

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <array>
+#include <climits>
+#include <cstdint>
 #include <nlohmann/json.hpp>
 #include <set>
 
@@ -10,6 +12,7 @@
 #include "tts/kernels/atomic_file.h"
 #include "tts/kernels/file_record.h"
 #include "tts/kernels/regular_file.h"
+#include "voice_folder.h"
 
 namespace fs = std::filesystem;
 
@@ -17,10 +20,12 @@ namespace tts::engine {
 
 namespace {
 
-// Files every voice must list (and therefore have) in voice.json's "files".
-const std::array<const char*, 4> kRequiredFiles = {
-    "acoustic/acoustic.json", "acoustic/acoustic.safetensors", "vocoder/vocoder.json",
-    "vocoder/vocoder.safetensors"};
+// Files every voice must list (and therefore have) in voice.json's "files", in the sub-folders
+// that "acoustic" and "vocoder" name.
+std::array<std::string, 4> required_files(const VoiceInfo& info) {
+  return {info.acoustic_folder + "/acoustic.json", info.acoustic_folder + "/acoustic.safetensors",
+          info.vocoder_folder + "/vocoder.json", info.vocoder_folder + "/vocoder.safetensors"};
+}
 
 template <typename T>
 T required(const nlohmann::json& j, const char* key, const char* what) {
@@ -32,6 +37,20 @@ T required(const nlohmann::json& j, const char* key, const char* what) {
   }
 }
 
+// An integer that fits an int: 16000.5 is a mistake, not 16000.
+int required_int(const nlohmann::json& j, const char* key) {
+  if (!j.contains(key)) throw std::invalid_argument(std::string("missing \"") + key + "\"");
+  const nlohmann::json& value = j.at(key);
+  const bool fits = value.is_number_unsigned()
+                        ? value.get<std::uint64_t>() <= static_cast<std::uint64_t>(INT_MAX)
+                        : value.is_number_integer() && value.get<std::int64_t>() >= INT_MIN &&
+                              value.get<std::int64_t>() <= INT_MAX;
+  if (!fits)
+    throw std::invalid_argument(std::string("\"") + key + "\" must be an integer, not " +
+                                value.dump());
+  return value.get<int>();
+}
+
 // A relative path that stays inside the voice folder.
 bool is_safe_relative(const std::string& p) {
   if (p.empty() || p.front() == '/') return false;
@@ -40,10 +59,10 @@ bool is_safe_relative(const std::string& p) {
   return true;
 }
 
-nlohmann::json read_json_file(const fs::path& path) {
+nlohmann::json read_json_file(const fs::path& path, std::uint64_t max_bytes = UINT64_MAX) {
   std::string text;
   try {
-    text = kernels::read_regular_file(path);
+    text = kernels::read_regular_file(path, max_bytes);
   } catch (const kernels::RegularFileError& e) {
     if (e.missing()) throw VoiceError(path.string() + ": missing (is this a voice folder?)");
     throw VoiceError(e.what());
@@ -95,14 +114,6 @@ void check_sex(const std::string& sex) {
     throw std::invalid_argument("\"sex\" is \"" + sex + "\", not \"female\" or \"male\"");
 }
 
-void check_file(const fs::path& folder, const VoiceFile& f) {
-  try {
-    kernels::verify_file(folder, f, "voice.json");
-  } catch (const kernels::FileRecordError& e) {
-    throw VoiceError(e.what());
-  }
-}
-
 }  // namespace
 
 const char* pitch_shift_method_name(PitchShiftMethod method) {
@@ -137,14 +148,14 @@ std::vector<frontend::SpokenLanguage> VoiceInfo::spoken_languages() const {
 
 VoiceInfo read_voice_info(const fs::path& folder) {
   const fs::path json_path = folder / "voice.json";
-  const nlohmann::json j = read_json_file(json_path);
+  const nlohmann::json j = read_json_file(json_path, kMaxVoiceJsonBytes);
   VoiceInfo info;
   info.folder = folder;
   try {
     if (!j.is_object()) throw std::invalid_argument("not a JSON object");
     if (j.value("format", std::string()) != kVoiceFormat)
       throw std::invalid_argument(std::string("\"format\" is not \"") + kVoiceFormat + "\"");
-    const int version = required<int>(j, "format_version", "an integer");
+    const int version = required_int(j, "format_version");
     if (version != kVoiceFormatVersion && version != kVoiceFormatVersionWithoutPitch)
       throw std::invalid_argument(
           "format_version " + std::to_string(version) + " is not supported (this build reads " +
@@ -184,7 +195,7 @@ VoiceInfo read_voice_info(const fs::path& folder) {
       info.sex = required<std::string>(j, "sex", "a string");
       check_sex(info.sex);
     }
-    info.sample_rate = required<int>(j, "sample_rate", "an integer");
+    info.sample_rate = required_int(j, "sample_rate");
     info.licence = required<std::string>(j, "licence", "a string");
     info.source = required<std::string>(j, "source", "a string");
     info.description = j.value("description", std::string());
@@ -198,6 +209,8 @@ VoiceInfo read_voice_info(const fs::path& folder) {
     }
     if (info.name.empty()) throw std::invalid_argument("\"name\" is empty");
     if (info.sample_rate <= 0) throw std::invalid_argument("\"sample_rate\" must be positive");
+    info.acoustic_folder = model_folder_name(j, "acoustic", "acoustic");
+    info.vocoder_folder = model_folder_name(j, "vocoder", "vocoder");
     const auto files = required<nlohmann::json>(j, "files", "an array");
     if (!files.is_array()) throw std::invalid_argument("\"files\" must be an array");
     std::set<std::string> seen;
@@ -209,9 +222,8 @@ VoiceInfo read_voice_info(const fs::path& folder) {
         throw std::invalid_argument("file \"" + f.path + "\" is listed twice");
       info.files.push_back(f);
     }
-    for (const char* name : kRequiredFiles)
-      if (!seen.count(name))
-        throw std::invalid_argument(std::string("\"files\" does not list ") + name);
+    for (const std::string& name : required_files(info))
+      if (!seen.count(name)) throw std::invalid_argument("\"files\" does not list " + name);
   } catch (const std::invalid_argument& e) {
     throw VoiceError(json_path.string() + ": " + e.what());
   } catch (const nlohmann::json::exception& e) {
@@ -254,10 +266,15 @@ bool Voice::can_shift_pitch() const {
 std::shared_ptr<const Voice> Voice::load(const fs::path& folder) {
   std::shared_ptr<Voice> voice(new Voice());
   voice->info_ = read_voice_info(folder);
-  for (const auto& f : voice->info_.files) check_file(folder, f);
+  const VoiceInfo& info = voice->info_;
+  for (const auto& f : info.files) check_listed_file(info, f);
+  check_weights_listed(info, info.acoustic_folder, "acoustic.json", "acoustic.safetensors");
+  check_weights_listed(info, info.vocoder_folder, "vocoder.json", "vocoder.safetensors");
+  const fs::path acoustic_folder = folder / info.acoustic_folder;
+  const fs::path vocoder_folder = folder / info.vocoder_folder;
 
   const fs::path json_path = folder / "voice.json";
-  const nlohmann::json j = read_json_file(json_path);
+  const nlohmann::json j = read_json_file(json_path, kMaxVoiceJsonBytes);
   try {
     voice->features_ =
         required<nlohmann::json>(j, "features", "an object").get<kernels::MelConfig>();
@@ -280,30 +297,30 @@ std::shared_ptr<const Voice> Voice::load(const fs::path& folder) {
   }
 
   try {
-    voice->vocoder_ = vocoder::load_vocoder(folder / "vocoder");
+    voice->vocoder_ = vocoder::load_vocoder(vocoder_folder);
     voice->samplers_ = std::make_unique<vocoder::SamplerSource>(*voice->vocoder_.weights);
   } catch (const std::exception& e) {
     throw VoiceError(e.what());
   }
   try {
-    voice->acoustic_ = acoustic::load_acoustic_model(folder / "acoustic");
+    voice->acoustic_ = acoustic::load_acoustic_model(acoustic_folder);
   } catch (const std::exception& e) {
     throw VoiceError(e.what());
   }
 
-  const fs::path acoustic_json = folder / "acoustic" / "acoustic.json";
+  const fs::path acoustic_json = acoustic_folder / "acoustic.json";
   if (read_json_file(acoustic_json).value("symbol_table", nlohmann::json()) != j.at("phonemes"))
     throw VoiceError(acoustic_json.string() +
                      ": its symbol table differs from voice.json's \"phonemes\"");
   const nlohmann::json features = voice->features_;
   if (nlohmann::json(voice->vocoder_.features) != features)
-    throw VoiceError((folder / "vocoder" / "vocoder.json").string() +
+    throw VoiceError((vocoder_folder / "vocoder.json").string() +
                      ": features differ from voice.json's: " +
                      nlohmann::json(voice->vocoder_.features).dump() + " vs " + features.dump());
   if (nlohmann::json(voice->acoustic_->features()) != features)
-    throw VoiceError(
-        (folder / "acoustic" / "acoustic.json").string() + ": features differ from voice.json's: " +
-        nlohmann::json(voice->acoustic_->features()).dump() + " vs " + features.dump());
+    throw VoiceError(acoustic_json.string() + ": features differ from voice.json's: " +
+                     nlohmann::json(voice->acoustic_->features()).dump() + " vs " +
+                     features.dump());
   warm_up(*voice);
   return voice;
 }

@@ -2,6 +2,7 @@
 // and the problem; nothing falls back to another voice.
 #include <gtest/gtest.h>
 #include <stdlib.h>
+#include <sys/stat.h>
 
 #include <filesystem>
 #include <fstream>
@@ -13,6 +14,7 @@
 #include "tts/engine/voice.h"
 #include "tts/engine/voice_random.h"
 #include "tts/engine/voice_search.h"
+#include "tts/kernels/file_record.h"
 #include "tts/vocoder/model_files.h"
 
 namespace fs = std::filesystem;
@@ -46,6 +48,15 @@ class VoiceFiles : public tts::testing_support::RandomVoiceSuite<VoiceFiles> {
   }
   static void write_json(const fs::path& p, const nlohmann::json& j) {
     std::ofstream(p) << j.dump(2);
+  }
+  // Rewrites voice.json's "files" with every listed file's size and CRC-32 as it is now, so that
+  // a tampered voice passes the checksums and reaches the check under test.
+  static void relist(const fs::path& voice) {
+    auto j = read_json(voice / "voice.json");
+    for (auto& entry : j["files"])
+      entry = tts::kernels::file_record_json(
+          tts::kernels::record_file(voice, entry["path"].get<std::string>()));
+    write_json(voice / "voice.json", j);
   }
 };
 
@@ -363,6 +374,161 @@ TEST_F(VoiceFiles, InfoIsReadWithoutWeights) {
   const VoiceInfo info = read_voice_info(v);  // `tts voices` can list it
   EXPECT_EQ(info.sample_rate, 16000);
   EXPECT_THROW(Voice::load(v), VoiceError);
+}
+
+// voice.json's "acoustic" and "vocoder" name sub-folders of the voice, which are what is loaded:
+// a path to another folder is refused, naming the key, and a sub-folder of another name loads.
+TEST_F(VoiceFiles, ModelFolderKeysNamePlainSubFolders) {
+  const fs::path v = copy("model-folder-keys");
+  for (const nlohmann::json& value :
+       {nlohmann::json("../pristine/acoustic"),
+        nlohmann::json((voice_path() / "acoustic").string()), nlohmann::json("acoustic/."),
+        nlohmann::json(".."), nlohmann::json(""), nlohmann::json(5)}) {
+    auto j = read_json(v / "voice.json");
+    j["acoustic"] = value;
+    write_json(v / "voice.json", j);
+    const std::string e = load_error(v);
+    expect_contains(e, (v / "voice.json").string());
+    expect_contains(e, "\"acoustic\" must be the name of a sub-folder");
+  }
+  const fs::path renamed = copy("model-folder-renamed");
+  fs::rename(renamed / "acoustic", renamed / "model");
+  auto j = read_json(renamed / "voice.json");
+  j["acoustic"] = "model";
+  for (auto& entry : j["files"]) {
+    const std::string path = entry["path"];
+    if (path.rfind("acoustic/", 0) == 0) entry["path"] = "model/" + path.substr(9);
+  }
+  write_json(renamed / "voice.json", j);
+  EXPECT_EQ(Voice::load(renamed)->info().acoustic_folder, "model");
+}
+
+// Every file a voice loads is inside it once links are resolved; a model sub-folder that is a link
+// (the bundled voices' shared vocoder) holds its files to the folder it names.
+TEST_F(VoiceFiles, ListedFileLinkingOutsideTheVoiceIsRefused) {
+  const fs::path v = copy("link-out");
+  const fs::path outside = folder() / "outside.safetensors";
+  fs::rename(v / "acoustic" / "acoustic.safetensors", outside);
+  fs::create_symlink(outside, v / "acoustic" / "acoustic.safetensors");
+  std::string e = load_error(v);  // the size and CRC-32 match: only the link is wrong
+  expect_contains(e, (v / "acoustic" / "acoustic.safetensors").string());
+  expect_contains(e, "outside the voice folder");
+
+  const fs::path linked = copy("shared-link");
+  const fs::path shared = folder() / "shared-vocoder-copy";
+  fs::remove_all(shared);
+  fs::rename(linked / "vocoder", shared);
+  fs::create_directory_symlink("../shared-vocoder-copy", linked / "vocoder");
+  EXPECT_NO_THROW(Voice::load(linked));
+  const fs::path weights = shared / "vocoder.safetensors";
+  fs::rename(weights, folder() / "outside-vocoder.safetensors");
+  fs::create_symlink(folder() / "outside-vocoder.safetensors", weights);
+  e = load_error(linked);
+  expect_contains(e, "outside the folder that vocoder/ links to");
+}
+
+// A weights file that a model's JSON names must be listed, so its size and CRC-32 are checked.
+TEST_F(VoiceFiles, WeightsNotListedInFilesAreRefused) {
+  const fs::path v = copy("unlisted-weights");
+  fs::copy_file(v / "acoustic" / "acoustic.safetensors", v / "acoustic" / "other.safetensors");
+  auto acoustic = read_json(v / "acoustic" / "acoustic.json");
+  acoustic["weights"] = "other.safetensors";
+  write_json(v / "acoustic" / "acoustic.json", acoustic);
+  relist(v);
+  const std::string e = load_error(v);
+  expect_contains(e, (v / "acoustic" / "acoustic.json").string());
+  expect_contains(e, "acoustic/other.safetensors, which voice.json's \"files\" does not list");
+}
+
+// voice.json is a few KiB: a huge one is refused from its size, before it is parsed.
+TEST_F(VoiceFiles, OversizedVoiceJsonIsRefusedBeforeParsing) {
+  const fs::path v = copy("huge-json");
+  std::ofstream(v / "voice.json", std::ios::app) << std::string(2 << 20, ' ');
+  const std::string e = load_error(v);
+  expect_contains(e, (v / "voice.json").string());
+  expect_contains(e, "more than the 1048576");
+  EXPECT_THROW(read_voice_info(v), VoiceError);
+}
+
+// 16000.5 is a mistake, not 16000: each integer field names itself.
+TEST_F(VoiceFiles, IntegerFieldsMustBeIntegers) {
+  const auto error_with = [&](const std::string& name, const auto& change) {
+    const fs::path v = copy(name);
+    auto j = read_json(v / "voice.json");
+    change(j);
+    write_json(v / "voice.json", j);
+    const std::string e = load_error(v);
+    expect_contains(e, (v / "voice.json").string());
+    return e;
+  };
+  expect_contains(error_with("rate", [](nlohmann::json& j) { j["sample_rate"] = 16000.5; }),
+                  "\"sample_rate\" must be an integer, not 16000.5");
+  expect_contains(error_with("version", [](nlohmann::json& j) { j["format_version"] = 2.0; }),
+                  "\"format_version\" must be an integer");
+  expect_contains(error_with("huge", [](nlohmann::json& j) { j["sample_rate"] = 1u << 31; }),
+                  "\"sample_rate\" must be an integer");
+  expect_contains(error_with("hop", [](nlohmann::json& j) { j["features"]["hop_length"] = 200.5; }),
+                  "\"hop_length\" must be an integer");
+  for (const nlohmann::json& bytes : {nlohmann::json(12.5), nlohmann::json(-1)})
+    expect_contains(error_with("bytes", [&](nlohmann::json& j) { j["files"][0]["bytes"] = bytes; }),
+                    "\"bytes\" of acoustic/acoustic.json must be a non-negative integer");
+}
+
+// The models' own format_version is an integer too.
+TEST_F(VoiceFiles, ModelFormatVersionsMustBeIntegers) {
+  for (const char* sub : {"vocoder", "acoustic"}) {
+    const fs::path v = copy(std::string("model-version-") + sub);
+    const fs::path json = v / sub / (std::string(sub) + ".json");
+    auto j = read_json(json);
+    j["format_version"] = j["format_version"].get<int>() + 0.5;
+    write_json(json, j);
+    relist(v);
+    const std::string e = load_error(v);
+    expect_contains(e, json.string());
+    expect_contains(e, "\"format_version\" must be an integer");
+  }
+}
+
+// receptive_field is written for the reader; one that the layers do not imply is a mistake.
+TEST_F(VoiceFiles, ReceptiveFieldMustMatchTheLayers) {
+  const fs::path v = copy("receptive");
+  EXPECT_NO_THROW(tts::vocoder::load_vocoder(v / "vocoder"));  // as written, it agrees
+  auto j = read_json(v / "vocoder" / "vocoder.json");
+  ASSERT_TRUE(j["wavenet"].contains("receptive_field"));
+  j["wavenet"]["receptive_field"] = j["wavenet"]["receptive_field"].get<int>() + 1;
+  write_json(v / "vocoder" / "vocoder.json", j);
+  relist(v);
+  const std::string e = load_error(v);
+  expect_contains(e, (v / "vocoder" / "vocoder.json").string());
+  expect_contains(e, "receptive_field");
+  expect_contains(e, "layers");
+}
+
+// A FIFO, a device or a link loop in place of a listed file is named for what it is (a FIFO is
+// never opened: the read would wait for ever), not reported as missing.
+TEST_F(VoiceFiles, SubFileThatIsNotARegularFileIsNamed) {
+  const auto error_with = [&](const std::string& name, const auto& make) {
+    const fs::path v = copy(name);
+    const fs::path file = v / "vocoder" / "vocoder.safetensors";
+    fs::remove(file);
+    make(file);
+    const std::string e = load_error(v);
+    expect_contains(e, file.string());
+    EXPECT_EQ(e.find("missing"), std::string::npos) << e;
+    return e;
+  };
+  expect_contains(
+      error_with("fifo", [](const fs::path& f) { ASSERT_EQ(::mkfifo(f.c_str(), 0600), 0); }),
+      "is a FIFO, not a regular file");
+  expect_contains(
+      error_with("device", [](const fs::path& f) { fs::create_symlink("/dev/zero", f); }),
+      "is a device");
+  expect_contains(error_with("loop",
+                             [](const fs::path& f) {
+                               fs::create_symlink(f.string() + ".b", f);
+                               fs::create_symlink(f, f.string() + ".b");
+                             }),
+                  "symbolic link loop");
 }
 
 }  // namespace

@@ -5,6 +5,7 @@
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
+#include <sys/stat.h>
 
 #include <filesystem>
 #include <fstream>
@@ -60,8 +61,13 @@ TEST(FileRecord, MalformedEntriesNameTheField) {
     return std::string();
   };
   EXPECT_THAT(error(R"({"bytes": 1, "crc32": "00000000"})"), HasSubstr("missing \"path\""));
-  EXPECT_THAT(error(R"({"path": "a", "bytes": "9", "crc32": "00000000"})"),
-              HasSubstr("\"bytes\" must be a non-negative integer"));
+  // 12.5 and -1 would otherwise be read as 12 and 2^64 - 1.
+  for (const char* bytes : {"\"9\"", "12.5", "-1"})
+    EXPECT_THAT(
+        error((std::string(R"({"path": "a", "bytes": )") + bytes + R"(, "crc32": "00000000"})")
+                  .c_str()),
+        HasSubstr("\"bytes\" of a must be a non-negative integer"))
+        << bytes;
   EXPECT_THAT(error(R"({"path": "a", "bytes": 1, "crc32": "0000"})"),
               HasSubstr("\"crc32\" of a must be 8 hex digits"));
   EXPECT_THAT(error(R"({"path": "a", "bytes": 1, "crc32": "0000000g"})"),
@@ -90,6 +96,11 @@ TEST(FileRecord, DamagedFilesAreNamedWithHowTheyDiffer) {
   EXPECT_THAT(verify_error(folder.path(), record),
               HasSubstr(name + ": missing (listed in manifest.json)"));
   EXPECT_THROW(file_crc32(folder / "a.bin"), FileRecordError);
+
+  // A FIFO in its place is named, not called missing, and never opened (the read would block).
+  ASSERT_EQ(::mkfifo((folder / "a.bin").c_str(), 0600), 0);
+  e = verify_error(folder.path(), record);
+  EXPECT_THAT(e, HasSubstr(name + ": is a FIFO, not a regular file (listed in manifest.json)"));
 }
 
 }  // namespace

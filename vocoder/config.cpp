@@ -83,6 +83,18 @@ void from_json(const nlohmann::json& j, WaveNetConfig& c) {
     c.preemphasis = j.at("preemphasis").get<float>();
   }
   c.validate();
+  // Written for readers of the file, never used to size anything: one that disagrees with the
+  // layers means a hand-edited or mixed-up config.
+  if (j.contains("receptive_field")) {
+    const nlohmann::json& field = j.at("receptive_field");
+    if (!field.is_number_integer())
+      throw std::invalid_argument("vocoder config: receptive_field must be an integer");
+    if (field.get<long long>() != c.receptive_field())
+      throw std::invalid_argument(
+          "vocoder config: receptive_field " + field.dump() + " differs from the " +
+          std::to_string(c.receptive_field()) + " that layers " + std::to_string(c.layers) +
+          " and dilation_cycle " + std::to_string(c.dilation_cycle) + " imply");
+  }
 }
 
 }  // namespace tts::vocoder

@@ -61,6 +61,9 @@ VocoderModel load_vocoder(const fs::path& dir) {
   try {
     if (j.value("format", "") != "tts-vocoder")
       throw std::invalid_argument("\"format\" is not \"tts-vocoder\"");
+    if (!j.at("format_version").is_number_integer())
+      throw std::invalid_argument("\"format_version\" must be an integer, not " +
+                                  j.at("format_version").dump());
     const int version = j.at("format_version").get<int>();
     if (version != kVocoderFormatVersion)
       throw std::invalid_argument("format_version " + std::to_string(version) +

@@ -5,6 +5,8 @@
 #include <fstream>
 #include <vector>
 
+#include "tts/kernels/regular_file.h"
+
 namespace fs = std::filesystem;
 
 namespace tts::kernels {
@@ -75,6 +77,9 @@ nlohmann::json file_record_json(const FileRecord& record) {
 FileRecord parse_file_record(const nlohmann::json& entry) {
   FileRecord record;
   record.path = record_field<std::string>(entry, "path", "a string");
+  // 12.5 or -1 would otherwise be read as 12 or 2^64 - 1.
+  if (entry.is_object() && entry.contains("bytes") && !entry.at("bytes").is_number_unsigned())
+    throw std::invalid_argument("\"bytes\" of " + record.path + " must be a non-negative integer");
   record.bytes = record_field<std::uint64_t>(entry, "bytes", "a non-negative integer");
   const auto crc = record_field<std::string>(entry, "crc32", "8 hex digits");
   if (crc.size() != 8 || crc.find_first_not_of("0123456789abcdefABCDEF") != std::string::npos)
@@ -85,9 +90,15 @@ FileRecord parse_file_record(const nlohmann::json& entry) {
 
 void verify_file(const fs::path& folder, const FileRecord& record, const std::string& manifest) {
   const fs::path path = folder / record.path;
+  // Checked without opening it: a FIFO in its place would block the read for ever.
+  try {
+    require_regular_file(path);
+  } catch (const RegularFileError& e) {
+    if (e.missing())
+      throw FileRecordError(path.string() + ": missing (listed in " + manifest + ")");
+    throw FileRecordError(std::string(e.what()) + " (listed in " + manifest + ")");
+  }
   std::error_code ec;
-  if (!fs::is_regular_file(path, ec))
-    throw FileRecordError(path.string() + ": missing (listed in " + manifest + ")");
   const auto size = fs::file_size(path, ec);
   if (ec) throw FileRecordError(path.string() + ": cannot read its size: " + ec.message());
   if (size != record.bytes)

@@ -93,6 +93,10 @@ struct VoiceInfo {
   std::string source;   // where the recordings came from
   std::string description;
   PitchShiftMethod pitch_shift = PitchShiftMethod::kModel;
+  // The sub-folders of the models, voice.json's "acoustic" and "vocoder": plain names of
+  // sub-folders of `folder` (one may be a link to a shared folder).
+  std::string acoustic_folder = "acoustic";
+  std::string vocoder_folder = "vocoder";
   std::vector<VoiceFile> files;
   std::uint64_t total_bytes() const;
   // "en-US,es-MX": the languages joined by commas.
