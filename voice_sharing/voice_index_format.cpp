@@ -73,20 +73,21 @@ IndexedVoice parse_indexed_voice(const nlohmann::json& j, const std::string& ind
 }  // namespace
 
 std::string index_json(const VoiceIndex& index) {
-  nlohmann::json voices = nlohmann::json::array();
+  // In the order docs/voice-format.md gives them, for people reading the file.
+  nlohmann::ordered_json voices = nlohmann::ordered_json::array();
   for (const IndexedVoice& v : index.voices) {
-    nlohmann::json entry = {{"name", v.name},
-                            {"languages", v.languages},
-                            {"bytes", v.bytes},
-                            {"sha256", v.sha256},
-                            {"url", v.url},
-                            {"licence", v.licence},
-                            {"description", v.description}};
+    nlohmann::ordered_json entry = {{"name", v.name},
+                                    {"languages", v.languages},
+                                    {"bytes", v.bytes},
+                                    {"sha256", v.sha256},
+                                    {"url", v.url},
+                                    {"licence", v.licence},
+                                    {"description", v.description}};
     if (!v.speaker.empty()) entry["speaker"] = v.speaker;
     if (!v.sex.empty()) entry["sex"] = v.sex;
     voices.push_back(entry);
   }
-  const nlohmann::json j = {
+  const nlohmann::ordered_json j = {
       {"format", kIndexFormat}, {"format_version", kIndexFormatVersion}, {"voices", voices}};
   return j.dump(2) + "\n";
 }
