@@ -87,7 +87,7 @@ void download(const std::string& url, const fs::path& destination, std::uint64_t
   long status = 0;
   curl_easy_getinfo(c, CURLINFO_RESPONSE_CODE, &status);
   if (d.too_large || result == CURLE_FILESIZE_EXCEEDED)
-    throw FetchError(url + ": larger than the " + bytes_text(max_bytes) + " expected");
+    throw FetchTooLargeError(url + ": larger than the " + bytes_text(max_bytes) + " expected");
   if (d.write_failed) throw FetchError(url + ": cannot write " + destination.string());
   if (result != CURLE_OK)
     throw FetchError(url + ": " + (error[0] ? error : curl_easy_strerror(result)));
@@ -102,8 +102,8 @@ void copy_local(const std::string& location, const fs::path& destination, std::u
   const std::uint64_t size = fs::file_size(location, ec);
   if (ec) throw FetchError(location + ": cannot read (" + ec.message() + ")");
   if (size > max_bytes)
-    throw FetchError(location + ": " + bytes_text(size) + ", larger than the " +
-                     bytes_text(max_bytes) + " expected");
+    throw FetchTooLargeError(location + ": " + bytes_text(size) + ", larger than the " +
+                             bytes_text(max_bytes) + " expected");
   fs::copy_file(location, destination, fs::copy_options::overwrite_existing, ec);
   if (ec)
     throw FetchError(location + ": cannot copy to " + destination.string() + " (" + ec.message() +

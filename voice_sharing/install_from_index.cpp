@@ -96,6 +96,9 @@ fs::path install_from_index(const std::string& name, const std::string& index_lo
   const fs::path archive = scratch.path() / (name + kArchiveExtension);
   try {
     fetch_to_file(location, archive, voice->bytes);
+  } catch (const FetchTooLargeError&) {
+    throw ArchiveError(where + location + ": size mismatch: more than the " +
+                       std::to_string(voice->bytes) + " bytes the index says");
   } catch (const FetchError& e) {
     throw FetchError(where + e.what());
   }

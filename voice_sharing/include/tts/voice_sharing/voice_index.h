@@ -35,6 +35,12 @@ class FetchError : public std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
+// A file or URL that holds more bytes than the caller allowed; the transfer is stopped there.
+class FetchTooLargeError : public FetchError {
+ public:
+  using FetchError::FetchError;
+};
+
 struct IndexedVoice {
   std::string name;                    // what the archive installs as
   std::vector<std::string> languages;  // BCP 47 tags, the default first
@@ -74,16 +80,16 @@ std::string archive_location(const std::string& index_location, const IndexedVoi
 
 // Installs the voice `name` offered by the index at `index_location` (a file or an http(s) URL),
 // as install_voice would install its archive. Throws IndexError when the index does not offer
-// it (listing what it does offer), FetchError when the archive cannot be fetched, ArchiveError when
-// its size or SHA-256 differs from the index's or it installs as another name, and whatever
-// install_voice throws.
+// it (listing what it does offer), FetchError when the index or the archive cannot be fetched,
+// ArchiveError when the archive's size or SHA-256 differs from the index's or it installs as
+// another name, and whatever install_voice throws.
 std::filesystem::path install_from_index(const std::string& name, const std::string& index_location,
                                          const InstallOptions& options);
 
 // Copies `location` (a local file, or an http:// or https:// URL) to `destination`, refusing more
 // than `max_bytes`. Over HTTP(S): redirects followed (to http(s) only), certificates verified,
 // 30 s to connect, stalled transfers (under 1 KiB/s for 60 s) given up. Throws FetchError naming
-// the location and what failed.
+// the location and what failed; FetchTooLargeError for more than `max_bytes`.
 void fetch_to_file(const std::string& location, const std::filesystem::path& destination,
                    std::uint64_t max_bytes);
 
