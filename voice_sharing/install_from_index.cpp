@@ -68,8 +68,8 @@ VoiceIndex read_index(const std::string& location) {
   std::error_code ec;
   if (!fs::is_regular_file(location, ec)) throw FetchError(location + ": no such file");
   if (fs::file_size(location, ec) > kMaxIndexBytes)
-    throw IndexError(location + ": larger than " + std::to_string(kMaxIndexBytes >> 20) +
-                     " MiB; not a voice index");
+    throw FetchTooLargeError(location + ": larger than the " +
+                             std::to_string(kMaxIndexBytes >> 20) + " MiB an index may be");
   return parse_index(read_whole_file(location), location);
 }
 
