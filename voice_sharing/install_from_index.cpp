@@ -111,10 +111,16 @@ fs::path install_from_index(const std::string& name, const std::string& index_lo
     throw ArchiveError(where + location + ": checksum mismatch: SHA-256 " + sha256 +
                        ", the index says " + voice->sha256 +
                        " (the archive was damaged or changed after the index was made)");
-  const engine::VoiceInfo info = read_archived_voice_info(archive);
-  if (info.name != name)
-    throw ArchiveError(where + location + ": the archive holds voice \"" + info.name +
-                       "\", not \"" + name + "\"");
+  // The archive's own messages name the scratch copy; these name where it came from.
+  std::string holds;
+  try {
+    holds = read_archived_voice_info(archive).name;
+  } catch (const ArchiveError& e) {
+    throw ArchiveError(where + location + ": " + e.what());
+  }
+  if (holds != name)
+    throw ArchiveError(where + location + ": the archive holds voice \"" + holds + "\", not \"" +
+                       name + "\"");
   try {
     return install_voice(archive, options);
   } catch (const ArchiveError& e) {
