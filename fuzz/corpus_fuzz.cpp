@@ -2,7 +2,8 @@
 // list_corpus): the input is the file, in a corpus folder whose wavs/ holds a.wav, b.wav and
 // LJ001-0001.wav (and which has a recording outside wavs/ too, outside.wav).
 //
-// Checks, besides the sanitizers': listing never throws; every non-empty line becomes exactly one
+// Checks, besides the sanitizers': listing throws only for a file with nothing to read (blank, or
+// no row at all), naming metadata.csv; otherwise every non-empty line becomes exactly one
 // entry or one warning (counted once in the skip counts), in line order; an entry has a non-empty
 // id without '|', its audio is wavs/ID.wav, exists, and lies inside wavs/ (an id such as
 // "../outside" or "/etc/x" must not reach a file elsewhere); ids are unique; texts hold no line
@@ -10,6 +11,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <set>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -39,10 +41,6 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   const std::string_view csv(reinterpret_cast<const char*>(data), size);
   tts::fuzz::write_bytes(dir / "metadata.csv", csv);
 
-  std::vector<std::string> warnings;
-  tts::train::SkipCounts skipped;
-  const auto entries = tts::train::list_corpus(dir, warnings, &skipped);
-
   std::size_t lines = 0;
   const std::size_t after_bom = csv.substr(0, 3) == "\xEF\xBB\xBF" ? 3 : 0;
   for (std::size_t at = after_bom; at < csv.size();) {
@@ -52,6 +50,19 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
     lines += !line.empty();
     at = end + 1;
+  }
+
+  std::vector<std::string> warnings;
+  tts::train::SkipCounts skipped;
+  std::vector<tts::train::CorpusEntry> entries;
+  try {
+    entries = tts::train::list_corpus(dir, warnings, &skipped);
+  } catch (const std::runtime_error& e) {
+    // Nothing to train on is said, naming the file, and only then.
+    const std::string what = e.what();
+    TTS_FUZZ_CHECK(what.find((dir / "metadata.csv").string()) == 0);
+    TTS_FUZZ_CHECK(csv.find_first_not_of(" \t\r\n") == std::string_view::npos || lines == 0);
+    return 0;
   }
   std::size_t counted = 0;
   for (const auto& [reason, count] : skipped) {
