@@ -87,18 +87,12 @@ Connections::Connections(ConnectionLimits limits, Serve serve, IsLong is_long, R
       serve_(std::move(serve)),
       is_long_(std::move(is_long)),
       refused_(std::move(refused)) {
-  if (::pipe2(wake_, O_CLOEXEC | O_NONBLOCK) != 0)
-    throw std::runtime_error(std::string("cannot create a pipe: ") + std::strerror(errno));
   long_lane_.max_threads = limits_.long_threads;
   quick_lane_.max_threads = limits_.quick_threads;
   poller_ = std::thread([this] { poll_loop(); });
 }
 
-Connections::~Connections() {
-  stop();
-  ::close(wake_[0]);
-  ::close(wake_[1]);
-}
+Connections::~Connections() { stop(); }
 
 void Connections::adopt(int fd) {
   {
@@ -112,10 +106,7 @@ void Connections::adopt(int fd) {
   wake();
 }
 
-void Connections::wake() {
-  char byte = 1;
-  (void)!::write(wake_[1], &byte, 1);  // a full pipe means a wake-up is pending already
-}
+void Connections::wake() { wake_.wake(); }
 
 void Connections::stop() {
   std::lock_guard<std::mutex> stopping(stop_mutex_);
@@ -158,7 +149,7 @@ void Connections::poll_loop() {
       take_new();
       auto now = Clock::now();
       expire(now);
-      fds.assign(1, pollfd{wake_[0], POLLIN, 0});
+      fds.assign(1, pollfd{wake_.read_fd(), POLLIN, 0});
       polled.clear();
       reframes.clear();
       auto next = now + std::chrono::hours(1);
@@ -180,11 +171,7 @@ void Connections::poll_loop() {
     int ready = ::poll(fds.data(), fds.size(), std::max(timeout_ms, 0));
     if (ready < 0 && errno != EINTR) return;
     if (ready <= 0) continue;
-    if (fds[0].revents) {
-      char sink[64];
-      while (::read(wake_[0], sink, sizeof sink) > 0) {
-      }
-    }
+    if (fds[0].revents) wake_.drain();
     for (std::size_t i = 1; i < fds.size(); ++i)
       if (fds[i].revents) read_from(*polled[i - 1]);
   }

@@ -24,6 +24,7 @@
 #include <thread>
 #include <vector>
 
+#include "../wake_pipe.h"
 #include "http_framing.h"
 
 namespace tts::serve::http {
@@ -86,7 +87,7 @@ class Connections {
   Serve serve_;
   IsLong is_long_;
   Refused refused_;
-  int wake_[2] = {-1, -1};
+  WakePipe wake_;
   std::mutex stop_mutex_;  // one stop() at a time
   std::mutex mutex_;
   std::condition_variable work_ready_;

@@ -64,16 +64,10 @@ WyomingConnections::WyomingConnections(WyomingConnectionLimits limits, NewSessio
   if (limits_.threads < 1) throw std::invalid_argument("connection threads must be at least 1");
   if (limits_.first_event_timeout.count() < 1 || limits_.idle_timeout.count() < 1)
     throw std::invalid_argument("event timeouts must be positive");
-  if (::pipe2(wake_, O_CLOEXEC | O_NONBLOCK) != 0)
-    throw std::runtime_error(std::string("cannot create a pipe: ") + std::strerror(errno));
   poller_ = std::thread([this] { poll_loop(); });
 }
 
-WyomingConnections::~WyomingConnections() {
-  stop();
-  ::close(wake_[0]);
-  ::close(wake_[1]);
-}
+WyomingConnections::~WyomingConnections() { stop(); }
 
 void WyomingConnections::adopt(int fd) {
   {
@@ -87,10 +81,7 @@ void WyomingConnections::adopt(int fd) {
   wake();
 }
 
-void WyomingConnections::wake() {
-  char byte = 1;
-  (void)!::write(wake_[1], &byte, 1);  // a full pipe means a wake-up is pending already
-}
+void WyomingConnections::wake() { wake_.wake(); }
 
 void WyomingConnections::stop() {
   std::lock_guard<std::mutex> stopping(stop_mutex_);
@@ -141,7 +132,7 @@ void WyomingConnections::poll_loop() {
         take_new(now);
       }
       expire(now);
-      fds.assign(1, pollfd{wake_[0], POLLIN, 0});
+      fds.assign(1, pollfd{wake_.read_fd(), POLLIN, 0});
       polled.clear();
       auto next = stopping_ ? stop_deadline_ : now + std::chrono::hours(1);
       for (auto& c : open_) {
@@ -158,11 +149,7 @@ void WyomingConnections::poll_loop() {
     int ready = ::poll(fds.data(), fds.size(), std::max(timeout_ms, 0));
     if (ready < 0 && errno != EINTR) return;
     if (ready <= 0) continue;
-    if (fds[0].revents) {
-      char sink[64];
-      while (::read(wake_[0], sink, sizeof sink) > 0) {
-      }
-    }
+    if (fds[0].revents) wake_.drain();
     for (std::size_t i = 1; i < fds.size(); ++i)
       if (fds[i].revents) read_from(*polled[i - 1]);
   }

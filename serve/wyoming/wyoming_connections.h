@@ -22,6 +22,7 @@
 #include <thread>
 #include <vector>
 
+#include "../wake_pipe.h"
 #include "tts/serve/wyoming_protocol.h"
 #include "wyoming_session.h"
 
@@ -72,7 +73,7 @@ class WyomingConnections {
   const WyomingConnectionLimits limits_;
   NewSession new_session_;
   Refused refused_;
-  int wake_[2] = {-1, -1};
+  WakePipe wake_;
   std::vector<char> read_buffer_;  // the poll thread's
   std::mutex stop_mutex_;          // one stop() at a time
   std::mutex mutex_;
