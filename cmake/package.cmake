@@ -60,7 +60,7 @@ set(CPACK_DEBIAN_PACKAGE_CONTROL_STRICT_PERMISSION ON)
 
 set(CPACK_DEBIAN_TTS_PACKAGE_NAME tts)
 # The one dependency no binary names: the Python package is Python source (dh_python3 would add it).
-set(CPACK_DEBIAN_TTS_PACKAGE_DEPENDS python3)
+set(CPACK_DEBIAN_TTS_PACKAGE_DEPENDS "python3, procps")
 set(CPACK_DEBIAN_TTS_PACKAGE_SUGGESTS speech-dispatcher)
 set(CPACK_DEBIAN_TTS_PACKAGE_CONTROL_EXTRA
   ${PROJECT_SOURCE_DIR}/packaging/conffiles ${PROJECT_SOURCE_DIR}/packaging/triggers)
