@@ -9,12 +9,16 @@ set_target_properties(tts_example_speak PROPERTIES C_STANDARD 99 C_EXTENSIONS OF
 
 include(CMakePackageConfigHelpers)
 include(GNUInstallDirs)
+# Components (cmake/package.cmake makes a Debian package of each): the library itself (libs,
+# libtts0); what building against it needs (dev, libtts-dev: the header, the .so link, the CMake
+# package, tts.pc); the voices (voices, tts-voices).
 install(TARGETS tts_shared EXPORT ttsTargets
-  LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR}
-  ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR}
-  RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
-install(FILES engine/include/tts/tts.h DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/tts)
-install(EXPORT ttsTargets NAMESPACE tts:: DESTINATION ${CMAKE_INSTALL_LIBDIR}/cmake/tts)
+  LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR} COMPONENT libs NAMELINK_COMPONENT dev
+  ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR} COMPONENT dev
+  RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR} COMPONENT libs)
+install(FILES engine/include/tts/tts.h DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/tts COMPONENT dev)
+install(EXPORT ttsTargets NAMESPACE tts:: DESTINATION ${CMAKE_INSTALL_LIBDIR}/cmake/tts
+  COMPONENT dev)
 file(WRITE ${PROJECT_BINARY_DIR}/ttsConfig.cmake.in
   "@PACKAGE_INIT@\ninclude(\"\${CMAKE_CURRENT_LIST_DIR}/ttsTargets.cmake\")\ncheck_required_components(tts)\n")
 configure_package_config_file(${PROJECT_BINARY_DIR}/ttsConfig.cmake.in
@@ -22,7 +26,7 @@ configure_package_config_file(${PROJECT_BINARY_DIR}/ttsConfig.cmake.in
 write_basic_package_version_file(${PROJECT_BINARY_DIR}/ttsConfigVersion.cmake
   VERSION ${PROJECT_VERSION} COMPATIBILITY SameMajorVersion)
 install(FILES ${PROJECT_BINARY_DIR}/ttsConfig.cmake ${PROJECT_BINARY_DIR}/ttsConfigVersion.cmake
-  DESTINATION ${CMAKE_INSTALL_LIBDIR}/cmake/tts)
+  DESTINATION ${CMAKE_INSTALL_LIBDIR}/cmake/tts COMPONENT dev)
 # pkg-config: the prefix is found from the .pc file's own place, so the tree can be relocated.
 # Outside /usr the dynamic loader does not look in the prefix's libdir, so there Libs also sets
 # the run path (-Wl,-rpath): a program built with `pkg-config --libs tts` runs without
@@ -48,9 +52,9 @@ install(CODE "
     set(tts_pc \"${PROJECT_BINARY_DIR}/pkgconfig-system/tts.pc\")
   endif()
   file(INSTALL DESTINATION \"\${CMAKE_INSTALL_PREFIX}/${CMAKE_INSTALL_LIBDIR}/pkgconfig\"
-    TYPE FILE FILES \"\${tts_pc}\")")
+    TYPE FILE FILES \"\${tts_pc}\")" COMPONENT dev)
 # The bundled voices, where an installed tts looks for them (<prefix>/share/tts/voices).
-install(DIRECTORY voices/ DESTINATION ${CMAKE_INSTALL_DATADIR}/tts/voices
+install(DIRECTORY voices/ DESTINATION ${CMAKE_INSTALL_DATADIR}/tts/voices COMPONENT voices
   PATTERN README.md EXCLUDE)
 
 # The prompts a person reads to record a voice (<prefix>/share/tts/prompts/LANG.txt).

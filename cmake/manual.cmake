@@ -12,7 +12,7 @@ set(TTS_COMPLETION ${PROJECT_BINARY_DIR}/completion/tts)
 add_custom_command(OUTPUT ${TTS_COMPLETION}
   COMMAND ${Python3_EXECUTABLE} ${PROJECT_SOURCE_DIR}/packaging/make-bash-completion
     --tts $<TARGET_FILE:tts> --out ${TTS_COMPLETION}
-  DEPENDS tts ${PROJECT_SOURCE_DIR}/packaging/make-bash-completion
+  DEPENDS tts tts-train ${PROJECT_SOURCE_DIR}/packaging/make-bash-completion
     ${PROJECT_SOURCE_DIR}/packaging/cli_help.py
   COMMENT "Bash completion of tts, from its --help")
 add_custom_target(tts_bash_completion ALL DEPENDS ${TTS_COMPLETION})
@@ -27,13 +27,16 @@ if(TTS_HELP2MAN)
       --tts $<TARGET_FILE:tts> --version ${PROJECT_VERSION} --help2man ${TTS_HELP2MAN}
       --out ${PROJECT_BINARY_DIR}/man/man1
     COMMAND ${CMAKE_COMMAND} -E touch ${TTS_MAN_STAMP}
-    DEPENDS tts ${PROJECT_SOURCE_DIR}/packaging/make-man-pages
+    DEPENDS tts tts-train ${PROJECT_SOURCE_DIR}/packaging/make-man-pages
       ${PROJECT_SOURCE_DIR}/packaging/cli_help.py
     COMMENT "Man pages of tts and its subcommands, from their --help (help2man)")
   add_custom_target(tts_man_pages ALL DEPENDS ${TTS_MAN_STAMP})
   # OPTIONAL: an install from a build of the command alone (./scripts/say) has none.
+  # The pages of `tts train` and its subcommands go with the trainer (the tts-train package).
   install(DIRECTORY ${PROJECT_BINARY_DIR}/man/man1 DESTINATION ${CMAKE_INSTALL_MANDIR}
-    OPTIONAL FILES_MATCHING PATTERN "*.1.gz")
+    OPTIONAL FILES_MATCHING PATTERN "*.1.gz" PATTERN "tts-train*" EXCLUDE)
+  install(DIRECTORY ${PROJECT_BINARY_DIR}/man/man1 DESTINATION ${CMAKE_INSTALL_MANDIR}
+    COMPONENT train OPTIONAL FILES_MATCHING PATTERN "tts-train*.1.gz")
 else()
   message(STATUS "tts: help2man not found: no man pages (scripts/install-deps package installs it)")
 endif()

@@ -5,6 +5,7 @@
 
 #include <array>
 #include <cstdio>
+#include <cstdlib>
 #include <string>
 
 namespace {
@@ -80,4 +81,43 @@ TEST(Cli, ASeedOutsideSixtyFourBitsIsAUsageError) {
       run("vocode /nonexistent/in.wav -o /tmp/tts_cli_test.wav --model "
           "/nonexistent/model --seed 18446744073709551615");
   EXPECT_EQ(r.exit_code, 3) << r.output;
+}
+
+// `tts train` is the trainer, a program of its own (tts-train) beside the command.
+TEST(Cli, TrainRunsTheTrainerWithEveryWordAfterTrain) {
+  Result r = run("train vocoder --help");
+  EXPECT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_THAT(r.output, HasSubstr("Usage: tts train vocoder"));
+  EXPECT_THAT(r.output, HasSubstr("--accumulate"));
+  r = run("train --help");
+  EXPECT_EQ(r.exit_code, 0) << r.output;
+  for (const char* sub : {"acoustic", "aligned-mels", "acoustic-average", "vocoder"})
+    EXPECT_THAT(r.output, HasSubstr(std::string("\n  ") + sub)) << sub;
+  // The trainer's own usage errors and exit codes come back through the command.
+  r = run("train nope");
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_THAT(r.output, HasSubstr("unknown command \"nope\" (see tts train --help)"));
+  r = run("train vocoder --data /nonexistent --out /tmp/never");
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_THAT(r.output, HasSubstr("/nonexistent"));
+}
+
+TEST(Cli, WithoutTheTrainerTrainSaysWhereToGetIt) {
+  char folder_template[] = "/tmp/tts-cli-alone-XXXXXX";
+  const char* folder = mkdtemp(folder_template);
+  ASSERT_NE(folder, nullptr);
+  const std::string alone = std::string(folder) + "/tts";
+  ASSERT_EQ(std::system(("cp " + std::string(TTS_BINARY_DIR) + "/tools/tts " + alone).c_str()), 0);
+  FILE* pipe = popen((alone + " train vocoder --help 2>&1").c_str(), "r");
+  ASSERT_NE(pipe, nullptr);
+  std::string output;
+  std::array<char, 4096> buffer;
+  while (std::size_t n = std::fread(buffer.data(), 1, buffer.size(), pipe))
+    output.append(buffer.data(), n);
+  const int status = pclose(pipe);
+  std::system(("rm -rf " + std::string(folder)).c_str());
+  ASSERT_TRUE(WIFEXITED(status));
+  EXPECT_EQ(WEXITSTATUS(status), 1) << output;
+  EXPECT_THAT(output, HasSubstr("install the tts-train package"));
+  EXPECT_THAT(output, HasSubstr(std::string(folder) + "/tts-train"));
 }

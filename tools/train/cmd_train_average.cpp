@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "commands.h"
+#include "train_commands.h"
 #include "tts/acoustic/model_average.h"
 
 namespace tts::cli {

@@ -4,7 +4,7 @@
 #include <iostream>
 #include <nlohmann/json.hpp>
 
-#include "commands.h"
+#include "train_commands.h"
 #include "tts/train/pitch_calibration.h"
 
 namespace tts::cli {

@@ -1,7 +1,7 @@
 // The options shared by the commands that run a finished acoustic model over recordings.
 #include <filesystem>
 
-#include "commands.h"
+#include "train_commands.h"
 
 namespace tts::cli {
 

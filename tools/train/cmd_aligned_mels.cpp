@@ -3,7 +3,7 @@
 // `tts train vocoder --predicted-mels` (ground-truth-aligned fine-tuning, docs/vocoder.md).
 #include <iostream>
 
-#include "commands.h"
+#include "train_commands.h"
 #include "tts/train/predicted_mels.h"
 
 namespace tts::cli {

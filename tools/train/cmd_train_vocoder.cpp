@@ -1,26 +1,19 @@
 // `tts train vocoder`: train a WaveNet vocoder from a folder of recordings.
 #include <iostream>
 
-#include "commands.h"
 #include "device_options.h"
 #include "loss_scaling_options.h"
+#include "train_commands.h"
 #include "tts/train/vocoder_trainer.h"
 #include "tts/train/world.h"
 
 namespace tts::cli {
 
-void register_train(CLI::App& app, int& exit_code) {
+void register_train_vocoder(CLI::App& train, int& exit_code) {
   auto o = std::make_shared<train::VocoderTrainingOptions>();
   auto config_file = std::make_shared<std::string>();
   auto data = std::make_shared<std::string>(), out = std::make_shared<std::string>();
-  CLI::App* train = app.add_subcommand("train", "Train models from recordings");
-  train->require_subcommand(1);
-  register_train_acoustic(*train, exit_code);
-  register_train_aligned_mels(*train, exit_code);
-  register_train_acoustic_average(*train, exit_code);
-  register_train_score_acoustic(*train, exit_code);
-  register_train_calibrate_pitch(*train, exit_code);
-  CLI::App* voc = train->add_subcommand("vocoder", "Train the WaveNet vocoder");
+  CLI::App* voc = train.add_subcommand("vocoder", "Train the WaveNet vocoder");
   voc->add_option("--data", *data,
                   "LJSpeech-style folder (metadata.csv + wavs/) or any folder "
                   "of audio files")

@@ -2,9 +2,9 @@
 // LJSpeech-style folder, with durations learned by monotonic alignment search.
 #include <iostream>
 
-#include "commands.h"
 #include "device_options.h"
 #include "loss_scaling_options.h"
+#include "train_commands.h"
 #include "tts/train/acoustic_trainer.h"
 #include "tts/train/world.h"
 

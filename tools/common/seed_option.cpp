@@ -1,8 +1,8 @@
-// The check of every subcommand's --seed (commands.h).
+// The check of every subcommand's --seed (command_line.h).
 #include <cerrno>
 #include <cstdlib>
 
-#include "commands.h"
+#include "command_line.h"
 
 namespace tts::cli {
 

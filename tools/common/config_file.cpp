@@ -1,7 +1,7 @@
 // Reading the JSON files given to --config, shared by the subcommands that take one.
 #include <fstream>
 
-#include "commands.h"
+#include "command_line.h"
 
 namespace tts::cli {
 

@@ -5,7 +5,7 @@
 #include <iostream>
 #include <nlohmann/json.hpp>
 
-#include "commands.h"
+#include "train_commands.h"
 #include "tts/train/acoustic_score.h"
 
 namespace tts::cli {

@@ -2,7 +2,7 @@
 #include <iostream>
 #include <string>
 
-#include "commands.h"
+#include "train_commands.h"
 
 namespace tts::cli {
 
