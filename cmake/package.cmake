@@ -64,9 +64,9 @@ set(CPACK_DEBIAN_PACKAGE_CONTROL_STRICT_PERMISSION ON)
 
 # The summary line every package's description starts with, then what the package holds.
 set(tts_summary "speech synthesis with a WaveNet voice")
-set(tts_about "tts turns text into speech on the CPU (or an NVIDIA GPU) with a WaveNet vocoder:
-a frontend (normalisation, phonemes from libespeak-ng) and an acoustic model feed a
-vocoder that makes the audio as it streams out.")
+set(tts_about "tts turns text into speech on the CPU (or an NVIDIA GPU): a frontend
+(normalisation, phonemes from libespeak-ng) and an acoustic model feed a
+WaveNet vocoder that makes the audio as it streams out.")
 
 set(CPACK_DEBIAN_TTS_PACKAGE_NAME tts)
 # The Python package is Python source (dh_python3 would add python3) and loads libtts0; the unit's
