@@ -5,8 +5,10 @@
 
 #include <array>
 #include <cstdio>
-#include <cstdlib>
+#include <filesystem>
 #include <string>
+
+#include "temp_folder.h"
 
 namespace {
 
@@ -15,8 +17,9 @@ struct Result {
   std::string output;  // stdout and stderr together
 };
 
-Result run(const std::string& arguments) {
-  const std::string command = std::string(TTS_BINARY_DIR) + "/tools/tts " + arguments + " 2>&1";
+// Runs a shell command line, its stderr with its stdout.
+Result run_command(const std::string& command_line) {
+  const std::string command = command_line + " 2>&1";
   Result r{-1, ""};
   FILE* pipe = popen(command.c_str(), "r");
   if (!pipe) return r;
@@ -26,6 +29,10 @@ Result run(const std::string& arguments) {
   const int status = pclose(pipe);
   r.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
   return r;
+}
+
+Result run(const std::string& arguments) {
+  return run_command(std::string(TTS_BINARY_DIR) + "/tools/tts " + arguments);
 }
 
 using ::testing::HasSubstr;
@@ -103,21 +110,11 @@ TEST(Cli, TrainRunsTheTrainerWithEveryWordAfterTrain) {
 }
 
 TEST(Cli, WithoutTheTrainerTrainSaysWhereToGetIt) {
-  char folder_template[] = "/tmp/tts-cli-alone-XXXXXX";
-  const char* folder = mkdtemp(folder_template);
-  ASSERT_NE(folder, nullptr);
-  const std::string alone = std::string(folder) + "/tts";
-  ASSERT_EQ(std::system(("cp " + std::string(TTS_BINARY_DIR) + "/tools/tts " + alone).c_str()), 0);
-  FILE* pipe = popen((alone + " train vocoder --help 2>&1").c_str(), "r");
-  ASSERT_NE(pipe, nullptr);
-  std::string output;
-  std::array<char, 4096> buffer;
-  while (std::size_t n = std::fread(buffer.data(), 1, buffer.size(), pipe))
-    output.append(buffer.data(), n);
-  const int status = pclose(pipe);
-  std::system(("rm -rf " + std::string(folder)).c_str());
-  ASSERT_TRUE(WIFEXITED(status));
-  EXPECT_EQ(WEXITSTATUS(status), 1) << output;
-  EXPECT_THAT(output, HasSubstr("install the tts-train package"));
-  EXPECT_THAT(output, HasSubstr(std::string(folder) + "/tts-train"));
+  const tts::testing_support::TempFolder folder;
+  const std::filesystem::path alone = folder.path() / "tts";
+  std::filesystem::copy_file(std::filesystem::path(TTS_BINARY_DIR) / "tools" / "tts", alone);
+  const Result r = run_command(alone.string() + " train vocoder --help");
+  EXPECT_EQ(r.exit_code, 1) << r.output;
+  EXPECT_THAT(r.output, HasSubstr("install the tts-train package"));
+  EXPECT_THAT(r.output, HasSubstr((folder.path() / "tts-train").string()));
 }
