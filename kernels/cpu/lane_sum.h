@@ -30,14 +30,20 @@ TTS_ISA_INLINE float lane_sum(const float* x, std::ptrdiff_t n) {
   return sum;
 }
 
-// Σ x[i]² over [0, n).
-TTS_ISA_INLINE float lane_sum_of_squares(const float* x, std::ptrdiff_t n) {
+// Σ (x[i] - centre)² over [0, n).
+TTS_ISA_INLINE float lane_sum_of_squares(const float* x, float centre, std::ptrdiff_t n) {
   float lane[kReductionLanes] = {};
   std::ptrdiff_t i = 0;
   for (; i + kReductionLanes <= n; i += kReductionLanes)
-    for (int k = 0; k < kReductionLanes; ++k) lane[k] += x[i + k] * x[i + k];
+    for (int k = 0; k < kReductionLanes; ++k) {
+      const float d = x[i + k] - centre;
+      lane[k] += d * d;
+    }
   float sum = combine_lanes(lane);
-  for (; i < n; ++i) sum += x[i] * x[i];
+  for (; i < n; ++i) {
+    const float d = x[i] - centre;
+    sum += d * d;
+  }
   return sum;
 }
 

@@ -9,8 +9,8 @@ namespace tts::kernels::detail {
 
 // normalized = (x - mean) / sqrt(var + epsilon), y = normalized ⊙ gamma + beta over the c values
 // of one column; returns 1 / sqrt(var + epsilon). y may be x. The sums run in 16 fixed lanes, so
-// every variant adds in the same order; the variants differ only where FMA fuses the last
-// multiply-add (avx2, avx512), by half an ulp.
+// every variant adds in the same order; the variants differ only where FMA (avx2, avx512) fuses a
+// multiply-add (the squares into their sum, γ·n + β), by about an ulp.
 inline float layer_norm_column(const float* x, std::ptrdiff_t c, const float* gamma,
                                const float* beta, float epsilon, float* normalized, float* y) {
   return cpu_kernels().layer_norm_column(x, c, gamma, beta, epsilon, normalized, y);
