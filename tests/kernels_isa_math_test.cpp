@@ -124,6 +124,12 @@ TEST_P(IsaMath, SoftmaxSampleNeverPicksAClassOfZeroProbability) {
   EXPECT_EQ(scratch(7), 1.0f);
   EXPECT_EQ(scratch(3), 0.0f);
   EXPECT_EQ(scratch(0), 0.0f);
+  // A NaN logit (after the first, which the maximum starts from) has probability 0 too.
+  logits(5) = std::numeric_limits<float>::quiet_NaN();
+  for (const float uniform : {0.0f, 0.5f, 0.9999999f})
+    EXPECT_EQ(tts::kernels::softmax_sample(logits, 1.0f, uniform, scratch), 7) << variant_.name;
+  EXPECT_EQ(scratch(5), 0.0f);
+  logits(5) = -1000.0f;
   // Temperature 0 is the arg-max (the first of equal maxima), whatever the uniform.
   logits(12) = 0.0f;
   EXPECT_EQ(tts::kernels::softmax_sample(logits, 0.0f, 0.9f, scratch), 7) << variant_.name;

@@ -27,7 +27,9 @@ namespace {
 // and 0 where 2^n is under float's normal range (x below about −87.3). Only integer selects after
 // the clamp: with a float select there GCC keeps the AVX2 and AVX-512 loops scalar.
 TTS_ISA_INLINE float softmax_exp(float x) {
-  const float clamped = x < -104.0f ? -104.0f : (x > 88.0f ? 88.0f : x);
+  // A NaN compares false, so it takes the lower clamp and probability 0 (and the conversion below
+  // stays defined).
+  const float clamped = x >= -104.0f ? (x > 88.0f ? 88.0f : x) : -104.0f;
   const float z = clamped * 1.44269504088896341f + 0.5f;
   const int32_t truncated = static_cast<int32_t>(z);
   const int32_t n = truncated - (static_cast<float>(truncated) > z ? 1 : 0);
