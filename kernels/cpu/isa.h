@@ -1,7 +1,7 @@
 // Internal: explicit instruction-set dispatch for the hot CPU kernels (the GEMV, the gate and the
 // softmax of sampling, the acoustic model's layer normalisation, and the FMA chains that measure
-// peak speed). Each kernel's body is an always-inline
-// template compiled into one named variant per ISA (a function with a `target` attribute):
+// peak speed). Each kernel's body is an always-inline template compiled into one named variant
+// per ISA (a function with a `target` attribute):
 //   x86-64:  avx512 (x86-64-v4), avx2 (x86-64-v3: AVX2 + FMA), baseline (x86-64, SSE2)
 //   aarch64: sve (Armv8.2-A + SVE), baseline (Armv8-A, whose SIMD is NEON)
 // isa.cpp holds the registry of the variants built and which of them this CPU runs, picks one at
