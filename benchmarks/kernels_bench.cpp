@@ -1,10 +1,15 @@
 // Micro-benchmarks of the CPU kernels at the WaveNet's sizes, each beside a peer in the same run:
-// our GEMV against Eigen's, our gate against Eigen's tanh/logistic, and OpenBLAS GEMM's FLOP rate.
+// our GEMV against Eigen's, our gate against Eigen's tanh/logistic, our softmax sampling and layer
+// norm against the same maths in Eigen expressions, and OpenBLAS GEMM's FLOP rate.
 // Run: build/benchmarks/kernels_bench (numbers are ratios within one run; the machine is shared).
 #include <benchmark/benchmark.h>
 
+#include <cmath>
+
 #include "tts/kernels/activations.h"
 #include "tts/kernels/linear_algebra.h"
+#include "tts/kernels/normalization.h"
+#include "tts/kernels/softmax.h"
 
 using namespace tts::kernels;
 
@@ -61,6 +66,71 @@ void BM_Gate_Eigen(benchmark::State& state) {
   }
 }
 
+// One draw from 256 classes (the WaveNet's μ-law classes), logits spread as a trained head's are.
+void BM_SoftmaxSample_Ours(benchmark::State& state) {
+  const Vector logits = Vector::Random(state.range(0)) * 8.0f;
+  Vector scratch(state.range(0));
+  float uniform = 0.0f;
+  for (auto _ : state) {
+    benchmark::DoNotOptimize(softmax_sample(logits, 1.0f, uniform, scratch));
+    uniform = uniform < 0.9f ? uniform + 0.1f : 0.0f;
+  }
+  state.SetLabel(cpu_kernel_isa());
+}
+
+// What softmax_sample ran before it joined the ISA table: Eigen's exp, in the SSE2 that Eigen
+// picks at compile time, and its sum.
+void BM_SoftmaxSample_Eigen(benchmark::State& state) {
+  const Vector logits = Vector::Random(state.range(0)) * 8.0f;
+  Vector scratch(state.range(0));
+  float uniform = 0.0f;
+  for (auto _ : state) {
+    const float max = logits.maxCoeff();
+    scratch = ((logits.array() - max) * (1.0f / 1.0f)).exp();
+    const float target = uniform * scratch.sum();
+    float cumulative = 0.0f;
+    Eigen::Index k = 0;
+    for (; k + 1 < scratch.size(); ++k) {
+      cumulative += scratch[k];
+      if (target < cumulative) break;
+    }
+    benchmark::DoNotOptimize(k);
+    uniform = uniform < 0.9f ? uniform + 0.1f : 0.0f;
+  }
+}
+
+// The acoustic model's decoder: 256 channels × 229 frames (the bundled voice's first sentence).
+void BM_LayerNorm_Ours(benchmark::State& state) {
+  const Matrix x = Matrix::Random(state.range(0), state.range(1));
+  const Vector gamma = Vector::Random(state.range(0)), beta = Vector::Random(state.range(0));
+  Matrix normalized(x.rows(), x.cols()), y(x.rows(), x.cols());
+  Vector inv_std(x.cols());
+  for (auto _ : state) {
+    layer_norm_forward(x, gamma, beta, 1e-5f, normalized, inv_std, y);
+    benchmark::DoNotOptimize(y.data());
+  }
+  state.SetLabel(cpu_kernel_isa());
+}
+
+// What layer_norm_forward ran before it joined the ISA table.
+void BM_LayerNorm_Eigen(benchmark::State& state) {
+  const Matrix x = Matrix::Random(state.range(0), state.range(1));
+  const Vector gamma = Vector::Random(state.range(0)), beta = Vector::Random(state.range(0));
+  Matrix normalized(x.rows(), x.cols()), y(x.rows(), x.cols());
+  Vector inv_std(x.cols());
+  for (auto _ : state) {
+    for (Eigen::Index t = 0; t < x.cols(); ++t) {
+      const float mean = x.col(t).mean();
+      normalized.col(t) = x.col(t).array() - mean;
+      const float variance = normalized.col(t).squaredNorm() / static_cast<float>(x.rows());
+      inv_std(t) = 1.0f / std::sqrt(variance + 1e-5f);
+      normalized.col(t) *= inv_std(t);
+      y.col(t) = normalized.col(t).cwiseProduct(gamma) + beta;
+    }
+    benchmark::DoNotOptimize(y.data());
+  }
+}
+
 // The training products: [2R × 2R] · [2R × N] and [S × L·R] · [L·R × N] for N = 4 × 8000.
 void BM_Gemm_Training(benchmark::State& state) {
   set_gemm_threads(1);
@@ -80,6 +150,10 @@ BENCHMARK(BM_Gemv_Ours)->Apply(gemv_sizes);
 BENCHMARK(BM_Gemv_Eigen)->Apply(gemv_sizes);
 BENCHMARK(BM_Gate_Ours)->Arg(64)->Arg(1280);
 BENCHMARK(BM_Gate_Eigen)->Arg(64)->Arg(1280);
+BENCHMARK(BM_SoftmaxSample_Ours)->Arg(256);
+BENCHMARK(BM_SoftmaxSample_Eigen)->Arg(256);
+BENCHMARK(BM_LayerNorm_Ours)->Args({256, 229});
+BENCHMARK(BM_LayerNorm_Eigen)->Args({256, 229});
 BENCHMARK(BM_Gemm_Training)
     ->Args({128, 128, 32000})
     ->Args({256, 1280, 32000})

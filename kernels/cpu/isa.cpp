@@ -10,6 +10,8 @@
 
 #include "gate_kernel.h"
 #include "gemv_kernel.h"
+#include "layer_norm_kernel.h"
+#include "softmax_kernel.h"
 #include "tts/kernels/cpu_isa.h"
 #include "tts/kernels/linear_algebra.h"
 
@@ -68,29 +70,35 @@ const Variant kVariants[] = {
     {"avx512",
      "x86-64-v4: AVX-512 F/BW/DQ/VL/CD",
      has_avx512,
-     {gemv_column_major_avx512, gated_tanh_sigmoid_avx512, fma_chains_avx512}},
+     {gemv_column_major_avx512, gated_tanh_sigmoid_avx512, fma_chains_avx512, softmax_sample_avx512,
+      layer_norm_column_avx512}},
     {"avx2",
      "x86-64-v3: AVX2, FMA, BMI2",
      has_avx2,
-     {gemv_column_major_avx2, gated_tanh_sigmoid_avx2, fma_chains_avx2}},
+     {gemv_column_major_avx2, gated_tanh_sigmoid_avx2, fma_chains_avx2, softmax_sample_avx2,
+      layer_norm_column_avx2}},
     {"baseline",
      "x86-64: SSE2",
      always,
-     {gemv_column_major_baseline, gated_tanh_sigmoid_baseline, fma_chains_baseline}},
+     {gemv_column_major_baseline, gated_tanh_sigmoid_baseline, fma_chains_baseline,
+      softmax_sample_baseline, layer_norm_column_baseline}},
 #elif defined(TTS_ISA_AARCH64)
     {"sve",
      "Armv8.2-A with SVE",
      has_sve,
-     {gemv_column_major_sve, gated_tanh_sigmoid_sve, fma_chains_sve}},
+     {gemv_column_major_sve, gated_tanh_sigmoid_sve, fma_chains_sve, softmax_sample_sve,
+      layer_norm_column_sve}},
     {"baseline",
      "Armv8-A: NEON",
      always,
-     {gemv_column_major_baseline, gated_tanh_sigmoid_baseline, fma_chains_baseline}},
+     {gemv_column_major_baseline, gated_tanh_sigmoid_baseline, fma_chains_baseline,
+      softmax_sample_baseline, layer_norm_column_baseline}},
 #else
     {"baseline",
      "the compiler's default for this architecture",
      always,
-     {gemv_column_major_baseline, gated_tanh_sigmoid_baseline, fma_chains_baseline}},
+     {gemv_column_major_baseline, gated_tanh_sigmoid_baseline, fma_chains_baseline,
+      softmax_sample_baseline, layer_norm_column_baseline}},
 #endif
 };
 

@@ -1,6 +1,7 @@
-// Internal: explicit instruction-set dispatch for the hot CPU kernels (the GEMV and the gate of
-// sampling, and the FMA chains that measure peak speed). Each kernel's body is an always-inline
-// template compiled into one named variant per ISA (a function with a `target` attribute):
+// Internal: explicit instruction-set dispatch for the hot CPU kernels (the GEMV, the gate and the
+// softmax of sampling, the acoustic model's layer normalisation, and the FMA chains that measure
+// peak speed). Each kernel's body is an always-inline template compiled into one named variant
+// per ISA (a function with a `target` attribute):
 //   x86-64:  avx512 (x86-64-v4), avx2 (x86-64-v3: AVX2 + FMA), baseline (x86-64, SSE2)
 //   aarch64: sve (Armv8.2-A + SVE), baseline (Armv8-A, whose SIMD is NEON)
 // isa.cpp holds the registry of the variants built and which of them this CPU runs, picks one at
@@ -11,6 +12,7 @@
 
 #include <atomic>
 #include <cstddef>
+#include <cstdint>
 
 #if defined(__x86_64__)
 #define TTS_ISA_X86 1
@@ -41,12 +43,19 @@ using GemvFn = void (*)(const float* a, std::ptrdiff_t lda, std::ptrdiff_t m, st
 using GateFn = void (*)(const float* filter, const float* gate, float* out, float* keep_tanh,
                         float* keep_sigmoid, std::ptrdiff_t n);
 using FmaChainsFn = float (*)(long iterations, float a, float b);
+using SoftmaxSampleFn = int32_t (*)(const float* logits, std::ptrdiff_t n, float inv_temperature,
+                                    float uniform, float* scratch);
+using LayerNormColumnFn = float (*)(const float* x, std::ptrdiff_t c, const float* gamma,
+                                    const float* beta, float epsilon, float* normalized, float* y);
 
-// One variant's kernels: what every call of gemv / gate_forward(_step) / the peak measure runs.
+// One variant's kernels: what every call of gemv / gate_forward(_step) / softmax_sample /
+// layer_norm_forward / the peak measure runs.
 struct CpuKernels {
   GemvFn gemv;
   GateFn gate;
   FmaChainsFn fma_chains;
+  SoftmaxSampleFn softmax_sample;       // softmax_kernel.h
+  LayerNormColumnFn layer_norm_column;  // layer_norm_kernel.h
 };
 
 // The variant in use; null until the first call selects one (select_cpu_kernels, in isa.cpp).

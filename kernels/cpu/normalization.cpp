@@ -1,7 +1,8 @@
 #include "tts/kernels/normalization.h"
 
-#include <cmath>
 #include <stdexcept>
+
+#include "layer_norm_kernel.h"
 
 namespace tts::kernels {
 
@@ -11,14 +12,9 @@ void layer_norm_forward(ConstMatrixRef x, ConstVectorRef gamma, ConstVectorRef b
   if (gamma.size() != c || beta.size() != c || normalized.rows() != c || normalized.cols() != n ||
       inv_std.size() != n || y.rows() != c || y.cols() != n)
     throw std::invalid_argument("layer_norm_forward: shapes do not agree");
-  for (Eigen::Index t = 0; t < n; ++t) {
-    const float mean = x.col(t).mean();
-    normalized.col(t) = x.col(t).array() - mean;
-    const float variance = normalized.col(t).squaredNorm() / static_cast<float>(c);
-    inv_std(t) = 1.0f / std::sqrt(variance + epsilon);
-    normalized.col(t) *= inv_std(t);
-    y.col(t) = normalized.col(t).cwiseProduct(gamma) + beta;
-  }
+  for (Eigen::Index t = 0; t < n; ++t)
+    inv_std(t) = detail::layer_norm_column(x.col(t).data(), c, gamma.data(), beta.data(), epsilon,
+                                           normalized.col(t).data(), y.col(t).data());
 }
 
 void layer_norm_backward(ConstMatrixRef dy, ConstMatrixRef normalized, ConstVectorRef inv_std,

@@ -1,8 +1,11 @@
 #include "tts/kernels/softmax.h"
 
+#include <cassert>
 #include <cmath>
 #include <stdexcept>
 #include <string>
+
+#include "softmax_kernel.h"
 
 namespace tts::kernels {
 
@@ -36,22 +39,14 @@ double softmax_cross_entropy(ConstMatrixRef logits, const std::vector<int32_t>& 
 }
 
 int32_t softmax_sample(ConstVectorRef logits, float temperature, float uniform, VectorRef scratch) {
-  Eigen::Index best = 0;
-  const float max = logits.maxCoeff(&best);
-  if (temperature <= 0.0f) return static_cast<int32_t>(best);
-  scratch = ((logits.array() - max) * (1.0f / temperature)).exp();
-  const float target = uniform * scratch.sum();
-  // Inverse CDF by a linear scan: the classes are few (256) and the scan is branch-predictable.
-  float cumulative = 0.0f;
-  const Eigen::Index n = scratch.size();
-  for (Eigen::Index k = 0; k < n; ++k) {
-    cumulative += scratch[k];
-    if (target < cumulative) return static_cast<int32_t>(k);
+  if (temperature <= 0.0f) {
+    Eigen::Index best = 0;
+    logits.maxCoeff(&best);
+    return static_cast<int32_t>(best);
   }
-  // Rounding can leave target == sum: return the last class with non-zero probability.
-  for (Eigen::Index k = n - 1; k > 0; --k)
-    if (scratch[k] > 0.0f) return static_cast<int32_t>(k);
-  return 0;
+  assert(logits.size() > 0 && scratch.size() == logits.size());
+  return detail::softmax_sample_kernel(logits.data(), logits.size(), 1.0f / temperature, uniform,
+                                       scratch.data());
 }
 
 }  // namespace tts::kernels

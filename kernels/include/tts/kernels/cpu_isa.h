@@ -1,8 +1,9 @@
-// The instruction-set variants of the CPU's hot kernels: the GEMV and the gate of sampling (and
-// the peak-speed measure). Each is compiled once per ISA into a named variant; the library picks
-// one at the first kernel call: the one named by $TTS_ISA when this CPU runs it, otherwise the
-// best this CPU runs. x86-64 builds have avx512 (x86-64-v4), avx2 (x86-64-v3: AVX2 + FMA) and
-// baseline; aarch64 builds have sve and baseline (NEON). GEMM is OpenBLAS's, which picks its own.
+// The instruction-set variants of the CPU's hot kernels: the GEMV, the gate and the softmax of
+// sampling, the acoustic model's layer norm (and the peak-speed measure). Each is compiled once per
+// ISA into a named variant; the library picks one at the first kernel call: the one named by
+// $TTS_ISA when this CPU runs it, otherwise the best this CPU runs. x86-64 builds have avx512
+// (x86-64-v4), avx2 (x86-64-v3: AVX2 + FMA) and baseline; aarch64 builds have sve and baseline
+// (NEON). GEMM is OpenBLAS's, which picks its own.
 #pragma once
 
 #include <string>

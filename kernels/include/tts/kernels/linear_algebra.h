@@ -22,8 +22,9 @@ GemmSizes gemm_sizes(ConstMatrixRef c, ConstMatrixRef a, Transpose transpose_a, 
 // y = A · x (+ y when accumulate). The serial-path product of incremental sampling.
 void gemv(VectorRef y, ConstMatrixRef a, ConstVectorRef x, bool accumulate = false);
 
-// The ISA variant the CPU kernels (GEMV, gate) run, with its instructions, for reports:
-// e.g. "avx512 (x86-64-v4: AVX-512 F/BW/DQ/VL/CD)". Choosing one: tts/kernels/cpu_isa.h.
+// The ISA variant the CPU kernels (GEMV, gate, softmax sampling, layer norm) run, with its
+// instructions, for reports: e.g. "avx512 (x86-64-v4: AVX-512 F/BW/DQ/VL/CD)". Choosing one:
+// tts/kernels/cpu_isa.h.
 const char* cpu_kernel_isa();
 
 // Threads that one GEMM may use (OpenBLAS's pool; process-wide). Training calls this once.
