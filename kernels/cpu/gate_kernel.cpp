@@ -11,8 +11,10 @@
 #if defined(__aarch64__) && defined(__clang__)
 #pragma clang fp contract(off)
 #elif defined(__aarch64__)
+#pragma GCC push_options  // popped at the end: a unity build's next files keep their options
 #pragma GCC optimize("no-trapping-math", "fp-contract=off")
 #elif defined(__GNUC__) && !defined(__clang__)
+#pragma GCC push_options
 #pragma GCC optimize("no-trapping-math")
 #endif
 
@@ -93,3 +95,7 @@ TTS_TARGET_SVE void gated_tanh_sigmoid_sve(const float* filter, const float* gat
 #endif
 
 }  // namespace tts::kernels::detail
+
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC pop_options
+#endif
