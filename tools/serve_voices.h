@@ -8,13 +8,17 @@
 #include <string>
 #include <vector>
 
+#include "tts/kernels/compact_matrix.h"
 #include "tts/serve/speech_service.h"
+#include "tts/vocoder/compact_sampling_weights.h"
 
 namespace tts::cli {
 
 struct ServedVoiceChoice {
   std::vector<std::string> names;                 // --voice: these only (the first is the default)
   std::vector<std::filesystem::path> voice_dirs;  // --voices-dir: every voice in each, as well
+  // --weights: every voice's CPU sampling weights (engine::Voice::load).
+  kernels::WeightPrecision sampling_weights = vocoder::kDefaultSamplingPrecision;
 };
 
 // The voices to serve at start. A voice named with --voice that cannot be loaded is an error

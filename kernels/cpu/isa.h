@@ -1,4 +1,4 @@
-// Internal: explicit instruction-set dispatch for the hot CPU kernels (the GEMV and the gate of
+// Internal: explicit instruction-set dispatch for the hot CPU kernels (the GEMVs and the gate of
 // sampling, and the FMA chains that measure peak speed). Each kernel's body is an always-inline
 // template compiled into one named variant per ISA (a function with a `target` attribute):
 //   x86-64:  avx512 (x86-64-v4), avx2 (x86-64-v3: AVX2 + FMA), baseline (x86-64, SSE2)
@@ -11,6 +11,7 @@
 
 #include <atomic>
 #include <cstddef>
+#include <cstdint>
 
 #if defined(__x86_64__)
 #define TTS_ISA_X86 1
@@ -41,12 +42,20 @@ using GemvFn = void (*)(const float* a, std::ptrdiff_t lda, std::ptrdiff_t m, st
 using GateFn = void (*)(const float* filter, const float* gate, float* out, float* keep_tanh,
                         float* keep_sigmoid, std::ptrdiff_t n);
 using FmaChainsFn = float (*)(long iterations, float a, float b);
+// The GEMVs over 16- and 8-bit weights (compact_gemv_kernel.h).
+using GemvF16Fn = void (*)(const std::uint16_t* a, std::ptrdiff_t lda, std::ptrdiff_t m,
+                           std::ptrdiff_t n, const float* x, float* y, bool accumulate);
+using GemvI8Fn = void (*)(const std::int8_t* a, const float* row_scale, std::ptrdiff_t lda,
+                          std::ptrdiff_t m, std::ptrdiff_t n, const float* x, float* y,
+                          bool accumulate);
 
 // One variant's kernels: what every call of gemv / gate_forward(_step) / the peak measure runs.
 struct CpuKernels {
   GemvFn gemv;
   GateFn gate;
   FmaChainsFn fma_chains;
+  GemvF16Fn gemv_f16;
+  GemvI8Fn gemv_i8;
 };
 
 // The variant in use; null until the first call selects one (select_cpu_kernels, in isa.cpp).

@@ -112,8 +112,12 @@ VoiceInfo read_voice_info(const std::filesystem::path& folder);
 
 class Voice {
  public:
-  // Loads and checks the whole voice. Throws VoiceError naming the file and the problem.
-  static std::shared_ptr<const Voice> load(const std::filesystem::path& folder);
+  // Loads and checks the whole voice; its CPU samplers multiply by the vocoder's matrices in
+  // `sampling_weights` (fp32 as trained, or compacted to fp16 or int8: vocoder/
+  // compact_sampling_weights.h). Throws VoiceError naming the file and the problem.
+  static std::shared_ptr<const Voice> load(
+      const std::filesystem::path& folder,
+      kernels::WeightPrecision sampling_weights = vocoder::kDefaultSamplingPrecision);
 
   const VoiceInfo& info() const { return info_; }
   int sample_rate() const { return info_.sample_rate; }
