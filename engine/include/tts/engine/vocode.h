@@ -6,7 +6,6 @@
 
 #include "tts/kernels/compact_matrix.h"
 #include "tts/kernels/tensor.h"
-#include "tts/vocoder/compact_sampling_weights.h"
 #include "tts/vocoder/model_files.h"
 #include "tts/vocoder/sampler_interface.h"
 
@@ -20,7 +19,7 @@ using AudioChunkCallback = std::function<bool(const float* samples, std::size_t 
 std::vector<float> vocode(const vocoder::VocoderModel& model, const kernels::Matrix& mel,
                           const vocoder::SamplerOptions& options,
                           const AudioChunkCallback& on_chunk = nullptr, std::size_t chunk = 4000,
-                          kernels::WeightPrecision weights = vocoder::kDefaultSamplingPrecision);
+                          kernels::WeightPrecision weights = kernels::WeightPrecision::kFp32);
 
 // Mean absolute difference of two log-mel spectrograms (natural-log units) over the frames they
 // share; 0 for identical audio. Frames beyond the shorter one are ignored.

@@ -35,7 +35,7 @@ class SamplerSource {
   // multiply by them in `cpu_precision`. Throws std::invalid_argument as
   // compact_sampling_weights when they cannot be compacted.
   explicit SamplerSource(const WaveNetWeights& weights,
-                         kernels::WeightPrecision cpu_precision = kDefaultSamplingPrecision);
+                         kernels::WeightPrecision cpu_precision = kernels::WeightPrecision::kFp32);
   ~SamplerSource();
   SamplerSource(const SamplerSource&) = delete;
   SamplerSource& operator=(const SamplerSource&) = delete;
