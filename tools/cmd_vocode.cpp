@@ -7,6 +7,7 @@
 #include "tts/audio/audio_file.h"
 #include "tts/engine/vocode.h"
 #include "tts/kernels/npy.h"
+#include "tts/vocoder/compact_sampling_weights.h"
 #include "tts/vocoder/sample_codec.h"
 #include "weights_option.h"
 
