@@ -5,7 +5,7 @@ precision's copy-synthesis distance to the recordings; and Praat's HNR.
 
     /usr/bin/python3 tools/quality/compare_sampling_weights.py [--tts build/tools/tts]
         [--voice voices/default] [--corpus data/asterisk] [--sentences FILE] [--count 20]
-        [--seeds 0 1] [--jobs 2] [--work DIR]
+        [--prompts N] [--seeds 0 1] [--jobs 2] [--work DIR]
 
 Two sets: the voice's held-out prompts (VOICE/held-out.txt), each recording → log-mel → the
 voice's vocoder (`tts vocode --report`), and the first COUNT lines of --sentences spoken by
@@ -56,14 +56,15 @@ def main():
     p.add_argument("--corpus", default=os.path.join(ROOT, "data", "asterisk"))
     p.add_argument("--sentences", default=os.path.join(ROOT, "..", "shared", "eval",
                                                        "dev-sentences.txt"))
-    p.add_argument("--count", type=int, default=20)
+    p.add_argument("--count", type=int, default=20, help="sentences to speak")
+    p.add_argument("--prompts", type=int, help="held-out prompts to copy (default: all)")
     p.add_argument("--seeds", type=int, nargs=2, default=[0, 1])
     p.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
     p.add_argument("--work", help="keep the audio here (default: a temporary folder)")
     a = p.parse_args()
     work = a.work or tempfile.mkdtemp(prefix="tts-sampling-weights-")
     with open(os.path.join(a.voice, "held-out.txt")) as f:
-        prompts = [line.strip() for line in f if line.strip()]
+        prompts = [line.strip() for line in f if line.strip()][:a.prompts]
     with open(a.sentences) as f:
         sentences = [line.strip() for line in f if line.strip()][:a.count]
     sets = {"copy": prompts, "say": [f"{k:02d}" for k in range(len(sentences))]}
