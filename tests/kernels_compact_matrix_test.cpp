@@ -225,6 +225,20 @@ TEST_P(CompactGemvVariant, ProductsStayCloseToTheFp32Product) {
   }
 }
 
+// fp16 by default where the variant widens halves in hardware; x86-64's baseline converts in
+// software, slower than fp32's product, so it keeps fp32.
+TEST_P(CompactGemvVariant, DefaultPrecisionIsFp16WhereHalvesWidenInHardware) {
+  const WeightPrecision expected =
+#if defined(__x86_64__)
+      variant_.name == "baseline" ? WeightPrecision::kFp32 : WeightPrecision::kFp16;
+#elif defined(__aarch64__)
+      WeightPrecision::kFp16;
+#else
+      WeightPrecision::kFp32;
+#endif
+  EXPECT_EQ(tts::kernels::default_weight_precision(), expected) << variant_.name;
+}
+
 INSTANTIATE_TEST_SUITE_P(CpuKernels, CompactGemvVariant, ::testing::ValuesIn(built_variant_names()),
                          [](const ::testing::TestParamInfo<std::string>& info) {
                            return info.param;

@@ -25,7 +25,7 @@ struct BenchOptions {
   int train_batch = 4;
   int train_length = 8000;
   int train_steps = 2;
-  kernels::WeightPrecision weights = vocoder::kDefaultSamplingPrecision;  // of the sampling
+  kernels::WeightPrecision weights = kernels::default_weight_precision();  // of the sampling
   kernels::DeviceChoice train;  // where the timed training step runs
 };
 

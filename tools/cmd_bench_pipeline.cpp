@@ -34,7 +34,7 @@ struct PipelineBenchOptions {
   std::string size = "full";  // of the random voice
   std::string text = kParagraph;
   int threads = 1;
-  kernels::WeightPrecision weights = vocoder::kDefaultSamplingPrecision;
+  kernels::WeightPrecision weights = kernels::default_weight_precision();
   std::uint64_t seed = 0;
   std::size_t chunk_samples = 2048;
   float pitch_semitones = 0.0f;

@@ -43,7 +43,7 @@ struct SayOptions {
   bool raw = false;
   bool ssml = false;
   kernels::Device device = kernels::Device::kCpu;
-  kernels::WeightPrecision weights = vocoder::kDefaultSamplingPrecision;
+  kernels::WeightPrecision weights = kernels::default_weight_precision();
   engine::SynthesisOptions synthesis;
 };
 

@@ -6,8 +6,8 @@
 #include "commands.h"
 #include "tts/audio/audio_file.h"
 #include "tts/engine/vocode.h"
+#include "tts/kernels/compact_matrix.h"
 #include "tts/kernels/npy.h"
-#include "tts/vocoder/compact_sampling_weights.h"
 #include "tts/vocoder/sample_codec.h"
 #include "weights_option.h"
 
@@ -19,7 +19,7 @@ struct VocodeOptions {
   uint64_t seed = 1;
   float temperature = 1.0f;
   bool report = false;
-  kernels::WeightPrecision weights = vocoder::kDefaultSamplingPrecision;
+  kernels::WeightPrecision weights = kernels::default_weight_precision();
 };
 // A (frames, n_mels) float32 array as an n_mels × frames matrix.
 kernels::Matrix read_mel_frames(const std::string& path, int n_mels) {

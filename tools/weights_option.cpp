@@ -6,7 +6,7 @@
 namespace tts::cli {
 
 CLI::Option* add_weights_option(CLI::App& cmd, kernels::WeightPrecision& precision) {
-  std::vector<std::string> names;
+  std::vector<std::string> names = {"auto"};
   for (const kernels::WeightPrecision p :
        {kernels::WeightPrecision::kFp32, kernels::WeightPrecision::kFp16,
         kernels::WeightPrecision::kInt8})
@@ -15,12 +15,14 @@ CLI::Option* add_weights_option(CLI::App& cmd, kernels::WeightPrecision& precisi
       .add_option_function<std::string>(
           "--weights",
           [&precision](const std::string& name) {
-            precision = kernels::parse_weight_precision(name);
+            precision = name == "auto" ? kernels::default_weight_precision()
+                                       : kernels::parse_weight_precision(name);
           },
           "Precision of the vocoder's sampling weights on the CPU: fp32 (as trained), fp16 or "
-          "int8 (per-row scales); fewer bytes sample faster (the GPU samples fp32)")
+          "int8 (per-row scales); fewer bytes sample faster. auto: fp16 where the CPU converts "
+          "halves in hardware (x86-64 with AVX2 and F16C, Arm), else fp32. The GPU samples fp32")
       ->check(CLI::IsMember(names))
-      ->default_str(kernels::weight_precision_name(precision));
+      ->default_str("auto");
 }
 
 }  // namespace tts::cli

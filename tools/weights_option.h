@@ -8,6 +8,8 @@
 
 namespace tts::cli {
 
+// `precision` holds the default (kernels::default_weight_precision()) until the option is given;
+// "auto" sets that default.
 CLI::Option* add_weights_option(CLI::App& cmd, kernels::WeightPrecision& precision);
 
 }  // namespace tts::cli

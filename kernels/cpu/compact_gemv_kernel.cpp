@@ -24,17 +24,20 @@ TTS_ISA_INLINE float bits_float(std::uint32_t u) {
 
 // binary16 → binary32. On aarch64 the hardware's own conversion (FCVT, and FCVTL in vector
 // loops); elsewhere the exponent is moved by a multiplication by 2^112, exact for normals and
-// subnormals alike, and infinities and NaNs keep their payload.
+// subnormals alike (the mantissa is untouched), and for infinities and NaNs the exponent's bits are
+// then all set, keeping their payload. Branch-free integer and float operations, so the baseline's
+// loops vectorise with SSE2.
 TTS_ISA_INLINE float widen(std::uint16_t h) {
 #if defined(__aarch64__)
   __fp16 v;
   std::memcpy(&v, &h, sizeof v);
   return static_cast<float>(v);
 #else
-  const std::uint32_t magnitude = static_cast<std::uint32_t>(h & 0x7fffu) << 13;
-  std::uint32_t bits = float_bits(bits_float(magnitude) * 0x1p112f);
-  if ((h & 0x7c00u) == 0x7c00u) bits = 0x7f800000u | magnitude;
-  return bits_float(bits | (static_cast<std::uint32_t>(h & 0x8000u) << 16));
+  const std::uint32_t half = h;
+  const std::uint32_t magnitude = (half & 0x7fffu) << 13;
+  const std::uint32_t special = (half & 0x7c00u) == 0x7c00u ? 0x7f800000u : 0u;
+  return bits_float(float_bits(bits_float(magnitude) * 0x1p112f) | special |
+                    ((half & 0x8000u) << 16));
 #endif
 }
 

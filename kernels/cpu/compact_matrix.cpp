@@ -2,9 +2,11 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 #include <stdexcept>
 
 #include "compact_gemv_kernel.h"
+#include "tts/kernels/cpu_isa.h"
 
 namespace tts::kernels {
 
@@ -37,6 +39,16 @@ std::size_t weight_precision_bytes(WeightPrecision precision) {
       return 1;
   }
   return 4;
+}
+
+WeightPrecision default_weight_precision() {
+#if defined(__aarch64__)
+  return WeightPrecision::kFp16;
+#elif defined(__x86_64__)
+  return std::strcmp(cpu_isa(), "baseline") == 0 ? WeightPrecision::kFp32 : WeightPrecision::kFp16;
+#else
+  return WeightPrecision::kFp32;
+#endif
 }
 
 CompactMatrix::CompactMatrix(ConstMatrixRef a, WeightPrecision precision)

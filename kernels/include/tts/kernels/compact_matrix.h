@@ -28,6 +28,13 @@ WeightPrecision parse_weight_precision(const std::string& name);
 // Bytes one weight takes (4, 2, 1; int8's row scales aside).
 std::size_t weight_precision_bytes(WeightPrecision precision);
 
+// What sampling weights are held in unless told otherwise: kFp16 where the CPU kernels in use
+// (cpu_isa.h) widen halves in hardware (x86-64's avx2 and avx512 variants, F16C; every aarch64
+// variant), where it samples about 1.5 times as fast as fp32 with audio as close to fp32's as
+// another seed's (docs/benchmarks.md); kFp32 elsewhere, where the software conversion of x86-64's
+// baseline samples fp16 at a third of fp32's speed.
+WeightPrecision default_weight_precision();
+
 // A matrix compacted to fp16 or int8, for y = A·x.
 class CompactMatrix {
  public:

@@ -17,13 +17,6 @@
 
 namespace tts::vocoder {
 
-// What a loaded voice (engine::Voice::load) and the commands (`--weights`) sample with unless told
-// otherwise: fp16 samples faster than fp32 on every shape measured, and its audio is as close to
-// fp32's as one fp32 draw is to another (docs/benchmarks.md, docs/quality.md). The classes below
-// (SamplerSource, WaveNetSampler) multiply by the fp32 weights unless given another precision.
-inline constexpr kernels::WeightPrecision kDefaultSamplingPrecision =
-    kernels::WeightPrecision::kFp16;
-
 struct CompactSamplingWeights {
   kernels::WeightPrecision precision = kernels::WeightPrecision::kFp16;
   // Per layer; `residual` has L − 1 entries (the last layer has none).
