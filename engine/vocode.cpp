@@ -11,9 +11,10 @@ namespace tts::engine {
 
 std::vector<float> vocode(const vocoder::VocoderModel& model, const kernels::Matrix& mel,
                           const vocoder::SamplerOptions& options,
-                          const AudioChunkCallback& on_chunk, std::size_t chunk) {
+                          const AudioChunkCallback& on_chunk, std::size_t chunk,
+                          kernels::WeightPrecision weights) {
   vocoder::SampleDecoder decoder(model.weights->config());
-  const vocoder::SamplerSource source(*model.weights);
+  const vocoder::SamplerSource source(*model.weights, weights);
   const std::unique_ptr<vocoder::Sampler> sampler =
       source.make_sampler(kernels::Device::kCpu, options);
   sampler->start(0, mel, options.seed);

@@ -263,7 +263,8 @@ bool Voice::can_shift_pitch() const {
   return info_.pitch_shift == PitchShiftMethod::kAudio || acoustic_->predicts_pitch();
 }
 
-std::shared_ptr<const Voice> Voice::load(const fs::path& folder) {
+std::shared_ptr<const Voice> Voice::load(const fs::path& folder,
+                                         kernels::WeightPrecision sampling_weights) {
   std::shared_ptr<Voice> voice(new Voice());
   voice->info_ = read_voice_info(folder);
   const VoiceInfo& info = voice->info_;
@@ -298,7 +299,8 @@ std::shared_ptr<const Voice> Voice::load(const fs::path& folder) {
 
   try {
     voice->vocoder_ = vocoder::load_vocoder(vocoder_folder);
-    voice->samplers_ = std::make_unique<vocoder::SamplerSource>(*voice->vocoder_.weights);
+    voice->samplers_ =
+        std::make_unique<vocoder::SamplerSource>(*voice->vocoder_.weights, sampling_weights);
   } catch (const std::exception& e) {
     throw VoiceError(e.what());
   }

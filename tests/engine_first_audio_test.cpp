@@ -26,7 +26,8 @@ class FirstAudio : public tts::testing_support::RandomVoiceSuite<FirstAudio> {};
 
 // The audio of plain `text` as the pipeline has always made it, without the pipeline: each
 // sentence's frames from the acoustic model (padded to two frames), sampled at once by the WaveNet
-// with the sentence's seed, decoded, scaled; the sentence silence between sentences.
+// (in the voice's sampling weights) with the sentence's seed, decoded, scaled; the sentence silence
+// between sentences.
 std::vector<float> reference(const Voice& voice, const std::string& text, const SynthesisOptions& o,
                              std::vector<std::size_t>* lengths) {
   std::vector<float> audio;
@@ -49,7 +50,7 @@ std::vector<float> reference(const Voice& voice, const std::string& text, const 
     vocoder::SamplerOptions so;
     so.seed = kernels::sentence_seed(o.seed, static_cast<std::size_t>(index));
     so.temperature = o.temperature;
-    vocoder::WaveNetSampler sampler(weights, so);
+    vocoder::WaveNetSampler sampler(weights, so, voice.samplers().compact_weights());
     sampler.start(mel);
     std::vector<int32_t> classes(sampler.total_samples());
     EXPECT_EQ(sampler.generate(classes.data(), classes.size()), classes.size());

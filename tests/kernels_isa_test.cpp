@@ -6,6 +6,10 @@
 #include <gtest/gtest.h>
 #include <sys/wait.h>
 
+#if defined(__x86_64__)
+#include <cpuid.h>
+#endif
+
 #include <array>
 #include <cmath>
 #include <cstdio>
@@ -210,9 +214,11 @@ TEST(IsaRegistry, BuildsTheVariantsOfItsArchitectureBestFirst) {
     }
 #if defined(__x86_64__)
   __builtin_cpu_init();
+  unsigned eax = 0, ebx = 0, ecx = 0, edx = 0;
+  const bool f16c = __get_cpuid(1, &eax, &ebx, &ecx, &edx) && (ecx & bit_F16C) != 0;
   EXPECT_EQ(variants[1].runs_here, __builtin_cpu_supports("avx2") &&
                                        __builtin_cpu_supports("fma") &&
-                                       __builtin_cpu_supports("bmi2"));
+                                       __builtin_cpu_supports("bmi2") && f16c);
   EXPECT_EQ(variants[0].runs_here,
             variants[1].runs_here && __builtin_cpu_supports("avx512f") &&
                 __builtin_cpu_supports("avx512bw") && __builtin_cpu_supports("avx512vl") &&

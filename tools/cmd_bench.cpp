@@ -8,9 +8,11 @@
 #include "device_options.h"
 #include "tts/kernels/linear_algebra.h"
 #include "tts/kernels/peak_flops.h"
+#include "tts/kernels/read_bandwidth.h"
 #include "tts/train/optimizer_step.h"
 #include "tts/vocoder/sampler.h"
 #include "tts/vocoder/training_pass.h"
+#include "weights_option.h"
 
 namespace tts::cli {
 
@@ -23,6 +25,7 @@ struct BenchOptions {
   int train_batch = 4;
   int train_length = 8000;
   int train_steps = 2;
+  kernels::WeightPrecision weights = kernels::default_weight_precision();  // of the sampling
   kernels::DeviceChoice train;  // where the timed training step runs
 };
 
@@ -48,7 +51,10 @@ void bench_vocoder(const BenchOptions& o) {
   const int frames = static_cast<int>(o.seconds * config.sample_rate / config.hop_length) + 1;
   kernels::Matrix mel(config.mel_channels, frames);
   for (Eigen::Index k = 0; k < mel.size(); ++k) mel.data()[k] = normal(rng);
-  vocoder::WaveNetSampler sampler(weights, {3, 1.0f, o.threads});
+  const auto compact = o.weights == kernels::WeightPrecision::kFp32
+                           ? nullptr
+                           : vocoder::compact_sampling_weights(weights, o.weights);
+  vocoder::WaveNetSampler sampler(weights, {3, 1.0f, o.threads}, compact);
   auto start = std::chrono::steady_clock::now();
   sampler.start(mel);
   std::vector<int32_t> out(sampler.total_samples());
@@ -126,6 +132,12 @@ void bench_vocoder(const BenchOptions& o) {
   const auto train_step_idle = idle_fraction(pass->device_busy_seconds(), train_step_seconds);
 
   const double peak = kernels::measure_peak_gflops();
+  // Sampling reads every weight of its matrices once per sample: at best, the rate one thread
+  // reads a buffer of that size, divided by that size (per thread: each has its half to read).
+  const std::size_t weight_bytes = vocoder::sampling_weight_bytes_per_sample(config, o.weights);
+  const double read_bytes_per_second = kernels::measure_read_bytes_per_second(weight_bytes);
+  const double memory_bound_samples_per_second =
+      read_bytes_per_second * o.threads / static_cast<double>(weight_bytes);
   nlohmann::json line = {
       {"bench", "vocoder"},
       {"layers", config.layers},
@@ -140,6 +152,10 @@ void bench_vocoder(const BenchOptions& o) {
       {"mflop_per_sample", flops / 1e6},
       {"peak_gflops_per_thread", peak},
       {"fraction_of_peak", samples_per_second * flops / 1e9 / (peak * o.threads)},
+      {"weights", kernels::weight_precision_name(o.weights)},
+      {"weight_bytes_per_sample", weight_bytes},
+      {"read_gbytes_per_second_per_thread", read_bytes_per_second / 1e9},
+      {"fraction_of_memory_bound", samples_per_second / memory_bound_samples_per_second},
       {"train_samples_per_second", std::round(train_samples_per_second)},
       {"train_step_with_optimizer_samples_per_second", std::round(train_step_samples_per_second)},
       {"train_device_idle_fraction", train_idle},
@@ -171,6 +187,7 @@ void register_bench(CLI::App& app, int& exit_code) {
   voc->add_option("--seconds", o->seconds, "Seconds of audio to sample")
       ->check(CLI::PositiveNumber)
       ->capture_default_str();
+  add_weights_option(*voc, o->weights);
   voc->add_option("--threads", o->threads, "Threads")
       ->check(CLI::Range(1, 256))
       ->capture_default_str();

@@ -17,6 +17,7 @@
 #include "tts/frontend/sentence_splitter.h"
 #include "tts/kernels/linear_algebra.h"
 #include "tts/vocoder/sampler.h"
+#include "weights_option.h"
 
 namespace tts::cli {
 
@@ -33,6 +34,7 @@ struct PipelineBenchOptions {
   std::string size = "full";  // of the random voice
   std::string text = kParagraph;
   int threads = 1;
+  kernels::WeightPrecision weights = kernels::default_weight_precision();
   std::uint64_t seed = 0;
   std::size_t chunk_samples = 2048;
   float pitch_semitones = 0.0f;
@@ -152,7 +154,7 @@ int bench_pipeline(const PipelineBenchOptions& o) {
   const BenchVoice bench_voice(o.voice, o.size);
   const fs::path& folder = bench_voice.folder();
 
-  const auto voice = engine::Voice::load(folder);
+  const auto voice = engine::Voice::load(folder, o.weights);
   if (o.phases > 0) {
     bench_phases(folder, *voice, o);
     return kExitOk;
@@ -188,6 +190,7 @@ int bench_pipeline(const PipelineBenchOptions& o) {
       {"skip", w.skip_channels},
       {"sample_rate", voice->sample_rate()},
       {"threads", o.threads},
+      {"weights", kernels::weight_precision_name(o.weights)},
       {"text_chars", o.text.size()},
       {"sentences", sentences},
       {"chunks", chunks},
@@ -220,6 +223,7 @@ void register_bench_pipeline(CLI::App& bench, int& exit_code) {
   cmd->add_option("--threads", o->threads, "Vocoder threads")
       ->check(CLI::Range(1, 256))
       ->capture_default_str();
+  add_weights_option(*cmd, o->weights);
   cmd->add_option("--seed", o->seed, "Sampling seed")
       ->capture_default_str()
       ->check(seed_validator());

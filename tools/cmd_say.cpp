@@ -26,6 +26,7 @@
 #include "tts/frontend/utf8.h"
 #include "tts/kernels/atomic_file.h"
 #include "tts/kernels/device.h"
+#include "weights_option.h"
 
 namespace tts::cli {
 
@@ -42,6 +43,7 @@ struct SayOptions {
   bool raw = false;
   bool ssml = false;
   kernels::Device device = kernels::Device::kCpu;
+  kernels::WeightPrecision weights = kernels::default_weight_precision();
   engine::SynthesisOptions synthesis;
 };
 
@@ -267,7 +269,7 @@ int run_say(const SayOptions& o) {
   }
   std::shared_ptr<const engine::Voice> voice;
   try {
-    voice = engine::Voice::load(folder);
+    voice = engine::Voice::load(folder, o.weights);
   } catch (const std::exception& e) {
     std::cerr << "tts say: " << frontend::printable(e.what()) << "\n";
     return kExitBadInput;
@@ -414,6 +416,7 @@ void register_say(CLI::App& app, int& exit_code) {
       ->check(CLI::Range(1, 256))
       ->capture_default_str();
   add_device_option(*cmd, o->device, "Where the vocoder samples");
+  add_weights_option(*cmd, o->weights);
   cmd->footer(
       "Exit codes: 0 success, 1 synthesis or output failure (and --device cuda where CUDA is\n"
       "unavailable), 2 usage error, 3 bad input (text, SSML, file, or a voice that is missing or\n"

@@ -27,6 +27,7 @@
 #include "tts/serve/http_server.h"
 #include "tts/serve/speech_service.h"
 #include "tts/serve/wyoming_server.h"
+#include "weights_option.h"
 
 namespace tts::cli {
 
@@ -351,6 +352,7 @@ void register_serve(CLI::App& app, int& exit_code) {
   cmd->add_option("--queue", o->queue, "Requests waiting for a worker before 503")
       ->check(CLI::Range(0, 4096))
       ->capture_default_str();
+  add_weights_option(*cmd, o->voices.sampling_weights);
   cmd->add_option("--threads", o->threads, "Vocoder threads per synthesis")
       ->check(CLI::Range(1, 256))
       ->capture_default_str();

@@ -6,8 +6,10 @@
 #include "commands.h"
 #include "tts/audio/audio_file.h"
 #include "tts/engine/vocode.h"
+#include "tts/kernels/compact_matrix.h"
 #include "tts/kernels/npy.h"
 #include "tts/vocoder/sample_codec.h"
+#include "weights_option.h"
 
 namespace tts::cli {
 
@@ -17,6 +19,7 @@ struct VocodeOptions {
   uint64_t seed = 1;
   float temperature = 1.0f;
   bool report = false;
+  kernels::WeightPrecision weights = kernels::default_weight_precision();
 };
 // A (frames, n_mels) float32 array as an n_mels × frames matrix.
 kernels::Matrix read_mel_frames(const std::string& path, int n_mels) {
@@ -48,6 +51,7 @@ void register_vocode(CLI::App& app, int& exit_code) {
   cmd->add_option("--temperature", o->temperature, "Sampling temperature (0 = arg-max)")
       ->check(CLI::Range(0.0f, 10.0f))
       ->capture_default_str();
+  add_weights_option(*cmd, o->weights);
   cmd->add_flag("--report", o->report, "Print the log-mel distance to the input and the speed");
   cmd->callback([o, &exit_code] {
     vocoder::VocoderModel model;
@@ -73,7 +77,8 @@ void register_vocode(CLI::App& app, int& exit_code) {
       return;
     }
     const auto start = std::chrono::steady_clock::now();
-    const std::vector<float> out = engine::vocode(model, mel, {o->seed, o->temperature});
+    const std::vector<float> out =
+        engine::vocode(model, mel, {o->seed, o->temperature}, nullptr, 4000, o->weights);
     const double seconds =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     audio::write_audio(o->output, out.data(), out.size(), model.features.sample_rate);

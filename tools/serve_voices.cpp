@@ -58,7 +58,7 @@ std::vector<serve::ServedVoice> voices_to_serve(
     const std::string served =
         name.find('/') == std::string::npos ? name : folder.filename().string();
     if (serves(voices, served)) throw std::invalid_argument("voice \"" + served + "\" given twice");
-    voices.push_back({served, engine::Voice::load(folder)});
+    voices.push_back({served, engine::Voice::load(folder, choice.sampling_weights)});
   }
   for (serve::ServedVoice& found : voices_found_since(choice, voices, warn))
     voices.push_back(std::move(found));
@@ -80,7 +80,7 @@ std::vector<serve::ServedVoice> voices_found_since(
     const std::string name = folder.filename().string();
     if (serves(served, name) || serves(found, name)) continue;
     try {
-      found.push_back({name, engine::Voice::load(folder)});
+      found.push_back({name, engine::Voice::load(folder, choice.sampling_weights)});
     } catch (const std::exception& e) {
       warn("voice \"" + name + "\" (" + folder.string() + ") is not served: " + e.what());
     }

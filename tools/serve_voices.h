@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "tts/kernels/compact_matrix.h"
 #include "tts/serve/speech_service.h"
 
 namespace tts::cli {
@@ -15,6 +16,8 @@ namespace tts::cli {
 struct ServedVoiceChoice {
   std::vector<std::string> names;                 // --voice: these only (the first is the default)
   std::vector<std::filesystem::path> voice_dirs;  // --voices-dir: every voice in each, as well
+  // --weights: every voice's CPU sampling weights (engine::Voice::load).
+  kernels::WeightPrecision sampling_weights = kernels::default_weight_precision();
 };
 
 // The voices to serve at start. A voice named with --voice that cannot be loaded is an error

@@ -8,8 +8,9 @@
 
 namespace tts::vocoder {
 
-MultiStreamSampler::MultiStreamSampler(const WaveNetWeights& weights, int streams,
-                                       const SamplerOptions& options) {
+MultiStreamSampler::MultiStreamSampler(
+    const WaveNetWeights& weights, int streams, const SamplerOptions& options,
+    const std::shared_ptr<const CompactSamplingWeights>& compact) {
   if (streams < 1 || streams > 65536)
     throw std::invalid_argument("MultiStreamSampler: streams must be in [1, 65536], not " +
                                 std::to_string(streams));
@@ -22,7 +23,7 @@ MultiStreamSampler::MultiStreamSampler(const WaveNetWeights& weights, int stream
   one_stream.threads = 1;
   for (int s = 0; s < streams; ++s) {
     one_stream.seed = options.seed + static_cast<std::uint64_t>(s);
-    streams_.push_back(std::make_unique<WaveNetSampler>(weights, one_stream));
+    streams_.push_back(std::make_unique<WaveNetSampler>(weights, one_stream, compact));
   }
   team_ = std::make_unique<WorkerTeam>(std::min(options.threads, streams));
 }

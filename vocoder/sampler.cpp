@@ -4,6 +4,7 @@
 #include <chrono>
 #include <stdexcept>
 #include <string>
+#include <utility>
 
 #include "tts/kernels/activations.h"
 #include "tts/kernels/linear_algebra.h"
@@ -28,11 +29,16 @@ void check_stream(int stream) {
 }
 }  // namespace
 
-WaveNetSampler::WaveNetSampler(const WaveNetWeights& weights, const SamplerOptions& options)
-    : weights_(weights), options_(options), rng_(options.seed) {
+WaveNetSampler::WaveNetSampler(const WaveNetWeights& weights, const SamplerOptions& options,
+                               std::shared_ptr<const CompactSamplingWeights> compact)
+    : weights_(weights), compact_(std::move(compact)), options_(options), rng_(options.seed) {
   const WaveNetConfig& c = weights.config();
   const int R = c.residual_channels;
   options_.threads = std::clamp(options.threads, 1, 2);
+  if (compact_ &&
+      (compact_->dilated_past.size() != static_cast<std::size_t>(c.layers) ||
+       compact_->head_output.rows() != c.classes || compact_->dilated_past.front().rows() != 2 * R))
+    throw std::invalid_argument("WaveNetSampler: the compacted weights are of another shape");
   dilations_ = c.dilations();
   for (int d : dilations_) queues_.emplace_back(kernels::Matrix::Zero(R, d));
   team_ = std::make_unique<WorkerTeam>(options_.threads);
@@ -152,9 +158,14 @@ void WaveNetSampler::run_layers(std::size_t position, bool skip_inline, long pub
     const kernels::ConstVectorRef input(
         Eigen::Map<const kernels::Vector>(i == 0 ? embedding.data() : h_.data(), R));
     auto slot = queues_[i].col(static_cast<Eigen::Index>(position % dilations_[i]));
-    const auto dilated = p.matrix(lay.dilated[i]);
-    kernels::gemv(z_, dilated.leftCols(R), slot);  // the input `dilation` steps ago
-    kernels::gemv(z_, dilated.rightCols(R), input, /*accumulate=*/true);
+    if (compact_) {
+      compact_->dilated_past[i].gemv(z_, slot);
+      compact_->dilated_now[i].gemv(z_, input, /*accumulate=*/true);
+    } else {
+      const auto dilated = p.matrix(lay.dilated[i]);
+      kernels::gemv(z_, dilated.leftCols(R), slot);  // the input `dilation` steps ago
+      kernels::gemv(z_, dilated.rightCols(R), input, /*accumulate=*/true);
+    }
     const auto cond = conditioning_.middleRows(i * 2 * R, 2 * R);
     if (weight == 0.0f)
       z_ += cond.col(frame);
@@ -165,7 +176,10 @@ void WaveNetSampler::run_layers(std::size_t position, bool skip_inline, long pub
     slot = input;
     if (i + 1 < L) {
       if (i == 0) h_ = input;
-      kernels::gemv(h_, p.matrix(lay.residual[i]), gated, /*accumulate=*/true);
+      if (compact_)
+        compact_->residual[i].gemv(h_, gated, /*accumulate=*/true);
+      else
+        kernels::gemv(h_, p.matrix(lay.residual[i]), gated, /*accumulate=*/true);
       h_ += p.vector(lay.residual_bias[i]);
     }
     if (skip_inline)
@@ -179,6 +193,11 @@ void WaveNetSampler::accumulate_skip(int i) {
   // Column block i of the skip matrix, added in layer order: the same sums, in the same order, as
   // one product over all layers' gate outputs.
   const Eigen::Index R = weights_.config().residual_channels;
+  if (compact_) {
+    compact_->skip[static_cast<std::size_t>(i)].gemv(skip_, gated_all_.segment(i * R, R),
+                                                     /*accumulate=*/i > 0);
+    return;
+  }
   const auto skip = weights_.parameters().matrix(weights_.layout().skip);
   kernels::gemv(skip_, skip.middleCols(i * R, R), gated_all_.segment(i * R, R),
                 /*accumulate=*/i > 0);
@@ -188,9 +207,15 @@ void WaveNetSampler::run_head(float uniform, float* logits_out) {
   const WaveNetLayout& lay = weights_.layout();
   const kernels::ParameterSet& p = weights_.parameters();
   skip_ = (skip_ + p.vector(lay.skip_bias)).cwiseMax(0.0f);
-  kernels::gemv(hidden_, p.matrix(lay.head_hidden), skip_);
+  if (compact_)
+    compact_->head_hidden.gemv(hidden_, skip_);
+  else
+    kernels::gemv(hidden_, p.matrix(lay.head_hidden), skip_);
   hidden_ = (hidden_ + p.vector(lay.head_hidden_bias)).cwiseMax(0.0f);
-  kernels::gemv(logits_, p.matrix(lay.head_output), hidden_);
+  if (compact_)
+    compact_->head_output.gemv(logits_, hidden_);
+  else
+    kernels::gemv(logits_, p.matrix(lay.head_output), hidden_);
   logits_ += p.vector(lay.head_output_bias);
   if (logits_out) Eigen::Map<kernels::Vector>(logits_out, logits_.size()) = logits_;
   previous_class_ = kernels::softmax_sample(logits_, options_.temperature, uniform, scratch_);

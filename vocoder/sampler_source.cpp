@@ -7,7 +7,12 @@
 
 namespace tts::vocoder {
 
-SamplerSource::SamplerSource(const WaveNetWeights& weights) : weights_(weights) {}
+SamplerSource::SamplerSource(const WaveNetWeights& weights, kernels::WeightPrecision cpu_precision)
+    : weights_(weights),
+      cpu_precision_(cpu_precision),
+      compact_(cpu_precision == kernels::WeightPrecision::kFp32
+                   ? nullptr
+                   : compact_sampling_weights(weights, cpu_precision)) {}
 
 SamplerSource::~SamplerSource() = default;
 
@@ -32,14 +37,14 @@ std::unique_ptr<Sampler> SamplerSource::make_sampler(kernels::Device device,
                                                      const SamplerOptions& options) const {
   if (device == kernels::Device::kCuda)
     return std::make_unique<CudaWaveNetSampler>(weights_, 1, options, 0, cuda_weights());
-  return std::make_unique<WaveNetSampler>(weights_, options);
+  return std::make_unique<WaveNetSampler>(weights_, options, compact_);
 }
 
 std::unique_ptr<Sampler> SamplerSource::make_multi_stream_sampler(
     kernels::Device device, int streams, const SamplerOptions& options) const {
   if (device == kernels::Device::kCuda)
     return std::make_unique<CudaWaveNetSampler>(weights_, streams, options, 0, cuda_weights());
-  return std::make_unique<MultiStreamSampler>(weights_, streams, options);
+  return std::make_unique<MultiStreamSampler>(weights_, streams, options, compact_);
 }
 
 }  // namespace tts::vocoder

@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "compact_gemv_kernel.h"
 #include "gate_kernel.h"
 #include "gemv_kernel.h"
 #include "layer_norm_kernel.h"
@@ -15,7 +16,9 @@
 #include "tts/kernels/cpu_isa.h"
 #include "tts/kernels/linear_algebra.h"
 
-#if defined(TTS_ISA_AARCH64)
+#if defined(TTS_ISA_X86)
+#include <cpuid.h>
+#elif defined(TTS_ISA_AARCH64)
 #include <sys/auxv.h>
 #ifndef HWCAP_SVE
 #define HWCAP_SVE (1UL << 22)  // <asm/hwcap.h>
@@ -43,10 +46,15 @@ bool always() { return true; }
 #if defined(TTS_ISA_X86)
 // Feature by feature rather than GCC's level names, which Clang 14's builtin lacks. libgcc's and
 // compiler-rt's checks include the OS's support for the AVX and AVX-512 registers (XCR0).
+// F16C (the fp16 GEMV's widening) from CPUID itself: Clang 14's builtin does not know it.
+bool has_f16c() {
+  unsigned eax = 0, ebx = 0, ecx = 0, edx = 0;
+  return __get_cpuid(1, &eax, &ebx, &ecx, &edx) && (ecx & bit_F16C) != 0;
+}
 bool has_avx2() {
   __builtin_cpu_init();
   return __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma") &&
-         __builtin_cpu_supports("bmi") && __builtin_cpu_supports("bmi2");
+         __builtin_cpu_supports("bmi") && __builtin_cpu_supports("bmi2") && has_f16c();
 }
 bool has_avx512() {
   return has_avx2() && __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
@@ -71,34 +79,34 @@ const Variant kVariants[] = {
      "x86-64-v4: AVX-512 F/BW/DQ/VL/CD",
      has_avx512,
      {gemv_column_major_avx512, gated_tanh_sigmoid_avx512, fma_chains_avx512, softmax_sample_avx512,
-      layer_norm_column_avx512}},
+      layer_norm_column_avx512, gemv_f16_avx512, gemv_i8_avx512}},
     {"avx2",
-     "x86-64-v3: AVX2, FMA, BMI2",
+     "x86-64-v3: AVX2, FMA, BMI2, F16C",
      has_avx2,
      {gemv_column_major_avx2, gated_tanh_sigmoid_avx2, fma_chains_avx2, softmax_sample_avx2,
-      layer_norm_column_avx2}},
+      layer_norm_column_avx2, gemv_f16_avx2, gemv_i8_avx2}},
     {"baseline",
      "x86-64: SSE2",
      always,
      {gemv_column_major_baseline, gated_tanh_sigmoid_baseline, fma_chains_baseline,
-      softmax_sample_baseline, layer_norm_column_baseline}},
+      softmax_sample_baseline, layer_norm_column_baseline, gemv_f16_baseline, gemv_i8_baseline}},
 #elif defined(TTS_ISA_AARCH64)
     {"sve",
      "Armv8.2-A with SVE",
      has_sve,
      {gemv_column_major_sve, gated_tanh_sigmoid_sve, fma_chains_sve, softmax_sample_sve,
-      layer_norm_column_sve}},
+      layer_norm_column_sve, gemv_f16_sve, gemv_i8_sve}},
     {"baseline",
      "Armv8-A: NEON",
      always,
      {gemv_column_major_baseline, gated_tanh_sigmoid_baseline, fma_chains_baseline,
-      softmax_sample_baseline, layer_norm_column_baseline}},
+      softmax_sample_baseline, layer_norm_column_baseline, gemv_f16_baseline, gemv_i8_baseline}},
 #else
     {"baseline",
      "the compiler's default for this architecture",
      always,
      {gemv_column_major_baseline, gated_tanh_sigmoid_baseline, fma_chains_baseline,
-      softmax_sample_baseline, layer_norm_column_baseline}},
+      softmax_sample_baseline, layer_norm_column_baseline, gemv_f16_baseline, gemv_i8_baseline}},
 #endif
 };
 

@@ -1,7 +1,8 @@
-// Internal: explicit instruction-set dispatch for the hot CPU kernels (the GEMV, the gate and the
-// softmax of sampling, the acoustic model's layer normalisation, and the FMA chains that measure
-// peak speed). Each kernel's body is an always-inline template compiled into one named variant
-// per ISA (a function with a `target` attribute):
+// Internal: explicit instruction-set dispatch for the hot CPU kernels (the GEMVs over 32-, 16-
+// and 8-bit weights, the gate and the softmax of sampling, the acoustic model's layer
+// normalisation, and the FMA chains that measure peak speed). Each kernel's body is an
+// always-inline template compiled into one named variant per ISA (a function with a `target`
+// attribute):
 //   x86-64:  avx512 (x86-64-v4), avx2 (x86-64-v3: AVX2 + FMA), baseline (x86-64, SSE2)
 //   aarch64: sve (Armv8.2-A + SVE), baseline (Armv8-A, whose SIMD is NEON)
 // isa.cpp holds the registry of the variants built and which of them this CPU runs, picks one at
@@ -47,6 +48,12 @@ using SoftmaxSampleFn = int32_t (*)(const float* logits, std::ptrdiff_t n, float
                                     float uniform, float* scratch);
 using LayerNormColumnFn = float (*)(const float* x, std::ptrdiff_t c, const float* gamma,
                                     const float* beta, float epsilon, float* normalized, float* y);
+// The GEMVs over 16- and 8-bit weights (compact_gemv_kernel.h).
+using GemvF16Fn = void (*)(const std::uint16_t* a, std::ptrdiff_t lda, std::ptrdiff_t m,
+                           std::ptrdiff_t n, const float* x, float* y, bool accumulate);
+using GemvI8Fn = void (*)(const std::int8_t* a, const float* row_scale, std::ptrdiff_t lda,
+                          std::ptrdiff_t m, std::ptrdiff_t n, const float* x, float* y,
+                          bool accumulate);
 
 // One variant's kernels: what every call of gemv / gate_forward(_step) / softmax_sample /
 // layer_norm_forward / the peak measure runs.
@@ -56,6 +63,8 @@ struct CpuKernels {
   FmaChainsFn fma_chains;
   SoftmaxSampleFn softmax_sample;       // softmax_kernel.h
   LayerNormColumnFn layer_norm_column;  // layer_norm_kernel.h
+  GemvF16Fn gemv_f16;
+  GemvI8Fn gemv_i8;
 };
 
 // The variant in use; null until the first call selects one (select_cpu_kernels, in isa.cpp).

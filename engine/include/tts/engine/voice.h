@@ -32,6 +32,7 @@
 #include "tts/frontend/language.h"
 #include "tts/frontend/symbol_table.h"
 #include "tts/frontend/text_pipeline.h"
+#include "tts/kernels/compact_matrix.h"
 #include "tts/kernels/file_record.h"
 #include "tts/kernels/mel.h"
 #include "tts/vocoder/model_files.h"
@@ -112,8 +113,13 @@ VoiceInfo read_voice_info(const std::filesystem::path& folder);
 
 class Voice {
  public:
-  // Loads and checks the whole voice. Throws VoiceError naming the file and the problem.
-  static std::shared_ptr<const Voice> load(const std::filesystem::path& folder);
+  // Loads and checks the whole voice; its CPU samplers multiply by the vocoder's matrices in
+  // `sampling_weights` (fp32 as trained, or compacted to fp16 or int8: vocoder/
+  // compact_sampling_weights.h; by default fp16 where the CPU converts halves in hardware). Throws
+  // VoiceError naming the file and the problem.
+  static std::shared_ptr<const Voice> load(
+      const std::filesystem::path& folder,
+      kernels::WeightPrecision sampling_weights = kernels::default_weight_precision());
 
   const VoiceInfo& info() const { return info_; }
   int sample_rate() const { return info_.sample_rate; }

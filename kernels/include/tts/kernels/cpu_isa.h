@@ -13,7 +13,7 @@ namespace tts::kernels {
 
 struct CpuIsaVariant {
   std::string name;         // what $TTS_ISA and force_cpu_isa take: "avx512", "avx2", "baseline"
-  std::string description;  // the instructions it may use, e.g. "x86-64-v3: AVX2, FMA, BMI2"
+  std::string description;  // the instructions it may use, e.g. "x86-64-v3: AVX2, FMA, BMI2, F16C"
   bool runs_here = false;   // this CPU (and OS) supports them
 };
 

@@ -20,9 +20,10 @@ class WorkerTeam;
 class MultiStreamSampler final : public Sampler {
  public:
   // `streams` ≥ 1 streams of `weights` (which must outlive the sampler); options.threads (1 to
-  // 256) threads share them. Throws std::invalid_argument for a count out of range.
-  MultiStreamSampler(const WaveNetWeights& weights, int streams,
-                     const SamplerOptions& options = {});
+  // 256) threads share them; each samples `compact` when given (WaveNetSampler). Throws
+  // std::invalid_argument for a count out of range.
+  MultiStreamSampler(const WaveNetWeights& weights, int streams, const SamplerOptions& options = {},
+                     const std::shared_ptr<const CompactSamplingWeights>& compact = nullptr);
   ~MultiStreamSampler() override;
   MultiStreamSampler(const MultiStreamSampler&) = delete;
   MultiStreamSampler& operator=(const MultiStreamSampler&) = delete;

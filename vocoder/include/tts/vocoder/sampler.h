@@ -13,6 +13,10 @@
 //
 // It is the CPU's Sampler (sampler_interface.h): one stream, whose worker thread and stage timings
 // last across utterances.
+//
+// Given compacted weights (compact_sampling_weights.h) it multiplies by those instead of the fp32
+// matrices; everything else (embedding, conditioning, biases, gates, head activations, the draw)
+// is the same.
 #pragma once
 
 #include <atomic>
@@ -22,6 +26,7 @@
 #include <vector>
 
 #include "tts/kernels/tensor.h"
+#include "tts/vocoder/compact_sampling_weights.h"
 #include "tts/vocoder/sampler_interface.h"
 #include "tts/vocoder/weights.h"
 
@@ -32,7 +37,9 @@ class TwoStageChooser;
 
 class WaveNetSampler final : public Sampler {
  public:
-  WaveNetSampler(const WaveNetWeights& weights, const SamplerOptions& options = {});
+  // `compact`, when given, must have been made from `weights`.
+  WaveNetSampler(const WaveNetWeights& weights, const SamplerOptions& options = {},
+                 std::shared_ptr<const CompactSamplingWeights> compact = nullptr);
   ~WaveNetSampler() override;
   WaveNetSampler(const WaveNetSampler&) = delete;
   WaveNetSampler& operator=(const WaveNetSampler&) = delete;
@@ -81,6 +88,7 @@ class WaveNetSampler final : public Sampler {
   void run_head(float uniform, float* logits_out);
 
   const WaveNetWeights& weights_;
+  std::shared_ptr<const CompactSamplingWeights> compact_;  // null: the fp32 matrices
   SamplerOptions options_;
   std::mt19937_64 rng_;
   std::vector<int> dilations_;

@@ -5,6 +5,9 @@
 // keeps one source uploads its vocoder once however many streams it serves. Callers name a device
 // and get a Sampler (sampler_interface.h); nothing else of the GPU reaches them.
 //
+// The CPU samplers multiply by the weights as trained (fp32) or by a copy compacted to fp16 or
+// int8 (compact_sampling_weights.h), made once when the source is; the GPU's always by fp32.
+//
 // Thread-safe: any number of threads may make samplers of one source at once. A CPU sampler
 // never loads the CUDA library.
 #pragma once
@@ -13,7 +16,9 @@
 #include <mutex>
 #include <string>
 
+#include "tts/kernels/compact_matrix.h"
 #include "tts/kernels/device.h"
+#include "tts/vocoder/compact_sampling_weights.h"
 #include "tts/vocoder/sampler_interface.h"
 
 namespace tts::kernels {
@@ -26,13 +31,19 @@ class WaveNetWeights;
 
 class SamplerSource {
  public:
-  // The samplers of `weights`, which must outlive the source and every sampler it makes.
-  explicit SamplerSource(const WaveNetWeights& weights);
+  // The samplers of `weights`, which must outlive the source and every sampler it makes; the CPU's
+  // multiply by them in `cpu_precision`. Throws std::invalid_argument as
+  // compact_sampling_weights when they cannot be compacted.
+  explicit SamplerSource(const WaveNetWeights& weights,
+                         kernels::WeightPrecision cpu_precision = kernels::WeightPrecision::kFp32);
   ~SamplerSource();
   SamplerSource(const SamplerSource&) = delete;
   SamplerSource& operator=(const SamplerSource&) = delete;
 
   const WaveNetWeights& weights() const { return weights_; }
+  // The precision of the CPU samplers' weights, and the compacted copy (null for fp32).
+  kernels::WeightPrecision cpu_precision() const { return cpu_precision_; }
+  const std::shared_ptr<const CompactSamplingWeights>& compact_weights() const { return compact_; }
 
   // Why `device`'s sampler cannot take this vocoder, naming the limit; empty when it can. Only
   // the vocoder's shape is looked at, so no device is touched and the answer is the same on every
@@ -63,6 +74,8 @@ class SamplerSource {
   std::shared_ptr<const kernels::SamplingModel> cuda_weights() const;
 
   const WaveNetWeights& weights_;
+  kernels::WeightPrecision cpu_precision_;
+  std::shared_ptr<const CompactSamplingWeights> compact_;
   mutable std::mutex cuda_mutex_;
   mutable std::shared_ptr<const kernels::SamplingModel> cuda_weights_;
 };

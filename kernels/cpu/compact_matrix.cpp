@@ -1,0 +1,125 @@
+#include "tts/kernels/compact_matrix.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <stdexcept>
+
+#include "compact_gemv_kernel.h"
+#include "tts/kernels/cpu_isa.h"
+
+namespace tts::kernels {
+
+const char* weight_precision_name(WeightPrecision precision) {
+  switch (precision) {
+    case WeightPrecision::kFp32:
+      return "fp32";
+    case WeightPrecision::kFp16:
+      return "fp16";
+    case WeightPrecision::kInt8:
+      return "int8";
+  }
+  return "fp32";
+}
+
+WeightPrecision parse_weight_precision(const std::string& name) {
+  for (const WeightPrecision p :
+       {WeightPrecision::kFp32, WeightPrecision::kFp16, WeightPrecision::kInt8})
+    if (name == weight_precision_name(p)) return p;
+  throw std::invalid_argument("weight precision '" + name + "': expected fp32, fp16 or int8");
+}
+
+std::size_t weight_precision_bytes(WeightPrecision precision) {
+  switch (precision) {
+    case WeightPrecision::kFp32:
+      return 4;
+    case WeightPrecision::kFp16:
+      return 2;
+    case WeightPrecision::kInt8:
+      return 1;
+  }
+  return 4;
+}
+
+WeightPrecision default_weight_precision() {
+#if defined(__aarch64__)
+  return WeightPrecision::kFp16;
+#elif defined(__x86_64__)
+  return std::strcmp(cpu_isa(), "baseline") == 0 ? WeightPrecision::kFp32 : WeightPrecision::kFp16;
+#else
+  return WeightPrecision::kFp32;
+#endif
+}
+
+CompactMatrix::CompactMatrix(ConstMatrixRef a, WeightPrecision precision)
+    : precision_(precision), rows_(a.rows()), cols_(a.cols()) {
+  if (precision == WeightPrecision::kFp32)
+    throw std::invalid_argument("CompactMatrix: fp32 weights are used as they are");
+  auto refuse = [&](Eigen::Index i, Eigen::Index j, const char* why) {
+    throw std::invalid_argument("CompactMatrix: weight (" + std::to_string(i) + ", " +
+                                std::to_string(j) + ") of a " + std::to_string(rows_) + " x " +
+                                std::to_string(cols_) + " matrix is " + std::to_string(a(i, j)) +
+                                ", " + why);
+  };
+  const auto size = static_cast<std::size_t>(rows_ * cols_);
+  if (precision == WeightPrecision::kFp16) {
+    half_.resize(size);
+    for (Eigen::Index j = 0; j < cols_; ++j)
+      for (Eigen::Index i = 0; i < rows_; ++i) {
+        const float v = a(i, j);
+        if (!std::isfinite(v)) refuse(i, j, "not a finite number");
+        const std::uint16_t h = detail::float_to_half(v);
+        if ((h & 0x7c00u) == 0x7c00u) refuse(i, j, "beyond fp16's range (±65504)");
+        half_[static_cast<std::size_t>(j * rows_ + i)] = h;
+      }
+    return;
+  }
+  quantised_.resize(size);
+  row_scale_.assign(static_cast<std::size_t>(rows_), 0.0f);
+  for (Eigen::Index i = 0; i < rows_; ++i) {
+    float largest = 0.0f;
+    for (Eigen::Index j = 0; j < cols_; ++j) {
+      if (!std::isfinite(a(i, j))) refuse(i, j, "not a finite number");
+      largest = std::max(largest, std::abs(a(i, j)));
+    }
+    const float scale = largest / 127.0f;
+    row_scale_[static_cast<std::size_t>(i)] = scale;
+    for (Eigen::Index j = 0; j < cols_; ++j) {
+      const float q = scale > 0.0f ? std::nearbyint(a(i, j) / scale) : 0.0f;
+      quantised_[static_cast<std::size_t>(j * rows_ + i)] =
+          static_cast<std::int8_t>(std::clamp(q, -127.0f, 127.0f));
+    }
+  }
+}
+
+std::size_t CompactMatrix::bytes() const {
+  return half_.size() * sizeof(std::uint16_t) + quantised_.size() +
+         row_scale_.size() * sizeof(float);
+}
+
+void CompactMatrix::gemv(VectorRef y, ConstVectorRef x, bool accumulate) const {
+  if (x.size() != cols_ || y.size() != rows_)
+    throw std::invalid_argument("CompactMatrix::gemv: a " + std::to_string(rows_) + " x " +
+                                std::to_string(cols_) + " matrix times " +
+                                std::to_string(x.size()) + " into " + std::to_string(y.size()));
+  if (precision_ == WeightPrecision::kFp16)
+    detail::gemv_f16_column_major(half_.data(), rows_, rows_, cols_, x.data(), y.data(),
+                                  accumulate);
+  else
+    detail::gemv_i8_column_major(quantised_.data(), row_scale_.data(), rows_, rows_, cols_,
+                                 x.data(), y.data(), accumulate);
+}
+
+Matrix CompactMatrix::widened() const {
+  Matrix out(rows_, cols_);
+  for (Eigen::Index j = 0; j < cols_; ++j)
+    for (Eigen::Index i = 0; i < rows_; ++i) {
+      const auto k = static_cast<std::size_t>(j * rows_ + i);
+      out(i, j) = precision_ == WeightPrecision::kFp16
+                      ? detail::half_to_float(half_[k])
+                      : static_cast<float>(quantised_[k]) * row_scale_[static_cast<std::size_t>(i)];
+    }
+  return out;
+}
+
+}  // namespace tts::kernels
