@@ -14,6 +14,7 @@
 #include <string>
 #include <vector>
 
+#include "forced_isa_variant.h"
 #include "gpu_parity.h"
 #include "tts/kernels/compact_matrix.h"
 #include "tts/kernels/cpu_isa.h"
@@ -22,9 +23,6 @@ namespace {
 
 using tts::kernels::CompactMatrix;
 using tts::kernels::cpu_isa;
-using tts::kernels::cpu_isa_variants;
-using tts::kernels::CpuIsaVariant;
-using tts::kernels::force_cpu_isa;
 using tts::kernels::Matrix;
 using tts::kernels::Vector;
 using tts::kernels::WeightPrecision;
@@ -142,31 +140,9 @@ TEST(CompactMatrix, PrecisionNamesRoundTrip) {
   }
 }
 
-std::vector<std::string> built_variant_names() {
-  std::vector<std::string> names;
-  for (const CpuIsaVariant& v : cpu_isa_variants()) names.push_back(v.name);
-  return names;
-}
+using tts::testing_support::built_variant_names;
 
-class CompactGemvVariant : public ::testing::TestWithParam<std::string> {
- protected:
-  void SetUp() override {
-    for (const CpuIsaVariant& v : cpu_isa_variants())
-      if (v.name == GetParam()) variant_ = v;
-    ASSERT_EQ(variant_.name, GetParam());
-    if (!variant_.runs_here)
-      GTEST_SKIP() << "this CPU cannot run the " << variant_.name << " variant ("
-                   << variant_.description << ")";
-    previous_ = cpu_isa();
-    force_cpu_isa(variant_.name);
-  }
-  void TearDown() override {
-    if (!previous_.empty()) force_cpu_isa(previous_);
-  }
-
-  CpuIsaVariant variant_;
-  std::string previous_;
-};
+class CompactGemvVariant : public tts::testing_support::ForcedIsaVariant {};
 
 TEST_P(CompactGemvVariant, AgreesWithTheScalarReferenceOverTheStoredWeights) {
   std::mt19937 rng(17);

@@ -15,6 +15,7 @@
 #include <string>
 #include <vector>
 
+#include "forced_isa_variant.h"
 #include "gpu_parity.h"
 #include "tts/kernels/cpu_isa.h"
 #include "tts/kernels/normalization.h"
@@ -23,9 +24,6 @@
 namespace {
 
 using tts::kernels::cpu_isa;
-using tts::kernels::cpu_isa_variants;
-using tts::kernels::CpuIsaVariant;
-using tts::kernels::force_cpu_isa;
 using tts::kernels::Matrix;
 using tts::kernels::Vector;
 using tts::testing::normalised_error;
@@ -33,31 +31,9 @@ using tts::testing::normalised_error;
 constexpr double kFp32Bound = 1e-5;
 constexpr double kExpBound = 4e-7;
 
-std::vector<std::string> built_variant_names() {
-  std::vector<std::string> names;
-  for (const CpuIsaVariant& v : cpu_isa_variants()) names.push_back(v.name);
-  return names;
-}
+using tts::testing_support::built_variant_names;
 
-class IsaMath : public ::testing::TestWithParam<std::string> {
- protected:
-  void SetUp() override {
-    for (const CpuIsaVariant& v : cpu_isa_variants())
-      if (v.name == GetParam()) variant_ = v;
-    ASSERT_EQ(variant_.name, GetParam());
-    if (!variant_.runs_here)
-      GTEST_SKIP() << "this CPU cannot run the " << variant_.name << " variant ("
-                   << variant_.description << ")";
-    previous_ = cpu_isa();
-    force_cpu_isa(variant_.name);
-  }
-  void TearDown() override {
-    if (!previous_.empty()) force_cpu_isa(previous_);
-  }
-
-  CpuIsaVariant variant_;
-  std::string previous_;
-};
+class IsaMath : public tts::testing_support::ForcedIsaVariant {};
 
 // The class whose CDF interval holds `uniform`, in double; -1 when the uniform lies within
 // `margin` (relative to the total) of a boundary, where rounding may pick either neighbour.

@@ -18,6 +18,7 @@
 #include <string>
 #include <vector>
 
+#include "forced_isa_variant.h"
 #include "gpu_parity.h"
 #include "tts/kernels/activations.h"
 #include "tts/kernels/cpu_isa.h"
@@ -37,32 +38,9 @@ using tts::testing::normalised_error;
 // The bound the project holds fp32 kernels to against a reference (tests/backend_ops_test.cpp).
 constexpr double kFp32Bound = 1e-5;
 
-std::vector<std::string> built_variant_names() {
-  std::vector<std::string> names;
-  for (const CpuIsaVariant& v : cpu_isa_variants()) names.push_back(v.name);
-  return names;
-}
+using tts::testing_support::built_variant_names;
 
-class IsaVariant : public ::testing::TestWithParam<std::string> {
- protected:
-  void SetUp() override {
-    for (const CpuIsaVariant& v : cpu_isa_variants())
-      if (v.name == GetParam()) variant_ = v;
-    ASSERT_EQ(variant_.name, GetParam());
-    if (!variant_.runs_here)
-      GTEST_SKIP() << "this CPU cannot run the " << variant_.name << " variant ("
-                   << variant_.description << ")";
-    previous_ = cpu_isa();
-    force_cpu_isa(variant_.name);
-    ASSERT_EQ(std::string(cpu_isa()), variant_.name);
-  }
-  void TearDown() override {
-    if (!previous_.empty()) force_cpu_isa(previous_);
-  }
-
-  CpuIsaVariant variant_;
-  std::string previous_;
-};
+class IsaVariant : public tts::testing_support::ForcedIsaVariant {};
 
 using StridedMap = Eigen::Map<const Matrix, 0, Eigen::OuterStride<>>;
 
