@@ -38,19 +38,7 @@ Comparison compare(const vocoder::WaveNetConfig& config, int frames, uint64_t se
   kernels::Matrix incremental_logits(config.classes, static_cast<Eigen::Index>(n));
   EXPECT_EQ(sampler.generate(classes.data(), n, uniforms.data(), &incremental_logits), n);
 
-  vocoder::Batch batch;
-  batch.segments = 1;
-  batch.length = static_cast<int>(n);
-  batch.mel = mel;
-  for (std::size_t t = 0; t < n; ++t) {
-    batch.inputs.push_back(t == 0 ? kernels::mulaw_encode(0.0f, config.classes) : classes[t - 1]);
-    batch.targets.push_back(classes[t]);
-    int32_t index;
-    float weight;
-    vocoder::frame_position(static_cast<int64_t>(t), config.hop_length, 0, index, weight);
-    batch.frame_index.push_back(index);
-    batch.frame_weight.push_back(weight);
-  }
+  const vocoder::Batch batch = tts::testing::sampled_batch(config, classes, mel);
   vocoder::TeacherForcedPass pass(weights);
   pass.forward(batch);
   const kernels::Matrix& parallel = pass.logits();

@@ -2,7 +2,9 @@
 #pragma once
 
 #include <random>
+#include <vector>
 
+#include "tts/kernels/mulaw.h"
 #include "tts/vocoder/batch.h"
 #include "tts/vocoder/config.h"
 
@@ -44,6 +46,28 @@ inline vocoder::Batch random_batch(const vocoder::WaveNetConfig& c, int segments
       b.frame_index.push_back(index);
       b.frame_weight.push_back(weight);
     }
+  }
+  return b;
+}
+
+// One utterance of the classes a sampler drew over `mel`, as the teacher-forced pass reads it: each
+// sample's input is the class before it (silence first), its target the class itself, its frame
+// the one the sampler conditioned it on. Its logits must be the sampler's.
+inline vocoder::Batch sampled_batch(const vocoder::WaveNetConfig& c,
+                                    const std::vector<int32_t>& classes,
+                                    const kernels::Matrix& mel) {
+  vocoder::Batch b;
+  b.segments = 1;
+  b.length = static_cast<int>(classes.size());
+  b.mel = mel;
+  for (std::size_t t = 0; t < classes.size(); ++t) {
+    b.inputs.push_back(t == 0 ? kernels::mulaw_encode(0.0f, c.classes) : classes[t - 1]);
+    b.targets.push_back(classes[t]);
+    int32_t index;
+    float weight;
+    vocoder::frame_position(static_cast<int64_t>(t), c.hop_length, 0, index, weight);
+    b.frame_index.push_back(index);
+    b.frame_weight.push_back(weight);
   }
   return b;
 }
