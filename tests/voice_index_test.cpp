@@ -17,6 +17,7 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
+#include "file_bytes.h"
 #include "run_tts.h"
 #include "temp_folder.h"
 #include "tts/engine/voice.h"
@@ -30,17 +31,9 @@ namespace {
 namespace fs = std::filesystem;
 using tts::testing_support::TempFolder;
 
-std::string read_file(const fs::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::stringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
+using tts::testing_support::read_file;
 
-void write_file(const fs::path& path, const std::string& bytes) {
-  std::ofstream out(path, std::ios::binary);
-  out << bytes;
-}
+using tts::testing_support::write_file;
 
 bool contains(const std::string& text, const std::string& part) {
   return text.find(part) != std::string::npos;

@@ -7,6 +7,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "file_bytes.h"
 #include "run_tts.h"
 #include "speech_like.h"
 #include "temp_folder.h"
@@ -20,12 +21,7 @@ namespace {
 namespace fs = std::filesystem;
 using tts::testing_support::TempFolder;
 
-std::string read_file(const fs::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::stringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
+using tts::testing_support::read_file;
 
 std::size_t count_lines(const fs::path& path) {
   std::ifstream in(path);
