@@ -17,6 +17,7 @@
 #include "tts/voice_creation/pitch_fit.h"
 #include "tts/voice_creation/recogniser.h"
 #include "tts/voice_creation/training_plan.h"
+#include "tts/voice_creation/vocoder_fit.h"
 #include "tts/voice_creation/word_errors.h"
 
 namespace tts::creation {
@@ -271,6 +272,62 @@ TEST(TrainingPlan, GivesTrainingWhatTheBudgetLeavesWithinItsBounds) {
   const TrainingPlan again = nlohmann::json(p).get<TrainingPlan>();
   EXPECT_EQ(again.steps, p.steps);
   EXPECT_DOUBLE_EQ(again.reserved_seconds, p.reserved_seconds);
+}
+
+TEST(VocoderPlan, FineTunesTheVocoderInWhatTheBudgetLeavesOrSaysWhyNot) {
+  VocoderPlanInputs in;
+  in.held_out_seconds = 60.0;
+  in.threads = 2;
+  in.load_seconds = 5.0;
+  in.seconds_per_step = 0.5;
+  // Set aside: the report (20 s and the held-out audio once at 0.8 on two threads) and the
+  // judging of both vocoders (20 s and the audio twice): 44 + 68 = 112 s, then the corpus read.
+  in.budget_seconds = 2000.0;  // aimed 0.95 into: 1900
+  in.elapsed_seconds = 1400.0;
+  EXPECT_TRUE(vocoder_worth_timing(in));
+  VocoderPlan p = plan_vocoder(in);
+  EXPECT_EQ(p.steps, 776);  // (1900 − 1400 − 112 − 5) / 0.5, and the 10 timed ones
+  EXPECT_TRUE(p.why.empty()) << p.why;
+  // A long budget stops at the most steps that helped.
+  in.elapsed_seconds = 0.0;
+  EXPECT_EQ(plan_vocoder(in).steps, kMaximumVocoderSteps);
+  // Time for fewer than the fewest: none, and why.
+  in.elapsed_seconds = 1900.0 - 112.0 - 5.0 - 125.0;
+  p = plan_vocoder(in);
+  EXPECT_EQ(p.steps, 0);
+  EXPECT_NE(p.why.find("time for 260 of the 300 steps"), std::string::npos) << p.why;
+  // Nothing left: not even worth timing the steps.
+  in.elapsed_seconds = 1850.0;
+  EXPECT_FALSE(vocoder_worth_timing(in));
+  in.seconds_per_step = 0.0;
+  p = plan_vocoder(in);
+  EXPECT_EQ(p.steps, 0);
+  EXPECT_NE(p.why.find("too little to fine-tune it"), std::string::npos) << p.why;
+}
+
+TEST(VocoderChoice, RoundTripsThroughJsonAndSaysWhatWasChosen) {
+  VocoderChoice c;
+  c.steps = 900;
+  c.why = "nearer the recordings on the held-out prompts";
+  c.shared = CopySynthesisScore{0.5, 13.25};
+  c.tuned = CopySynthesisScore{0.45, std::nullopt};
+  c.tuned_kept = true;
+  const VocoderChoice again = nlohmann::json(c).get<VocoderChoice>();
+  EXPECT_EQ(again.steps, 900);
+  EXPECT_EQ(again.why, c.why);
+  ASSERT_TRUE(again.shared && again.tuned);
+  EXPECT_DOUBLE_EQ(again.shared->mel_distance, 0.5);
+  EXPECT_DOUBLE_EQ(*again.shared->hnr_db, 13.25);
+  EXPECT_FALSE(again.tuned->hnr_db);
+  EXPECT_TRUE(again.tuned_kept);
+  EXPECT_NE(again.describe().find("fine-tuned 900 steps on the recordings, kept"),
+            std::string::npos)
+      << again.describe();
+  EXPECT_NE(again.describe().find("shared log-mel distance 0.500, HNR 13.25 dB"), std::string::npos)
+      << again.describe();
+  const VocoderChoice none{0, "the budget leaves 1.0 min", {}, {}, false};
+  EXPECT_EQ(nlohmann::json(none).get<VocoderChoice>().describe(),
+            "the shared vocoder as it is: the budget leaves 1.0 min");
 }
 
 TEST(PitchFit, PoolsTheVoicedFramesOfEveryTrackInSemitones) {

@@ -165,6 +165,52 @@ TEST_F(VoicesCreate, KilledInTrainingAndRunAgainItMakesTheSameVoice) {
     EXPECT_EQ(read_file(whole / "voice" / file), read_file(resumed / "voice" / file)) << file;
 }
 
+TEST_F(VoicesCreate, FineTunesTheVocoderAndKeepsItOnlyWhereTheHeldOutPromptsSayItHelps) {
+  const fs::path work = here_.path() / "work", voice = here_.path() / "voice";
+  const CommandResult r =
+      run_tts(create("tuned", work, voice, "--steps 20 --vocoder-steps 30 --seed 3"));
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_NE(r.output.find("fine-tuning the vocoder 30 steps"), std::string::npos) << r.output;
+  const nlohmann::json choice = nlohmann::json::parse(read_file(work / "state.json")).at("vocoder");
+  EXPECT_EQ(choice.at("steps"), 30);
+  // Both vocoders copied the held-out prompts; the fine-tuned one is kept only when it is nearer
+  // the recordings and, where Praat measured both, no less harmonic.
+  const nlohmann::json shared = choice.at("shared"), tuned = choice.at("tuned");
+  const double shared_mel = shared.at("log_mel_distance"), tuned_mel = tuned.at("log_mel_distance");
+  EXPECT_GT(shared_mel, 0.0);
+  EXPECT_GT(tuned_mel, 0.0);
+  EXPECT_NE(shared_mel, tuned_mel);  // 30 steps moved the weights
+  bool better = tuned_mel < shared_mel;
+  if (shared.at("hnr_db").is_number() && tuned.at("hnr_db").is_number())
+    better = better && tuned.at("hnr_db").get<double>() >= shared.at("hnr_db").get<double>();
+  EXPECT_EQ(choice.at("tuned_kept").get<bool>(), better) << choice.dump(2);
+  for (const char* which : {"shared", "tuned"}) {
+    std::size_t copies = 0;
+    for (const auto& entry : fs::directory_iterator(work / "vocoder" / "judged" / which))
+      copies += entry.path().extension() == ".wav";
+    EXPECT_EQ(copies, 10u) << which;  // every held-out prompt
+  }
+  // The voice speaks through the vocoder chosen, and its card says which.
+  const fs::path chosen = better ? work / "vocoder" / "run" : root_->path() / "base" / "vocoder";
+  EXPECT_EQ(read_file(voice / "vocoder" / "vocoder.safetensors"),
+            read_file(chosen / "vocoder.safetensors"));
+  const std::string card = read_file(voice / "MODEL_CARD.md");
+  EXPECT_NE(card.find("fine-tuned 30 steps on the recordings, " +
+                      std::string(better ? "kept" : "not kept")),
+            std::string::npos)
+      << card;
+
+  // Steps given for the training alone: the vocoder stays as it is, and the card says why.
+  const CommandResult plain = run_tts(
+      create("plain", here_.path() / "work2", here_.path() / "voice2", "--steps 20 --seed 3"));
+  ASSERT_EQ(plain.exit_code, 0) << plain.output;
+  EXPECT_NE(read_file(here_.path() / "voice2" / "MODEL_CARD.md")
+                .find("the shared vocoder as it is: the training's steps were given"),
+            std::string::npos);
+  EXPECT_EQ(read_file(here_.path() / "voice2" / "vocoder" / "vocoder.safetensors"),
+            read_file(root_->path() / "base" / "vocoder" / "vocoder.safetensors"));
+}
+
 TEST_F(VoicesCreate, PlansItsTrainingFromItsOwnSpeedBeforeTraining) {
   const fs::path voice = here_.path() / "voice";
   const CommandResult r = run_tts(create("planned", here_.path() / "work", voice, "--budget 0.75"));

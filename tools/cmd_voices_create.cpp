@@ -68,12 +68,17 @@ class JsonObserver : public creation::CreationObserver {
     std::cout << event.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) << std::endl;
   }
   void stage(const std::string& name, const std::string& what) override {
-    static const char* const kStages[] = {"intake", "split", "plan",   "training",
-                                          "pitch",  "pack",  "report", "install"};
+    static const char* const kStages[] = {"intake",  "split", "plan",   "training", "pitch",
+                                          "vocoder", "pack",  "report", "install"};
+    constexpr int kCount = sizeof kStages / sizeof kStages[0];
     int index = 0;
-    for (int i = 0; i < 8; ++i)
+    for (int i = 0; i < kCount; ++i)
       if (name == kStages[i]) index = i;
-    emit({{"event", "stage"}, {"stage", name}, {"what", what}, {"index", index}, {"stages", 8}});
+    emit({{"event", "stage"},
+          {"stage", name},
+          {"what", what},
+          {"index", index},
+          {"stages", kCount}});
   }
   void line(const std::string& text) override { emit({{"event", "line"}, {"text", text}}); }
   void training(const train::TrainingProgress& p, double minutes_left) override {
@@ -121,6 +126,7 @@ void print_summary(const creation::VoiceCreationOptions& o, const creation::Crea
 void register_voices_create(CLI::App& voices, int& exit_code) {
   auto o = std::make_shared<creation::VoiceCreationOptions>();
   auto steps = std::make_shared<int64_t>(0);
+  auto vocoder_steps = std::make_shared<int64_t>(-1);
   auto restart = std::make_shared<bool>(false);
   auto progress_json = std::make_shared<bool>(false);
   CLI::App* cmd = voices.add_subcommand(
@@ -139,12 +145,18 @@ void register_voices_create(CLI::App& voices, int& exit_code) {
   cmd->add_option("--sex", o->sex, "The speaker's sex")->check(CLI::IsMember({"female", "male"}));
   cmd->add_option("--licence", o->licence, "The voice's licence (SPDX)")->capture_default_str();
   cmd->add_option("--source", o->source, "Where the recordings came from");
+  cmd->add_option("--description", o->description,
+                  "One line on the voice for `tts voices` (default: how it was made)");
   cmd->add_option("--budget", o->budget_minutes,
                   "Wall minutes on this machine, everything included; training gets what is left")
       ->check(CLI::Range(0.1, 10000.0))
       ->capture_default_str();
   cmd->add_option("--steps", *steps, "Train exactly this many steps instead (ignores --budget)")
       ->check(CLI::PositiveNumber);
+  cmd->add_option("--vocoder-steps", *vocoder_steps,
+                  "Fine-tune the vocoder exactly this many steps (0: never) instead of in what "
+                  "the budget leaves")
+      ->check(CLI::NonNegativeNumber);
   add_device_choice_options(*cmd, o->device, "Where training runs");
   cmd->add_option("--out", o->out_dir,
                   "The voice's folder (default: NAME in ~/.local/share/tts/voices)");
@@ -171,8 +183,9 @@ void register_voices_create(CLI::App& voices, int& exit_code) {
   cmd->add_flag("--progress-json", *progress_json,
                 "Progress as one JSON object a line on stdout (stage, training step, minutes left, "
                 "then the verdict), for programs");
-  cmd->callback([o, steps, restart, progress_json, &exit_code] {
+  cmd->callback([o, steps, vocoder_steps, restart, progress_json, &exit_code] {
     if (*steps > 0) o->steps = *steps;
+    if (*vocoder_steps >= 0) o->vocoder_steps = *vocoder_steps;
     TerminalObserver terminal;
     JsonObserver json;
     creation::CreationObserver& observer =

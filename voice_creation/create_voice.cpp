@@ -17,6 +17,7 @@
 #include "tts/voice_creation/model_card.h"
 #include "tts/voice_creation/pitch_fit.h"
 #include "tts/voice_creation/training_plan.h"
+#include "tts/voice_creation/vocoder_fit.h"
 
 namespace fs = std::filesystem;
 
@@ -116,6 +117,7 @@ class Creation {
     plan();
     train();
     calibrate_pitch();
+    choose_vocoder();
     pack();
     report();
     install_voice();
@@ -293,13 +295,83 @@ class Creation {
     finish("pitch");
   }
 
+  VocoderFitOptions vocoder_fit_options() {
+    VocoderFitOptions v;
+    v.shared_dir = o_.vocoder_dir;
+    v.corpus_dir = t_.data_dir;
+    v.held_out_dir = work_ / "held-out";
+    v.work_dir = work_ / "vocoder";
+    v.seed = o_.seed;
+    v.threads = o_.threads;
+    v.device = o_.device;
+    return v;
+  }
+
+  // The steps the vocoder's fine-tuning gets: given, or what the budget leaves once a few are
+  // timed (0, and why, when that is too little).
+  VocoderPlan plan_vocoder_steps(VocoderFitOptions& v) {
+    if (o_.vocoder_steps) return {*o_.vocoder_steps, "not asked for (--vocoder-steps 0)"};
+    if (o_.steps)
+      return {0,
+              "the training's steps were given (--steps) and the vocoder's were not "
+              "(--vocoder-steps)"};
+    VocoderPlanInputs in;
+    in.budget_seconds = o_.budget_minutes * 60.0;
+    in.held_out_seconds = intake_.seconds_of(read_lines(work_ / "held-out.txt"));
+    in.threads = o_.threads;
+    in.judge_words = judges_words(o_);
+    clock_in();
+    in.elapsed_seconds = state_.elapsed_seconds;
+    if (!vocoder_worth_timing(in)) return plan_vocoder(in);
+    observer_.line("timing a few steps of the vocoder's fine-tuning");
+    const VocoderStepTiming timing = time_vocoder_steps(v, in.probe_steps, training_log_);
+    clock_in();
+    in.elapsed_seconds = state_.elapsed_seconds;
+    in.seconds_per_step = timing.seconds_per_step;
+    in.load_seconds = timing.load_seconds;
+    return plan_vocoder(in);
+  }
+
+  void choose_vocoder() {
+    if (state_.finished("vocoder")) return;
+    observer_.stage("vocoder",
+                    "fine-tuning the shared vocoder on the recordings, if the budget "
+                    "leaves time, and judging whether it helps");
+    VocoderFitOptions v = vocoder_fit_options();
+    if (!state_.vocoder_steps) {
+      const VocoderPlan plan = plan_vocoder_steps(v);
+      state_.vocoder_steps = plan.steps;
+      if (plan.steps == 0) state_.vocoder = VocoderChoice{0, plan.why, {}, {}, false};
+      save_creation_state(work_, state_);
+    }
+    if (!state_.vocoder) {
+      const int64_t steps = *state_.vocoder_steps;
+      char text[120];
+      std::snprintf(text, sizeof text, "fine-tuning the vocoder %lld steps",
+                    static_cast<long long>(steps));
+      observer_.line(text);
+      v.steps = steps;
+      v.progress = [&](const train::TrainingProgress& p) {
+        clock_in();
+        observer_.training(p, (steps - p.step) * p.seconds_per_step / 60.0);
+        if (p.step % 100 == 0) save_creation_state(work_, state_);
+      };
+      state_.vocoder =
+          fit_vocoder(v, training_log_, [&](const std::string& line) { observer_.line(line); });
+    }
+    observer_.line("vocoder: " + state_.vocoder->describe());
+    finish("vocoder");
+  }
+
   void pack() {
     if (state_.finished("pack")) return;
-    observer_.stage("pack", "assembling the voice with the shared vocoder");
+    const bool tuned = state_.vocoder && state_.vocoder->tuned_kept;
+    observer_.stage("pack", tuned ? "assembling the voice with its fine-tuned vocoder"
+                                  : "assembling the voice with the shared vocoder");
     fs::remove_all(packed_);
     engine::VoicePackSources sources;
     sources.acoustic = t_.out_dir;
-    sources.vocoder = o_.vocoder_dir;
+    sources.vocoder = tuned ? tuned_vocoder_dir(work_ / "vocoder") : o_.vocoder_dir;
     sources.extra_files = {{work_ / "held-out.txt", "held-out.txt"},
                            {work_ / "training.log", "training/acoustic.log"},
                            {work_ / "intake.json", "training/intake.json"}};

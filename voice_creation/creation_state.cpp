@@ -23,6 +23,7 @@ nlohmann::json arguments_of(const VoiceCreationOptions& o) {
                       {"seed", o.seed},
                       {"budget_minutes", o.budget_minutes}};
   if (o.steps) j["steps"] = *o.steps;
+  if (o.vocoder_steps) j["vocoder_steps"] = *o.vocoder_steps;
   if (!o.held_out_file.empty()) j["held_out"] = o.held_out_file.string();
   return j;
 }
@@ -61,17 +62,24 @@ CreationState open_creation_state(const VoiceCreationOptions& o) {
                              "--restart to begin again");
   j.at("done").get_to(state.done);
   if (j.contains("plan") && !j["plan"].is_null()) state.plan = j["plan"].get<TrainingPlan>();
+  if (j.contains("vocoder_steps") && !j["vocoder_steps"].is_null())
+    state.vocoder_steps = j["vocoder_steps"].get<int64_t>();
+  if (j.contains("vocoder") && !j["vocoder"].is_null())
+    state.vocoder = j["vocoder"].get<VocoderChoice>();
   j.at("elapsed_seconds").get_to(state.elapsed_seconds);
   j.at("stage_seconds").get_to(state.stage_seconds);
   return state;
 }
 
 void save_creation_state(const fs::path& work, const CreationState& s) {
-  nlohmann::json j = {{"arguments", s.arguments},
-                      {"done", s.done},
-                      {"plan", s.plan ? nlohmann::json(*s.plan) : nlohmann::json()},
-                      {"elapsed_seconds", s.elapsed_seconds},
-                      {"stage_seconds", s.stage_seconds}};
+  nlohmann::json j = {
+      {"arguments", s.arguments},
+      {"done", s.done},
+      {"plan", s.plan ? nlohmann::json(*s.plan) : nlohmann::json()},
+      {"vocoder_steps", s.vocoder_steps ? nlohmann::json(*s.vocoder_steps) : nlohmann::json()},
+      {"vocoder", s.vocoder ? nlohmann::json(*s.vocoder) : nlohmann::json()},
+      {"elapsed_seconds", s.elapsed_seconds},
+      {"stage_seconds", s.stage_seconds}};
   kernels::write_file_atomically(work / "state.json", j.dump(2) + "\n");
 }
 

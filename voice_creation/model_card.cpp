@@ -102,7 +102,9 @@ void write_model_card(const std::filesystem::path& path, const VoiceCreationOpti
      << " s a step), then its pitch spread calibrated on the training recordings and fitted "
         "to their F0 spread by listening to the voice speak the prompts training validated on: "
      << pitch_spread_of(path.parent_path() / "acoustic") << ". Log: `training/acoustic.log`.\n"
-     << "- Vocoder: the shared WaveNet (`" << o.vocoder_dir.string() << "`), as it is.\n\n"
+     << "- Vocoder: starting from the shared WaveNet (`" << o.vocoder_dir.string() << "`), "
+     << (state.vocoder ? state.vocoder->describe() : std::string("the shared vocoder as it is"))
+     << ".\n\n"
      << "| stage | wall time |\n|---|---:|\n";
   for (const std::string& stage : state.done)
     md << "| " << stage << " | "

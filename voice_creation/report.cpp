@@ -4,6 +4,7 @@
 #include <cstdio>
 #include <sstream>
 
+#include "fixed_point_text.h"
 #include "parallel_for.h"
 #include "tts/audio/audio_file.h"
 #include "tts/engine/pipeline.h"
@@ -27,12 +28,6 @@ constexpr double kHnrMargin = 1.5;
 constexpr double kF0SpreadMargin = 0.6;
 constexpr double kMelDistanceFactor = 1.25;
 constexpr double kWordErrorMargin = 0.03;
-
-std::string fixed(double value, int digits) {
-  char text[32];
-  std::snprintf(text, sizeof text, "%.*f", digits, value);
-  return text;
-}
 
 std::string percent(double rate) { return fixed(100.0 * rate, 1) + "%"; }
 

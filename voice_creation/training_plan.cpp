@@ -18,6 +18,19 @@ constexpr double kPitchTrials = 3.0;             // the pitch fit's trials, typi
 // speaking the prompts (about 0.3) and pocketsphinx hearing them three times over (recordings, the
 // voice, the bundled voice: about 0.27 each on one core of an AMD EPYC).
 constexpr double kWordsRealTimeFactor = 1.2;
+// Below this, the vocoder's steps are not even timed: what is left could not hold the fewest.
+constexpr double kVocoderMinimumSeconds = 120.0;
+
+double seconds_left_for_vocoder(const VocoderPlanInputs& in) {
+  const double per_thread = in.held_out_seconds / std::max(1, in.threads);
+  // The report (as plan_training reserves it, less the pitch fit, which is done), and the
+  // copy-synthesis of the held-out prompts through both vocoders.
+  const double report =
+      kReportOverheadSeconds +
+      (kReportRealTimeFactor + (in.judge_words ? kWordsRealTimeFactor : 0.0)) * per_thread;
+  const double judging = kReportOverheadSeconds + 2.0 * kReportRealTimeFactor * per_thread;
+  return in.budget_seconds * kBudgetMargin - in.elapsed_seconds - report - judging;
+}
 
 }  // namespace
 
@@ -89,6 +102,38 @@ std::string describe_plan(const TrainingPlan& p) {
     out += text;
   }
   return out;
+}
+
+bool vocoder_worth_timing(const VocoderPlanInputs& in) {
+  return seconds_left_for_vocoder(in) >= kVocoderMinimumSeconds;
+}
+
+VocoderPlan plan_vocoder(const VocoderPlanInputs& in) {
+  const double left = seconds_left_for_vocoder(in) - in.load_seconds;
+  VocoderPlan plan;
+  if (left < kVocoderMinimumSeconds || in.seconds_per_step <= 0) {
+    char text[200];
+    std::snprintf(text, sizeof text,
+                  "the budget leaves %.1f min, too little to fine-tune it (--budget, or "
+                  "--vocoder-steps)",
+                  std::max(0.0, left) / 60.0);
+    plan.why = text;
+    return plan;
+  }
+  const int64_t affordable =
+      static_cast<int64_t>(std::floor(left / in.seconds_per_step)) + in.probe_steps;
+  if (affordable < kMinimumVocoderSteps) {
+    char text[240];
+    std::snprintf(text, sizeof text,
+                  "the budget leaves %.1f min, time for %lld of the %lld steps of %.2f s a "
+                  "fine-tune needs (--budget, or --vocoder-steps)",
+                  left / 60.0, static_cast<long long>(affordable),
+                  static_cast<long long>(kMinimumVocoderSteps), in.seconds_per_step);
+    plan.why = text;
+    return plan;
+  }
+  plan.steps = std::min(affordable, kMaximumVocoderSteps);
+  return plan;
 }
 
 }  // namespace tts::creation

@@ -60,7 +60,7 @@ StudioJob::StudioJob(std::string voice, const std::filesystem::path& program,
     throw std::runtime_error("cannot start " + program.string() + ": " + std::strerror(spawned));
   }
   state_ = {{"voice", voice_}, {"state", "running"}, {"stage", "starting"},    {"stage_index", 0},
-            {"stages", 8},     {"fraction", 0.0},    {"minutes_left", nullptr}};
+            {"stages", 9},     {"fraction", 0.0},    {"minutes_left", nullptr}};
   reader_ = std::thread([this, fd = pipe_fds[0]] { read_progress(fd); });
 }
 
@@ -96,7 +96,7 @@ void StudioJob::on_event(const json& e) {
     state_["stage"] = e.value("stage", "");
     state_["what"] = e.value("what", "");
     state_["stage_index"] = e.value("index", 0);
-    state_["stages"] = e.value("stages", 8);
+    state_["stages"] = e.value("stages", 9);
   } else if (kind == "training") {
     state_["fraction"] = e.value("fraction", 0.0);
     state_["step"] = e.value("step", 0);

@@ -217,7 +217,8 @@ function showJob(job) {
   const line = $s("job");
   if (job.state === "idle") return;
   const stage = `stage ${job.stage_index + 1} of ${job.stages}, ${job.stage}`;
-  const progress = (job.stage_index + (job.stage === "training" ? job.fraction : 0)) / job.stages;
+  const training = job.stage === "training" || job.stage === "vocoder";
+  const progress = (job.stage_index + (training ? job.fraction : 0)) / job.stages;
   $s("job-progress").value = job.state === "done" ? 1 : progress;
   if (job.state === "running") {
     const left = job.minutes_left == null ? "" : ` · about ${job.minutes_left.toFixed(1)} min left`;

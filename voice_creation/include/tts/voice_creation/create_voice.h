@@ -7,7 +7,9 @@
 //   plan      a few training steps timed; the steps that fit the budget chosen (plan.h)
 //   training  the shipped base's acoustic model fine-tuned on the recordings
 //   pitch     the pitch spread calibrated, then fitted by listening to the voice (pitch_fit.h)
-//   pack      the voice assembled with the shared vocoder
+//   vocoder   the shared vocoder fine-tuned on the recordings in what the budget leaves, kept
+//             when the held-out prompts say it helps (vocoder_fit.h)
+//   pack      the voice assembled with the vocoder chosen
 //   report    the held-out prompts judged: HNR and F0 by Praat, aligned log-mel distance,
 //             real-time factor; PASS/FAIL against the targets; MODEL_CARD.md (report.h)
 //   install   the voice moved into place
@@ -33,6 +35,9 @@ struct VoiceCreationOptions {
   double budget_minutes = 30.0;  // wall time on this machine, everything included
   // Steps of training instead of what the budget allows (reproducible runs, tests).
   std::optional<int64_t> steps;
+  // Steps of fine-tuning the vocoder instead of what the budget leaves (0: never). A run given
+  // `steps` fine-tunes the vocoder only when these are given too.
+  std::optional<int64_t> vocoder_steps;
   kernels::DeviceChoice device;
   // Where the voice goes: its folder (default: NAME in the user's voice folder).
   std::filesystem::path out_dir;

@@ -1,6 +1,6 @@
 // What a `tts voices create` work folder remembers between runs (WORK/state.json): the arguments
-// it was started with, the stages finished, the training plan and the wall time spent, so that
-// running the command again resumes where it stopped.
+// it was started with, the stages finished, the training plans, the vocoder chosen and the wall
+// time spent, so that running the command again resumes where it stopped.
 #pragma once
 
 #include <filesystem>
@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "tts/voice_creation/training_plan.h"
+#include "tts/voice_creation/vocoder_fit.h"
 
 namespace tts::creation {
 
@@ -20,7 +21,9 @@ struct CreationState {
   nlohmann::json arguments;       // what must not change between runs
   std::vector<std::string> done;  // stages finished, in order
   std::optional<TrainingPlan> plan;
-  double elapsed_seconds = 0.0;  // wall time of every run so far
+  std::optional<int64_t> vocoder_steps;  // the vocoder's fine-tuning steps, once planned
+  std::optional<VocoderChoice> vocoder;  // once judged
+  double elapsed_seconds = 0.0;          // wall time of every run so far
   std::map<std::string, double> stage_seconds;
   bool finished(const std::string& stage) const;
 };

@@ -1,6 +1,7 @@
 // How long to train a new voice: the command times a few steps of its own training on this
 // machine, then gives the fine-tuning the steps that fit the budget after everything else the
-// command still has to do.
+// command still has to do. The vocoder's fine-tuning is planned the same way, later, in what the
+// acoustic model's training left of the budget.
 #pragma once
 
 #include <cstdint>
@@ -46,5 +47,36 @@ TrainingPlan plan_training(const PlanInputs& in);
 // "1,400 steps of 0.62 s (14.5 min), then about 3.0 min for calibration and the report: about
 // 27.9 min in all, within the 30 min budget"
 std::string describe_plan(const TrainingPlan& plan);
+
+// Steps of the vocoder's fine-tuning timed before its plan is made (they count toward it), and
+// the fewest and most it is given: the vocoder's learning rate warms up over its first 100
+// steps, and past the most the held-out prompts no longer said it helped
+// (docs/voice-creation.md).
+constexpr int64_t kVocoderProbeSteps = 10;
+constexpr int64_t kMinimumVocoderSteps = 300;
+constexpr int64_t kMaximumVocoderSteps = 1500;
+
+struct VocoderPlanInputs {
+  double budget_seconds = 1800.0;
+  double elapsed_seconds = 0.0;   // spent so far (everything up to the vocoder's timed steps)
+  double seconds_per_step = 0.0;  // measured; 0 before the steps are timed
+  double load_seconds = 0.0;      // reading the corpus, once (measured)
+  double held_out_seconds = 0.0;  // audio the judging copies twice and the report twice more
+  int64_t probe_steps = kVocoderProbeSteps;
+  int threads = 2;
+  bool judge_words = false;  // an English voice: the report also has the recogniser listen
+};
+
+struct VocoderPlan {
+  int64_t steps = 0;  // 0: the shared vocoder as it is
+  std::string why;    // when 0, why
+};
+
+// Whether what the budget leaves for the vocoder's fine-tuning, once the report and the judging
+// of both vocoders are set aside, could hold its fewest steps: if not, they are not even timed.
+bool vocoder_worth_timing(const VocoderPlanInputs& in);
+
+// The steps that fit, or 0 and why (always 0 before the steps are timed).
+VocoderPlan plan_vocoder(const VocoderPlanInputs& in);
 
 }  // namespace tts::creation
