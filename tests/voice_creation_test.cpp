@@ -338,6 +338,39 @@ TEST(PitchFit, PoolsTheVoicedFramesOfEveryTrackInSemitones) {
   EXPECT_EQ(pooled_f0_sd_semitones({{150.0f, 0.0f}, {}}), 0.0);
 }
 
+TEST(PitchFit, TheBootstrapSaysHowLooselyAFewPromptsMeasureTheDifference) {
+  // Prompts whose own pitch ranges differ, the voice's each a little off the recording's.
+  std::mt19937 random(7);
+  std::normal_distribution<float> semitones(0.0f, 3.0f);
+  auto prompts = [&](int count, std::vector<std::vector<float>>& voice,
+                     std::vector<std::vector<float>>& recordings) {
+    for (int p = 0; p < count; ++p) {
+      const float centre = 150.0f * std::exp2(semitones(random) / 12.0f);
+      const float stretch = 1.0f + 0.3f * std::fabs(semitones(random)) / 3.0f;
+      std::vector<float> said, recorded;
+      for (int f = 0; f < 40 + 20 * (p % 5); ++f) {
+        const float st = semitones(random);
+        recorded.push_back(centre * std::exp2(st / 12.0f));
+        said.push_back(centre * std::exp2(stretch * st / 12.0f));
+      }
+      voice.push_back(said);
+      recordings.push_back(recorded);
+    }
+  };
+  std::vector<std::vector<float>> few_voice, few_recordings, many_voice, many_recordings;
+  prompts(12, few_voice, few_recordings);
+  prompts(96, many_voice, many_recordings);
+  const double few = paired_spread_standard_error(few_voice, few_recordings, 1, 400);
+  const double many = paired_spread_standard_error(many_voice, many_recordings, 1, 400);
+  EXPECT_GT(few, 0.0);
+  EXPECT_LT(many, few);  // eight times the prompts: near a third of the error
+  EXPECT_GT(many, few / 6.0);
+  // Seeded, and nothing to be unsure of when the voice is the recordings.
+  EXPECT_EQ(paired_spread_standard_error(few_voice, few_recordings, 1, 400), few);
+  EXPECT_EQ(paired_spread_standard_error(few_recordings, few_recordings, 1, 400), 0.0);
+  EXPECT_EQ(paired_spread_standard_error({few_voice[0]}, {few_recordings[0]}, 1, 400), 0.0);
+}
+
 TEST(WordErrors, WordsAreLowercasedWithoutPunctuationOrRecogniserMarkup) {
   EXPECT_EQ(words_for_scoring("<s> Hello, WORLD! [NOISE] it's  (2) well-known </s>"),
             (std::vector<std::string>{"hello", "world", "its", "well", "known"}));

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <cstdio>
 #include <fstream>
+#include <random>
 #include <stdexcept>
 
 #include "parallel_for.h"
@@ -43,6 +44,28 @@ double pooled_f0_sd_semitones(const std::vector<std::vector<float>>& f0_hz) {
         squares += st * st;
       }
   return n >= 2.0 ? std::sqrt(std::max(0.0, (squares - sum * sum / n) / (n - 1.0))) : 0.0;
+}
+
+double paired_spread_standard_error(const std::vector<std::vector<float>>& voice,
+                                    const std::vector<std::vector<float>>& recordings,
+                                    uint64_t seed, int rounds) {
+  const std::size_t n = std::min(voice.size(), recordings.size());
+  if (n < 2 || rounds < 2) return 0.0;
+  std::mt19937_64 random(seed);
+  std::uniform_int_distribution<std::size_t> pick(0, n - 1);
+  std::vector<std::vector<float>> said(n), recorded(n);
+  double sum = 0.0, squares = 0.0;
+  for (int round = 0; round < rounds; ++round) {
+    for (std::size_t i = 0; i < n; ++i) {
+      const std::size_t j = pick(random);
+      said[i] = voice[j];
+      recorded[i] = recordings[j];
+    }
+    const double d = pooled_f0_sd_semitones(said) - pooled_f0_sd_semitones(recorded);
+    sum += d;
+    squares += d * d;
+  }
+  return std::sqrt(std::max(0.0, (squares - sum * sum / rounds) / (rounds - 1)));
 }
 
 PitchFit fit_pitch_spread(const PitchFitOptions& o,
@@ -90,6 +113,7 @@ PitchFit fit_pitch_spread(const PitchFitOptions& o,
         tracks[i].assign(found->second.f0.begin(), found->second.f0.end());
     return tracks;
   };
+  std::vector<std::vector<float>> voice_tracks;  // of the last trial, prompt by prompt
   auto measure = [&](double spread) {
     train::write_pitch_spread(trial_model, spread);
     engine::pack_voice(trial_voice, {trial_model, o.vocoder_dir, {}}, manifest);
@@ -102,7 +126,8 @@ PitchFit fit_pitch_spread(const PitchFitOptions& o,
       said[i] = fs::absolute(o.work_dir / "said" / (std::to_string(i) + ".wav"));
       audio::write_audio(said[i], audio.data(), audio.size(), voice->sample_rate());
     });
-    const double sd = pooled_f0_sd_semitones(f0_of(said, voice->features()));
+    voice_tracks = f0_of(said, voice->features());
+    const double sd = pooled_f0_sd_semitones(voice_tracks);
     fit.trials.push_back({spread, sd});
     char text[160];
     std::snprintf(text, sizeof text,
@@ -116,7 +141,9 @@ PitchFit fit_pitch_spread(const PitchFitOptions& o,
   fs::create_directories(o.work_dir / "said");
   std::vector<fs::path> recordings;
   for (const auto& p : prompts) recordings.push_back(fs::absolute(p.path));
-  fit.recordings_f0_sd = pooled_f0_sd_semitones(f0_of(recordings, corpus_options.features));
+  const std::vector<std::vector<float>> recording_tracks =
+      f0_of(recordings, corpus_options.features);
+  fit.recordings_f0_sd = pooled_f0_sd_semitones(recording_tracks);
   fit.pitch_spread = model.weights->config().pitch_spread;
   if (!(fit.recordings_f0_sd > 0.0)) {
     note(
@@ -131,9 +158,22 @@ PitchFit fit_pitch_spread(const PitchFitOptions& o,
   // The first spread is the predictor's calibration; the second scales it by the shortfall
   // heard; the others step along the line through the last two (the spread heard grows more
   // slowly than the factor: the spread between sentences does not move with it).
-  const double target = fit.recordings_f0_sd;
-  double spread = fit.pitch_spread, heard = measure(spread);
-  for (int trial = 1; trial < o.trials && std::fabs(heard - target) > o.close_enough; ++trial) {
+  const double target = fit.recordings_f0_sd, calibrated = fit.pitch_spread;
+  double spread = calibrated, heard = measure(spread);
+  // How far the difference between the voice and the recordings on these prompts could be from
+  // its value on others: the spread moves only when the difference heard is beyond it.
+  fit.standard_error =
+      paired_spread_standard_error(voice_tracks, recording_tracks, o.seed, o.bootstrap_rounds);
+  const double tolerance = std::max(o.close_enough, o.standard_errors * fit.standard_error);
+  char text[200];
+  std::snprintf(text, sizeof text,
+                "on these prompts the difference is known to ±%.2f semitones (paired bootstrap): "
+                "the spread moves only when the voice is more than %.2f off",
+                fit.standard_error, tolerance);
+  note(text);
+  const double lowest = std::max(0.25, calibrated / o.max_stretch),
+               highest = std::min(4.0, calibrated * o.max_stretch);
+  for (int trial = 1; trial < o.trials && std::fabs(heard - target) > tolerance; ++trial) {
     double next = spread * target / std::max(heard, 1e-3);
     if (trial >= 2) {
       const PitchTrial& a = fit.trials[fit.trials.size() - 2];
@@ -142,7 +182,7 @@ PitchFit fit_pitch_spread(const PitchFitOptions& o,
         next = b.pitch_spread + (target - b.f0_sd_semitones) * (b.pitch_spread - a.pitch_spread) /
                                     (b.f0_sd_semitones - a.f0_sd_semitones);
     }
-    next = std::clamp(next, std::max(0.25, spread / 2.0), std::min(4.0, spread * 2.0));
+    next = std::clamp(next, lowest, highest);
     if (std::fabs(next - spread) < 0.01) break;
     spread = next;
     heard = measure(spread);

@@ -12,6 +12,7 @@
 // text (June: 4.84 semitones against 4.41 at a spread that matched her held-out prompts).
 #pragma once
 
+#include <cstdint>
 #include <filesystem>
 #include <functional>
 #include <string>
@@ -28,10 +29,19 @@ struct PitchFitOptions {
   int prompts = 48;  // at most this many of the validation prompts spoken each trial
   int trials = 5;    // at most this many spreads tried; the one nearest the recordings is kept
   // Semitones: the calibrated spread is kept when the voice is this near the recordings, and a
-  // trial this near ends the search. Half the report's margin of 0.6: a couple of dozen prompts
-  // measure no finer (the same voice measured on two such sets differs by about 0.2), and
-  // chasing less would move a voice that is right by noise alone.
+  // trial this near ends the search: half the report's margin of 0.6 at the least, and more when
+  // the prompts measure the difference more loosely than that. A couple of dozen prompts of
+  // varied length measure it loosely (docs/voice-creation.md, "Why these defaults"). So the
+  // tolerance is `standard_errors` times the difference's standard error, from a paired
+  // bootstrap of the prompts (`bootstrap_rounds` resamplings), when that is larger.
   double close_enough = 0.25;
+  double standard_errors = 2.0;
+  int bootstrap_rounds = 400;
+  // The spread stays within this factor of the calibrated one: the decoder renders a wider
+  // spread less and less (Carlo's voice: 4.47, 4.87, 4.98, 5.06 semitones at spreads 2.17, 2.95,
+  // 3.82, 4.00), so chasing the last few tenths of a semitone drove his to the end of the range,
+  // where the voice lost 3 dB of harmonicity to artefacts.
+  double max_stretch = 1.5;
   uint64_t seed = 1;
   int threads = 2;
 };
@@ -43,6 +53,7 @@ struct PitchTrial {
 struct PitchFit {
   std::string tracker;            // what measured the F0: Praat, or the engine's own tracker
   double recordings_f0_sd = 0.0;  // semitones, pooled over the prompts' voiced frames
+  double standard_error = 0.0;    // of the voice's spread less the recordings', semitones
   std::vector<PitchTrial> trials;
   double pitch_spread = 0.0;  // the one kept, written into the model
 };
@@ -51,6 +62,13 @@ struct PitchFit {
 // little voiced sound to measure keep the calibrated spread (no trials), as `note` says.
 PitchFit fit_pitch_spread(const PitchFitOptions& options,
                           const std::function<void(const std::string&)>& note);
+
+// The standard error of the pooled F0 spread of `voice` less that of `recordings` (each the F0
+// tracks of the same prompts, in the same order), by resampling the prompts with replacement
+// `rounds` times, seeded: how much the difference measured on these prompts says about others.
+double paired_spread_standard_error(const std::vector<std::vector<float>>& voice,
+                                    const std::vector<std::vector<float>>& recordings,
+                                    uint64_t seed, int rounds);
 
 // The standard deviation, in semitones re 100 Hz, of every voiced frame of `f0_hz` pooled
 // (0 Hz marks an unvoiced frame); 0 below two voiced frames.
