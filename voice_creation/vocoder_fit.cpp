@@ -61,8 +61,8 @@ bool better(const CopySynthesisScore& tuned, const CopySynthesisScore& shared) {
 
 std::string VocoderChoice::describe() const {
   if (steps == 0) return "the shared vocoder as it is: " + why;
-  std::string text = "the shared vocoder fine-tuned " + std::to_string(steps) +
-                     " steps on the recordings, ";
+  std::string text =
+      "the shared vocoder fine-tuned " + std::to_string(steps) + " steps on the recordings, ";
   text += tuned_kept ? "kept" : "not kept (the voice speaks through the shared one)";
   if (shared && tuned)
     text += "; copy-synthesis of the held-out prompts: shared " + describe_score(*shared) +
@@ -163,8 +163,8 @@ VocoderChoice fit_vocoder(const VocoderFitOptions& o, std::ostream& log,
   choice.steps = o.steps;
   train::train_vocoder(training_options(o, o.steps), log);
   const fs::path judged = o.work_dir / "judged";
-  choice.shared = score_copy_synthesis(o.shared_dir, o.held_out_dir, judged / "shared", o.seed,
-                                       o.threads);
+  choice.shared =
+      score_copy_synthesis(o.shared_dir, o.held_out_dir, judged / "shared", o.seed, o.threads);
   note("copy-synthesis through the shared vocoder: " + describe_score(*choice.shared));
   choice.tuned = score_copy_synthesis(tuned_vocoder_dir(o.work_dir), o.held_out_dir,
                                       judged / "tuned", o.seed, o.threads);

@@ -44,7 +44,7 @@ struct VocoderFitOptions {
   std::filesystem::path held_out_dir;  // the prompts that judge both (LJSpeech folder)
   std::filesystem::path work_dir;      // run/ (the fine-tuning), judged/ (the audio and Praat)
   int64_t steps = 0;                   // fine-tuning steps (resumed from run/'s checkpoint)
-  float learning_rate = 5e-4f;  // half the trainer's default: it starts from a trained model
+  float learning_rate = 5e-4f;         // half the trainer's default: it starts from a trained model
   uint64_t seed = 1;
   int threads = 2;
   kernels::DeviceChoice device;
