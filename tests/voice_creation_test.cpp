@@ -257,7 +257,13 @@ TEST(TrainingPlan, GivesTrainingWhatTheBudgetLeavesWithinItsBounds) {
   // A long budget stops at the most steps that still help, a short one at the fewest that make
   // a voice, and says it does not fit.
   in.budget_seconds = 3600.0;
-  EXPECT_EQ(plan_training(in).steps, kMaximumSteps);
+  p = plan_training(in);
+  EXPECT_EQ(p.steps, kMaximumSteps);
+  // What the most steps leave of the budget is said, for the vocoder.
+  EXPECT_NEAR(p.leftover_seconds, 0.95 * 3600.0 - 10 - 122 - 2980 * 0.2, 1e-6);
+  EXPECT_NE(describe_plan(p).find("the 44.9 min left of it go to fine-tuning the vocoder"),
+            std::string::npos)
+      << describe_plan(p);
   in.budget_seconds = 60.0;
   p = plan_training(in);
   EXPECT_EQ(p.steps, kMinimumSteps);
@@ -269,6 +275,7 @@ TEST(TrainingPlan, GivesTrainingWhatTheBudgetLeavesWithinItsBounds) {
   EXPECT_EQ(p.steps, 40);
   EXPECT_TRUE(p.fixed);
   EXPECT_DOUBLE_EQ(p.training_seconds, 20 * 0.2);
+  EXPECT_EQ(p.leftover_seconds, 0.0);
   const TrainingPlan again = nlohmann::json(p).get<TrainingPlan>();
   EXPECT_EQ(again.steps, p.steps);
   EXPECT_DOUBLE_EQ(again.reserved_seconds, p.reserved_seconds);

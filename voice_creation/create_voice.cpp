@@ -259,7 +259,8 @@ class Creation {
     observer_.stage("training", "fine-tuning the base acoustic model on the recordings");
     const TrainingPlan& plan = *state_.plan;
     run_training(plan.steps, [&](const train::TrainingProgress& p) {
-      const double left = (plan.steps - p.step) * p.seconds_per_step + plan.reserved_seconds;
+      const double left = (plan.steps - p.step) * p.seconds_per_step + plan.reserved_seconds +
+                          plan.leftover_seconds;
       observer_.training(p, left / 60.0);
     });
     finish("training");
@@ -310,7 +311,8 @@ class Creation {
   // The steps the vocoder's fine-tuning gets: given, or what the budget leaves once a few are
   // timed (0, and why, when that is too little).
   VocoderPlan plan_vocoder_steps(VocoderFitOptions& v) {
-    if (o_.vocoder_steps) return {*o_.vocoder_steps, "not asked for (--vocoder-steps 0)"};
+    if (o_.vocoder_steps)
+      return {*o_.vocoder_steps, *o_.vocoder_steps == 0 ? "not asked for (--vocoder-steps 0)" : ""};
     if (o_.steps)
       return {0,
               "the training's steps were given (--steps) and the vocoder's were not "

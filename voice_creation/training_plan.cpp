@@ -39,6 +39,7 @@ void to_json(nlohmann::json& j, const TrainingPlan& p) {
        {"seconds_per_step", p.seconds_per_step},
        {"training_seconds", p.training_seconds},
        {"reserved_seconds", p.reserved_seconds},
+       {"leftover_seconds", p.leftover_seconds},
        {"budget_seconds", p.budget_seconds},
        {"elapsed_seconds", p.elapsed_seconds},
        {"fixed", p.fixed},
@@ -50,6 +51,7 @@ void from_json(const nlohmann::json& j, TrainingPlan& p) {
   j.at("seconds_per_step").get_to(p.seconds_per_step);
   j.at("training_seconds").get_to(p.training_seconds);
   j.at("reserved_seconds").get_to(p.reserved_seconds);
+  p.leftover_seconds = j.value("leftover_seconds", 0.0);  // absent from older work folders
   j.at("budget_seconds").get_to(p.budget_seconds);
   j.at("elapsed_seconds").get_to(p.elapsed_seconds);
   j.at("fixed").get_to(p.fixed);
@@ -81,6 +83,9 @@ TrainingPlan plan_training(const PlanInputs& in) {
     plan.over_budget = affordable + static_cast<double>(in.probe_steps) < kMinimumSteps;
   }
   plan.training_seconds = static_cast<double>(plan.steps - in.probe_steps) * in.seconds_per_step;
+  if (!plan.fixed)
+    plan.leftover_seconds = std::max(0.0, in.budget_seconds * kBudgetMargin - in.elapsed_seconds -
+                                              plan.reserved_seconds - plan.training_seconds);
   return plan;
 }
 
@@ -99,6 +104,12 @@ std::string describe_plan(const TrainingPlan& p) {
   std::string out = text;
   if (!p.fixed && !p.over_budget) {
     std::snprintf(text, sizeof text, ", within the %.0f min budget", p.budget_seconds / 60.0);
+    out += text;
+  }
+  if (p.leftover_seconds >= kVocoderMinimumSeconds) {
+    std::snprintf(text, sizeof text,
+                  "; the %.1f min left of it go to fine-tuning the vocoder, if it helps",
+                  p.leftover_seconds / 60.0);
     out += text;
   }
   return out;

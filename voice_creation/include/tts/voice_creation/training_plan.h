@@ -35,6 +35,9 @@ struct TrainingPlan {
   double seconds_per_step = 0.0;
   double training_seconds = 0.0;  // the steps left after the timed ones
   double reserved_seconds = 0.0;  // what comes after training: calibration, report, packing
+  // The budget left over once the steps stop at kMaximumSteps: the vocoder's fine-tuning may
+  // take it (vocoder_fit.h); 0 when the steps are given or fill the budget.
+  double leftover_seconds = 0.0;
   double budget_seconds = 0.0, elapsed_seconds = 0.0;
   bool fixed = false;        // steps given, not planned
   bool over_budget = false;  // even kMinimumSteps do not fit the budget
