@@ -143,8 +143,10 @@ class StudioPage(unittest.TestCase):
               file=sys.stderr)
         self.assertIn(s["verdict"], ("PASS", "FAIL"))
         self.assertIn("Verdict", b.find("#studio-job").text())
-        voices = b.run("return [...document.querySelectorAll('#voice option')].map(o => o.value);")
-        self.assertIn("page-voice", voices)
+        # The page reloads its voice list once the job is done; that request may still be on its way.
+        self.browser.wait_for(lambda: "page-voice" in b.run(
+            "return [...document.querySelectorAll('#voice option')].map(o => o.value);"), 30,
+            "the new voice in the page's list")
         report = b.wait_for(lambda: (lambda p: p if p.get("state") in ("done", "error") else None)(
             b.run("return Object.assign({}, document.getElementById('player').dataset);")),
             120, "the new voice's sentence")
