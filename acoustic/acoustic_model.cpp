@@ -1,6 +1,6 @@
 // load_acoustic_model: the AcousticModel interface over a loaded network. The weights are
-// immutable; every synthesize() call runs on its own AcousticPass (activations), so calls from
-// many threads at once are safe.
+// immutable; every synthesis runs on its own AcousticPass (activations), so calls from many
+// threads at once are safe.
 #include "tts/acoustic/acoustic_model.h"
 
 #include <stdexcept>
@@ -16,8 +16,8 @@ class LoadedAcousticModel final : public AcousticModel {
  public:
   explicit LoadedAcousticModel(AcousticModelFiles files) : files_(std::move(files)) {}
 
-  AcousticOutput synthesize(const std::vector<int32_t>& ids,
-                            const AcousticControls& controls) const override {
+  void synthesize_in_parts(const std::vector<int32_t>& ids, const AcousticControls& controls,
+                           const PartCallback& part) const override {
     if (ids.empty()) throw std::invalid_argument("acoustic model: the id sequence is empty");
     const int symbols = files_.weights->config().symbols;
     for (std::size_t i = 0; i < ids.size(); ++i)
@@ -25,13 +25,24 @@ class LoadedAcousticModel final : public AcousticModel {
         throw std::invalid_argument(
             "acoustic model: id " + std::to_string(ids[i]) + " at position " + std::to_string(i) +
             " is outside the symbol table (0.." + std::to_string(symbols - 1) + ")");
-    AcousticOutput out;
+    AcousticOutput first;
     AcousticLossSettings settings;
     settings.symbol_timings = files_.symbols->timings();
     AcousticPass pass(*files_.weights, settings);
-    pass.synthesize(ids, controls.rate, out.durations, out.mel, controls.pitch_semitones,
-                    &out.f0_hz);
-    return out;
+    const int frames = pass.begin_synthesis(ids, controls.rate, controls.pitch_semitones,
+                                            first.durations, &first.f0_hz);
+    const std::vector<FrameWindow> windows =
+        synthesis_windows(frames, pass.decoder_context_frames());
+    if (windows.empty()) {  // nothing to sound
+      first.mel.resize(files_.weights->config().n_mels, 0);
+      part(std::move(first), true);
+      return;
+    }
+    for (std::size_t k = 0; k < windows.size(); ++k) {
+      AcousticOutput out = k == 0 ? std::move(first) : AcousticOutput{};
+      pass.decode_frames(windows[k].first, windows[k].count, out.mel);
+      part(std::move(out), k + 1 == windows.size());
+    }
   }
 
   bool predicts_pitch() const override { return files_.weights->config().pitch_energy; }
@@ -43,6 +54,28 @@ class LoadedAcousticModel final : public AcousticModel {
 };
 
 }  // namespace
+
+AcousticOutput AcousticModel::synthesize(const std::vector<int32_t>& ids,
+                                         const AcousticControls& controls) const {
+  AcousticOutput whole;
+  std::vector<kernels::Matrix> parts;
+  synthesize_in_parts(ids, controls, [&](AcousticOutput part, bool) {
+    if (parts.empty()) {
+      whole.durations = std::move(part.durations);
+      whole.f0_hz = std::move(part.f0_hz);
+    }
+    parts.push_back(std::move(part.mel));
+  });
+  Eigen::Index frames = 0;
+  for (const auto& m : parts) frames += m.cols();
+  whole.mel.resize(parts.front().rows(), frames);
+  frames = 0;
+  for (const auto& m : parts) {
+    whole.mel.middleCols(frames, m.cols()) = m;
+    frames += m.cols();
+  }
+  return whole;
+}
 
 std::unique_ptr<AcousticModel> load_acoustic_model(const std::filesystem::path& dir) {
   return std::make_unique<LoadedAcousticModel>(load_acoustic_files(dir));

@@ -149,6 +149,11 @@ void AcousticPass::predict_durations() {
 }
 
 void AcousticPass::decode(const std::vector<int>& frame_lengths) {
+  regulate_lengths(frame_lengths);
+  run_decoder(decoder_outs_[0].view(), frame_lengths);
+}
+
+void AcousticPass::regulate_lengths(const std::vector<int>& frame_lengths) {
   kernels::Backend& B = backend_;
   const LayerContext c = context();
   const auto& layout = weights_.layout();
@@ -181,13 +186,22 @@ void AcousticPass::decode(const std::vector<int>& frame_lengths) {
                                decoder_outs_[0].view());
   }
   if (phase_times_) laps.lap(&phase_times_->length_regulation);
-  for (std::size_t i = 0; i < layout.decoder.size(); ++i)
+}
+
+void AcousticPass::run_decoder(View input, const std::vector<int>& frame_lengths) {
+  const LayerContext c = context();
+  const auto& layout = weights_.layout();
+  Laps laps(phase_times_ != nullptr);
+  frame_lengths_->assign(frame_lengths);
+  View x = input;
+  for (std::size_t i = 0; i < layout.decoder.size(); ++i) {
     conv_block_forward(
-        c, layout.decoder[i], decoder_outs_[i].view(), *frame_lengths_, decoder_acts_[i],
-        decoder_outs_[i + 1],
+        c, layout.decoder[i], x, *frame_lengths_, decoder_acts_[i], decoder_outs_[i + 1],
         dropout_for(static_cast<int>(layout.encoder.size() + layout.duration.size() + i)));
+    x = decoder_outs_[i + 1].view();
+  }
   if (phase_times_) laps.lap(&phase_times_->decoder);
-  linear_forward(c, layout.decoder_output, decoder_outs_[layout.decoder.size()].view(), predicted_);
+  linear_forward(c, layout.decoder_output, x, predicted_);
   if (phase_times_) laps.lap(&phase_times_->output);
 }
 
@@ -435,9 +449,9 @@ void AcousticPass::backward(kernels::ParameterSet& gradients, float loss_scale) 
   gradients_on_device_.finish_adding_to_host(gradients.data());
 }
 
-void AcousticPass::synthesize(const std::vector<int32_t>& ids, float rate,
-                              std::vector<int>& durations, Matrix& mel, float pitch_semitones,
-                              std::vector<float>* token_f0_hz) {
+int AcousticPass::begin_synthesis(const std::vector<int32_t>& ids, float rate,
+                                  float pitch_semitones, std::vector<int>& durations,
+                                  std::vector<float>* token_f0_hz) {
   if (ids.empty()) throw std::invalid_argument("acoustic model: no ids to synthesise");
   if (!(rate > 0.0f) || !std::isfinite(rate))
     throw std::invalid_argument("acoustic model: rate must be positive and finite");
@@ -488,9 +502,52 @@ void AcousticPass::synthesize(const std::vector<int32_t>& ids, float rate,
         (*token_f0_hz)[k] = std::exp(token_log_f0(0, static_cast<Eigen::Index>(k)));
   }
   if (phase_times_) laps.lap(&phase_times_->variances);
-  decode({total_of(durations_)});  // times its own stages
-  mel = (on_host(predicted_, scratch).array() * c.mel_std + c.mel_mean).matrix();
+  const int frames = total_of(durations_);
+  regulate_lengths({frames});  // times itself
   durations = durations_;
+  return frames;
+}
+
+int AcousticPass::decoder_context_frames() const {
+  int context = 0;
+  for (const ConvBlockLayout& block : weights_.layout().decoder) context += block.kernel / 2;
+  return context;
+}
+
+void AcousticPass::decode_frames(int first, int count, Matrix& mel) {
+  const int frames = decoder_in_.cols();
+  if (first < 0 || count < 1 || first + count > frames)
+    throw std::invalid_argument("acoustic model: frames " + std::to_string(first) + ".." +
+                                std::to_string(first + count) + " are outside the sentence's " +
+                                std::to_string(frames));
+  // The convolutions see no further than the context either side, and the zeros they pad the
+  // window with reach no deeper into it than that.
+  const int context = decoder_context_frames();
+  const int from = std::max(0, first - context), to = std::min(frames, first + count + context);
+  run_decoder(decoder_outs_[0].view().middle_cols(from, to - from), {to - from});
+  Matrix scratch;
+  const auto& c = weights_.config();
+  mel = (on_host(predicted_, scratch).middleCols(first - from, count).array() * c.mel_std +
+         c.mel_mean)
+            .matrix();
+}
+
+void AcousticPass::synthesize(const std::vector<int32_t>& ids, float rate,
+                              std::vector<int>& durations, Matrix& mel, float pitch_semitones,
+                              std::vector<float>* token_f0_hz) {
+  const int frames = begin_synthesis(ids, rate, pitch_semitones, durations, token_f0_hz);
+  mel.setZero(weights_.config().n_mels, frames);
+  Matrix part;
+  for (const FrameWindow& w : synthesis_windows(frames, decoder_context_frames())) {
+    decode_frames(w.first, w.count, part);
+    mel.middleCols(w.first, w.count) = part;
+  }
+}
+
+std::vector<FrameWindow> synthesis_windows(int frames, int context) {
+  if (frames == 0) return {};
+  if (frames <= kFirstWindowFrames + context) return {{0, frames}};
+  return {{0, kFirstWindowFrames}, {kFirstWindowFrames, frames - kFirstWindowFrames}};
 }
 
 }  // namespace tts::acoustic

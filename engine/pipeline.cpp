@@ -36,10 +36,13 @@ constexpr std::size_t kFirstChunkSamples = 256;
 constexpr std::chrono::milliseconds kFirstChunkWait{250};
 
 // One unit of work for the vocoder: a sentence's mel frames, a pause, marks, or the frontend's
-// error.
+// error. A sentence's frames come in parts as the acoustic model decodes them
+// (AcousticModel::synthesize_in_parts): its item holds the first ones, and while `more_frames`
+// says so the next item holds the next ones (only `mel`, or the error that stopped them).
 struct Prepared {
   std::shared_ptr<const SentenceInfo> info;
   kernels::Matrix mel;
+  bool more_frames = false;
   std::size_t samples = 0;  // of the sentence's audio, which its alignment tiles
   // Where each symbol stops sounding, in samples of the sentence (ChunkAssembler::begin_sentence).
   std::vector<std::size_t> symbol_ends;
@@ -132,6 +135,13 @@ struct SynthesisStream::Run final : StoppableAtExit {
   void frontend_main();
   void vocoder_main();
   void prepare(const frontend::PhonemizedSentence& s, const frontend::Prosody& prosody);
+  // The vocoder's item for a sentence whose acoustic model gave `first` (its durations and first
+  // frames; all of them when `last`).
+  Prepared sentence_item(const frontend::PhonemizedSentence& s, acoustic::AcousticOutput first,
+                         bool last);
+  // The next part of the frames of the sentence being vocoded (Prepared::more_frames); rethrows
+  // the error that stopped the frontend, and unwinds with Cancelled when the stream is cancelled.
+  Prepared next_frames();
   void push(Prepared item) {
     if (cancelled || !sentences.push(std::move(item))) throw Cancelled{};
   }
@@ -168,14 +178,36 @@ void SynthesisStream::Run::prepare(const frontend::PhonemizedSentence& s,
     audio_shift = shift;
   else if (voice->acoustic().predicts_pitch())
     controls.pitch_semitones = shift;
-  acoustic::AcousticOutput out =
-      voice->acoustic().synthesize(std::vector<int32_t>(s.ids.begin(), s.ids.end()), controls);
-  // Weights that are finite can still overflow (all 3e38): such frames would be vocoded into
-  // full-scale noise. One pass over the frames, little beside the vocoder's work on them.
-  if (!out.mel.allFinite())
-    throw VoiceError("voice \"" + voice->info().name +
-                     "\": its acoustic model gives frames that are not finite numbers (its "
-                     "weights overflow); the voice is damaged and cannot speak");
+  const float volume = options.volume * static_cast<float>(prosody.volume);
+  bool begun = false;
+  voice->acoustic().synthesize_in_parts(
+      std::vector<int32_t>(s.ids.begin(), s.ids.end()), controls,
+      [&](acoustic::AcousticOutput part, bool last) {
+        // Weights that are finite can still overflow (all 3e38): such frames would be vocoded
+        // into full-scale noise. One pass over the frames, little beside the vocoder's work.
+        if (!part.mel.allFinite())
+          throw VoiceError("voice \"" + voice->info().name +
+                           "\": its acoustic model gives frames that are not finite numbers (its "
+                           "weights overflow); the voice is damaged and cannot speak");
+        if (begun) {
+          Prepared more;
+          more.mel = std::move(part.mel);
+          more.more_frames = !last;
+          push(std::move(more));
+          return;
+        }
+        begun = true;
+        Prepared item = sentence_item(s, std::move(part), last);
+        item.volume = volume;
+        item.audio_pitch_semitones = audio_shift;
+        const bool first = item.info->index == 0;
+        push(std::move(item));
+        if (first) wait_for_first_chunk();
+      });
+}
+
+Prepared SynthesisStream::Run::sentence_item(const frontend::PhonemizedSentence& s,
+                                             acoustic::AcousticOutput first, bool last) {
   Prepared item;
   auto info = std::make_shared<SentenceInfo>();
   info->index = next_index++;
@@ -183,9 +215,10 @@ void SynthesisStream::Run::prepare(const frontend::PhonemizedSentence& s,
   info->phonemes = s.phonemes;
   std::vector<int> frame_ends;  // cumulative durations: frames up to and including id k
   int total = 0;
-  for (int d : out.durations) frame_ends.push_back(total += d);
-  item.mel = std::move(out.mel);
-  if (item.mel.cols() < 2) {  // the sampler needs two frames; pad with silence
+  for (int d : first.durations) frame_ends.push_back(total += d);
+  item.mel = std::move(first.mel);
+  item.more_frames = !last;
+  if (last && item.mel.cols() < 2) {  // the sampler needs two frames; pad with silence
     const Eigen::Index had = item.mel.cols();
     item.mel.conservativeResize(item.mel.rows(), 2);
     item.mel.rightCols(2 - had).setConstant(std::log(voice->features().log_floor));
@@ -194,7 +227,7 @@ void SynthesisStream::Run::prepare(const frontend::PhonemizedSentence& s,
   // start of its first frame (as a chunk's `phoneme` is found), and the last symbol runs to the
   // end of the audio, padding included.
   const auto hop = static_cast<std::size_t>(voice->features().hop_length);
-  const std::size_t audio = static_cast<std::size_t>(item.mel.cols() - 1) * hop;
+  const std::size_t audio = static_cast<std::size_t>(std::max(total, 2) - 1) * hop;
   std::size_t start = 0;
   for (std::size_t k = 0; k < s.ids.size(); ++k) {
     const std::size_t end = k + 1 == s.ids.size()
@@ -212,11 +245,7 @@ void SynthesisStream::Run::prepare(const frontend::PhonemizedSentence& s,
         {m.name, m.symbol,
          m.symbol < info->alignment.size() ? info->alignment[m.symbol].start : audio});
   item.info = std::move(info);
-  item.volume = options.volume * static_cast<float>(prosody.volume);
-  item.audio_pitch_semitones = audio_shift;
-  const bool first = item.info->index == 0;
-  push(std::move(item));
-  if (first) wait_for_first_chunk();
+  return item;
 }
 
 void SynthesisStream::Run::frontend_main() {
@@ -302,6 +331,21 @@ void SynthesisStream::Run::vocoder_main() {
         continue;
       }
       chunks.begin_sentence(item->info, std::move(item->symbol_ends), item->samples);
+      // A sampler that takes frames in parts starts on the first ones (the first audio waits for
+      // them only); the others wait for the whole sentence. The audio is the same.
+      bool more_frames = item->more_frames;
+      if (!sampler->takes_frames_in_parts()) {
+        std::vector<kernels::Matrix> parts;
+        while (more_frames) {
+          Prepared more = next_frames();
+          more_frames = more.more_frames;
+          parts.push_back(std::move(more.mel));
+        }
+        for (const auto& m : parts) {
+          item->mel.conservativeResize(Eigen::NoChange, item->mel.cols() + m.cols());
+          item->mel.rightCols(m.cols()) = m;
+        }
+      }
       sampler->start(0, item->mel, kernels::sentence_seed(options.seed, item->info->index));
       vocoder::SampleDecoder decoder(config);
       // A shift on the audio (PitchShiftMethod::kAudio) streams with a bounded lookahead: the
@@ -313,8 +357,20 @@ void SynthesisStream::Run::vocoder_main() {
       // A block of what the next chunk holds: the stream's first chunk is short, so audio starts
       // sooner (the chunking never changes the audio itself).
       for (;;) {
+        // A chunk may span the frames' parts: it is filled as the next part comes, so chunks
+        // keep their sizes.
         const std::size_t want = chunks.next_chunk_samples();
-        const std::size_t made = sampler->generate({want}, want, block.data()).front();
+        std::size_t made = 0;
+        while (made < want) {
+          const std::size_t n =
+              sampler->generate({want - made}, want - made, block.data() + made).front();
+          made += n;
+          if (n > 0) continue;
+          if (!more_frames) break;
+          Prepared more = next_frames();
+          more_frames = more.more_frames;
+          sampler->extend(0, more.mel);
+        }
         if (made == 0) break;
         if (cancelled) throw Cancelled{};
         std::vector<float> samples(made);
@@ -333,6 +389,13 @@ void SynthesisStream::Run::vocoder_main() {
     first_chunk_made();     // nor wait for audio
     fail(std::current_exception());
   }
+}
+
+Prepared SynthesisStream::Run::next_frames() {
+  std::optional<Prepared> more = sentences.pop();
+  if (!more) throw Cancelled{};  // closed early: only cancel() does that mid-sentence
+  if (more->error) std::rethrow_exception(more->error);
+  return std::move(*more);
 }
 
 SynthesisStream::SynthesisStream(std::shared_ptr<const Voice> voice) : voice_(std::move(voice)) {

@@ -22,6 +22,7 @@ struct Slot {
   std::uint64_t generation = 0;
   bool start_pending = false;  // start() asked for; the batch thread applies it before its step
   kernels::Matrix mel;
+  std::vector<kernels::Matrix> more;  // frames extend() added, applied after the start likewise
   std::uint64_t seed = 0;
   std::size_t total = 0, remaining = 0;  // of the member's utterance, as delivered to it
   std::size_t want = 0;                  // samples the waiting member asked for (0: not waiting)
@@ -39,7 +40,7 @@ struct StreamBatch::Core {
 
   bool has_work() const {
     for (const Slot& s : slots)
-      if (s.start_pending || (s.want > s.got.size() && !s.error)) return true;
+      if (s.start_pending || !s.more.empty() || (s.want > s.got.size() && !s.error)) return true;
     return false;
   }
   void run();
@@ -59,11 +60,13 @@ struct StreamBatch::Core {
 void StreamBatch::Core::run() {
   const std::size_t n = slots.size();
   std::vector<std::int32_t> buffer(n * step_samples);
-  struct Start {
+  struct Start {  // a start, or frames added, or both
     std::size_t slot;
     std::uint64_t generation;
+    bool starts;
     kernels::Matrix mel;
     std::uint64_t seed;
+    std::vector<kernels::Matrix> more;
     std::exception_ptr error;
   };
   std::unique_lock<std::mutex> lock(mutex);
@@ -77,9 +80,11 @@ void StreamBatch::Core::run() {
     for (std::size_t s = 0; s < n; ++s) {
       Slot& slot = slots[s];
       generation[s] = slot.generation;
-      if (slot.start_pending) {
-        starts.push_back({s, slot.generation, std::move(slot.mel), slot.seed, nullptr});
+      if (slot.start_pending || !slot.more.empty()) {
+        starts.push_back({s, slot.generation, slot.start_pending, std::move(slot.mel), slot.seed,
+                          std::move(slot.more), nullptr});
         slot.start_pending = false;
+        slot.more.clear();
       }
       if (slot.want > slot.got.size() && !slot.error) {
         want[s] = std::min(step_samples, slot.want - slot.got.size());
@@ -88,7 +93,9 @@ void StreamBatch::Core::run() {
     }
     lock.unlock();
     for (Start& start : starts) try {
-        sampler->start(static_cast<int>(start.slot), start.mel, start.seed);
+        if (start.starts) sampler->start(static_cast<int>(start.slot), start.mel, start.seed);
+        for (const kernels::Matrix& more : start.more)
+          sampler->extend(static_cast<int>(start.slot), more);
       } catch (...) {
         start.error = std::current_exception();
       }
@@ -141,6 +148,7 @@ class Member final : public vocoder::Sampler {
       ++slot.generation;
       slot.start_pending = false;
       slot.mel.resize(0, 0);
+      slot.more.clear();
       slot.want = slot.total = slot.remaining = 0;
       slot.got.clear();
       slot.error = nullptr;
@@ -163,9 +171,30 @@ class Member final : public vocoder::Sampler {
     Slot& slot = core_->slots[index_];
     slot.start_pending = true;
     slot.mel = mel;
+    slot.more.clear();
     slot.seed = seed;
     slot.total = slot.remaining = static_cast<std::size_t>(mel.cols() - 1) * c.hop_length;
     slot.error = nullptr;
+    core_->work.notify_one();
+  }
+
+  bool takes_frames_in_parts() const override { return core_->sampler->takes_frames_in_parts(); }
+
+  void extend(int stream, const kernels::Matrix& more) override {
+    check_stream(stream);
+    if (!takes_frames_in_parts()) vocoder::Sampler::extend(stream, more);  // throws
+    const vocoder::WaveNetConfig& c = core_->weights.config();
+    if (more.rows() != c.mel_channels)
+      throw std::invalid_argument("vocoder: mel has " + std::to_string(more.rows()) +
+                                  " channels, the model expects " + std::to_string(c.mel_channels));
+    if (more.cols() < 1) throw std::invalid_argument("vocoder: no mel frames to add");
+    std::lock_guard<std::mutex> lock(core_->mutex);
+    if (core_->stopping) throw std::runtime_error("the serving batch has stopped");
+    Slot& slot = core_->slots[index_];
+    slot.more.push_back(more);
+    const std::size_t samples = static_cast<std::size_t>(more.cols()) * c.hop_length;
+    slot.total += samples;
+    slot.remaining += samples;
     core_->work.notify_one();
   }
 

@@ -132,6 +132,14 @@ TEST(FirstAudioBundledVoice, ChunksAreTheReferenceAudioFromTheShortestSentenceUp
   expect_reference_audio(voice, "Yes. Hi.", 4.0f, 2048);
   expect_reference_audio(voice, "Hello there, how are you? Fine.", 2.0f, 2048);
   expect_reference_audio(voice, "Hello there, how are you? Fine.", 2.0f, 300);
+  // At its own rate a sentence's frames come in two parts (the first window, then the rest): the
+  // chunks, of their sizes, are still the reference audio.
+  expect_reference_audio(voice, "Hello there, how are you today?", 1.0f, 300);
+  SynthesisOptions o;
+  o.chunk_samples = 300;
+  const auto chunks = all_chunks(voice, "Hello there, how are you today?", o);
+  ASSERT_GT(chunks.size(), 30u);  // past the first window's 31 hops
+  for (std::size_t i = 1; i + 1 < chunks.size(); ++i) EXPECT_EQ(chunks[i].samples.size(), 300u);
 }
 
 TEST_F(FirstAudio, TheFirstChunkDoesNotWaitForTheRestOfTheSentence) {

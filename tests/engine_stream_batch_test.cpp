@@ -170,6 +170,34 @@ TEST(StreamBatch, EachStreamGetsItsOwnClassesWhoeverJoinsAndLeaves) {
   EXPECT_EQ(batch->stats().most_members, 3);
 }
 
+// A member started on a sentence's first frames and given the rest as they come (the pipeline's
+// first audio) makes the classes of a sampler of its own given them all, while another member
+// samples beside it.
+TEST(StreamBatch, AMemberTakesItsFramesInParts) {
+  Model m;
+  auto batch = cpu_batch(m, 2, 16, 2);
+  const kernels::Matrix mel = m.mel(60, 3), other_mel = m.mel(50, 4);
+  std::vector<int32_t> other;
+  std::thread beside([&] {
+    auto member = batch->try_join();
+    other = run_member(*member, other_mel, 9, 23);
+  });
+  auto member = batch->try_join();
+  ASSERT_TRUE(member->takes_frames_in_parts());
+  member->start(0, mel.leftCols(12), 5);
+  std::vector<int32_t> got, part(40);
+  for (int from = 12; from <= 60; from += 24) {
+    while (std::size_t n = generate_one(*member, part.data(), part.size()))
+      got.insert(got.end(), part.begin(), part.begin() + static_cast<std::ptrdiff_t>(n));
+    if (from < 60) member->extend(0, mel.middleCols(from, std::min(24, 60 - from)));
+  }
+  beside.join();
+  EXPECT_EQ(got, m.alone(mel, 5));
+  EXPECT_EQ(other, m.alone(other_mel, 9));
+  EXPECT_THROW(member->extend(0, kernels::Matrix::Zero(m.config.mel_channels + 1, 2)),
+               std::invalid_argument);
+}
+
 // Three members waiting at once: every step serves each of them step_samples until it is done.
 TEST(StreamBatch, EveryWaitingMemberIsServedEachStep) {
   Model m;

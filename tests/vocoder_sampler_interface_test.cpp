@@ -127,3 +127,66 @@ TEST(SamplerInterface, TheCpuSamplerHasOneStream) {
   int32_t out[8];
   EXPECT_THROW(sampler->generate({4, 4}, 4, out), std::invalid_argument);
 }
+
+// A stream started on a sentence's first frames and given the rest as they come (the pipeline's
+// first audio waits for the first frames only) makes the audio of a start on all of them, bit for
+// bit, however the frames are split and whether one or two threads sample it. Between the parts
+// it makes nothing and says nothing remains, until the next part comes.
+TEST(SamplerInterface, FramesGivenInPartsMakeTheWholeSentencesAudio) {
+  Fixture f;
+  const vocoder::SamplerSource source(f.weights);
+  for (int threads : {1, 2}) {
+    vocoder::WaveNetSampler whole(f.weights, {4, 0.9f, threads});
+    whole.start(f.first);
+    const std::vector<int32_t> expected = all_of(whole);
+    for (const std::vector<int>& split : {std::vector<int>{2, 19}, {5, 7, 9}, {20, 1}}) {
+      const std::unique_ptr<vocoder::Sampler> sampler =
+          source.make_sampler(kernels::Device::kCpu, {0, 0.9f, threads});
+      ASSERT_TRUE(sampler->takes_frames_in_parts());
+      std::vector<int32_t> made;
+      int32_t run[300];
+      int from = 0;
+      for (int count : split) {
+        const kernels::Matrix part = f.first.middleCols(from, count);
+        if (from == 0)
+          sampler->start(0, part, 4);
+        else
+          sampler->extend(0, part);
+        from += count;
+        for (std::size_t n; (n = sampler->generate({300}, 300, run).front()) > 0;)
+          made.insert(made.end(), run, run + n);
+        EXPECT_EQ(sampler->remaining(0), 0u);
+        EXPECT_EQ(sampler->total_samples(0),
+                  static_cast<std::size_t>(from - 1) * f.config.hop_length);
+      }
+      EXPECT_EQ(made, expected) << threads << " threads, " << split.size() << " parts";
+    }
+  }
+}
+
+TEST(SamplerInterface, ManyStreamsTakeFramesInPartsToo) {
+  Fixture f;
+  vocoder::MultiStreamSampler streams(f.weights, 2, {0, 1.0f, 2});
+  ASSERT_TRUE(streams.takes_frames_in_parts());
+  streams.start(1, f.second.leftCols(6), 8);
+  streams.extend(1, f.second.rightCols(11));
+  vocoder::WaveNetSampler whole(f.weights, {8, 1.0f, 1});
+  whole.start(f.second);
+  const std::size_t total = whole.total_samples();
+  std::vector<int32_t> out(2 * total);
+  const std::vector<std::size_t> made = streams.generate({0, total}, total, out.data());
+  EXPECT_EQ(made[1], total);
+  EXPECT_EQ(std::vector<int32_t>(out.begin() + static_cast<std::ptrdiff_t>(total), out.end()),
+            all_of(whole));
+}
+
+TEST(SamplerInterface, FramesOfTheWrongShapeAreRefusedWhenAdded) {
+  Fixture f;
+  vocoder::WaveNetSampler sampler(f.weights);
+  sampler.start(f.first);
+  EXPECT_THROW(sampler.extend(0, kernels::Matrix(f.config.mel_channels, 0)), std::invalid_argument);
+  EXPECT_THROW(sampler.extend(0, kernels::Matrix::Zero(f.config.mel_channels + 1, 3)),
+               std::invalid_argument);
+  EXPECT_THROW(sampler.extend(1, f.second), std::out_of_range);
+  EXPECT_EQ(sampler.total_samples(), 20u * f.config.hop_length);  // nothing was added
+}

@@ -57,7 +57,8 @@ double thread_cpu_seconds() {
 
 // The stages that come before a stream's first audio, run one after another on this thread for the
 // first sentence of the text, `runs` times (the first run is reported apart: it pays the first-call
-// costs). Wall and thread CPU seconds per stage, as one JSON line.
+// costs), then those that follow it (the rest of the sentence's frames, the next chunk). Wall and
+// thread CPU seconds per stage, as one JSON line.
 void bench_phases(const std::filesystem::path& folder, const engine::Voice& voice,
                   const PipelineBenchOptions& o) {
   using Clock = std::chrono::steady_clock;
@@ -67,7 +68,7 @@ void bench_phases(const std::filesystem::path& folder, const engine::Voice& voic
   const auto& weights = *voice.vocoder().weights;
   std::vector<std::string> names;
   std::vector<std::vector<double>> wall, cpu;
-  std::size_t frames = 0, tokens = 0;
+  std::size_t frames = 0, first_window = 0, tokens = 0;
   for (int run = 0; run < o.phases; ++run) {
     std::vector<double> w, c;
     auto t0 = Clock::now();
@@ -96,26 +97,38 @@ void bench_phases(const std::filesystem::path& folder, const engine::Voice& voic
     acoustic::AcousticPass pass(*files.weights, settings);
     pass.set_phase_times(&times);
     std::vector<int> durations;
-    kernels::Matrix mel;
-    pass.synthesize(std::vector<int32_t>(sentence.ids.begin(), sentence.ids.end()), 1.0f, durations,
-                    mel);
-    lap("acoustic_total");
-    frames = static_cast<std::size_t>(mel.cols());
+    const int sentence_frames = pass.begin_synthesis(
+        std::vector<int32_t>(sentence.ids.begin(), sentence.ids.end()), 1.0f, 0.0f, durations);
+    // As the pipeline does: the first window, the first audio, then the rest of the sentence.
+    const std::vector<acoustic::FrameWindow> windows =
+        acoustic::synthesis_windows(sentence_frames, pass.decoder_context_frames());
+    kernels::Matrix first_frames, rest;
+    pass.decode_frames(windows.front().first, windows.front().count, first_frames);
+    lap("acoustic_first_window");
+    const acoustic::AcousticPhaseTimes before_first_audio = times;
+    frames = static_cast<std::size_t>(sentence_frames);
+    first_window = static_cast<std::size_t>(first_frames.cols());
     tokens = sentence.ids.size();
     vocoder::WaveNetSampler sampler(weights, {o.seed, 1.0f, 1});
-    sampler.start(mel);
+    sampler.start(first_frames);
     lap("vocoder_start_conditioning");
     std::vector<int32_t> block(std::max<std::size_t>(o.chunk_samples, 256));
     sampler.generate(block.data(), 256);
     lap("vocoder_first_256_samples");
+    for (std::size_t k = 1; k < windows.size(); ++k) {
+      pass.decode_frames(windows[k].first, windows[k].count, rest);
+      sampler.extend(0, rest);
+    }
+    lap("acoustic_rest_of_sentence");
     sampler.generate(block.data(), o.chunk_samples);
     lap("vocoder_next_chunk_samples");
-    for (auto [name, seconds] : {std::pair{"acoustic.encoder", times.encoder},
-                                 {"acoustic.durations", times.durations},
-                                 {"acoustic.variances", times.variances},
-                                 {"acoustic.length_regulation_input", times.length_regulation},
-                                 {"acoustic.decoder_blocks", times.decoder},
-                                 {"acoustic.output", times.output}})
+    for (auto [name, seconds] :
+         {std::pair{"acoustic.encoder", before_first_audio.encoder},
+          {"acoustic.durations", before_first_audio.durations},
+          {"acoustic.variances", before_first_audio.variances},
+          {"acoustic.length_regulation_input", before_first_audio.length_regulation},
+          {"acoustic.decoder_blocks_first_window", before_first_audio.decoder},
+          {"acoustic.output_first_window", before_first_audio.output}})
       lap(name, seconds);
     wall.push_back(w);
     cpu.push_back(c);
@@ -142,6 +155,7 @@ void bench_phases(const std::filesystem::path& folder, const engine::Voice& voic
                          {"runs", o.phases},
                          {"first_sentence_tokens", tokens},
                          {"first_sentence_frames", frames},
+                         {"first_window_frames", first_window},
                          {"chunk_samples", o.chunk_samples},
                          {"gemm_kernels", gemm_kernels_note()},
                          {"cpu_isa", kernels::cpu_kernel_isa()},

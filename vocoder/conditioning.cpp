@@ -7,18 +7,29 @@
 
 namespace tts::vocoder {
 
-kernels::Matrix project_conditioning(const WaveNetWeights& weights, const kernels::Matrix& mel) {
+kernels::Matrix project_conditioning_frames(const WaveNetWeights& weights,
+                                            const kernels::Matrix& mel) {
   const WaveNetConfig& c = weights.config();
   const WaveNetLayout& lay = weights.layout();
   if (mel.rows() != c.mel_channels)
     throw std::invalid_argument("vocoder: mel has " + std::to_string(mel.rows()) +
                                 " channels, the model expects " + std::to_string(c.mel_channels));
-  if (mel.cols() < 2) throw std::invalid_argument("vocoder: need at least 2 mel frames");
+  const auto projection = weights.parameters().matrix(lay.conditioning);
+  const auto bias = weights.parameters().vector(lay.dilated_bias);
   kernels::Matrix conditioning(c.layers * 2 * c.residual_channels, mel.cols());
-  kernels::gemm(conditioning, weights.parameters().matrix(lay.conditioning),
-                kernels::Transpose::kNo, mel, kernels::Transpose::kNo);
-  kernels::add_bias(conditioning, weights.parameters().vector(lay.dilated_bias));
+  // A frame at a time, not one GEMM over them all: a GEMM may round a column differently with the
+  // number of columns, and a stream's frames come in parts (Sampler::extend), which must not
+  // change its audio. A frame's projection is a 1/2,000th of the samples' work over it.
+  for (Eigen::Index f = 0; f < mel.cols(); ++f) {
+    kernels::gemv(conditioning.col(f), projection, mel.col(f));
+    conditioning.col(f) += bias;
+  }
   return conditioning;
+}
+
+kernels::Matrix project_conditioning(const WaveNetWeights& weights, const kernels::Matrix& mel) {
+  if (mel.cols() < 2) throw std::invalid_argument("vocoder: need at least 2 mel frames");
+  return project_conditioning_frames(weights, mel);
 }
 
 }  // namespace tts::vocoder

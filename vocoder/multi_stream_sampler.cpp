@@ -41,6 +41,10 @@ void MultiStreamSampler::start(int stream, const kernels::Matrix& mel, std::uint
   at(stream).start(0, mel, seed);
 }
 
+void MultiStreamSampler::extend(int stream, const kernels::Matrix& more) {
+  at(stream).extend(0, more);
+}
+
 std::vector<std::size_t> MultiStreamSampler::generate(const std::vector<std::size_t>& want,
                                                       std::size_t stride, std::int32_t* out) {
   if (want.size() != streams_.size())

@@ -69,6 +69,16 @@ void WaveNetSampler::start(int stream, const kernels::Matrix& mel, uint64_t seed
   start(mel);
 }
 
+void WaveNetSampler::extend(int stream, const kernels::Matrix& more) {
+  check_stream(stream);
+  if (more.cols() < 1) throw std::invalid_argument("vocoder: no mel frames to add");
+  const kernels::Matrix projected = project_conditioning_frames(weights_, more);
+  const Eigen::Index had = conditioning_.cols();
+  conditioning_.conservativeResize(Eigen::NoChange, had + more.cols());
+  conditioning_.rightCols(more.cols()) = projected;
+  total_ += static_cast<std::size_t>(more.cols()) * weights_.config().hop_length;
+}
+
 std::vector<std::size_t> WaveNetSampler::generate(const std::vector<std::size_t>& want,
                                                   std::size_t stride, int32_t* out) {
   if (want.size() != 1)

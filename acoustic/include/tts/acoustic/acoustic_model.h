@@ -4,6 +4,7 @@
 
 #include <cstdint>
 #include <filesystem>
+#include <functional>
 #include <memory>
 #include <vector>
 
@@ -35,8 +36,18 @@ class AcousticModel {
 
   // `ids` are the symbol-table ids of one sentence, including BOS/EOS. Throws std::invalid_argument
   // naming the problem for an empty sequence or an id outside the model's table.
-  virtual AcousticOutput synthesize(const std::vector<int32_t>& ids,
-                                    const AcousticControls& controls) const = 0;
+  AcousticOutput synthesize(const std::vector<int32_t>& ids,
+                            const AcousticControls& controls) const;
+
+  // synthesize() as its frames are decoded, so that audio can start before the whole sentence is
+  // (network.h, synthesis_windows): `part` is called first with the durations, the F0s and the
+  // first frames, then with each following run of frames (durations and F0s empty); the last call
+  // has last = true. Put together, the frames are synthesize()'s, bit for bit. An exception thrown
+  // by `part` ends the call.
+  using PartCallback = std::function<void(AcousticOutput part, bool last)>;
+  virtual void synthesize_in_parts(const std::vector<int32_t>& ids,
+                                   const AcousticControls& controls,
+                                   const PartCallback& part) const = 0;
 
   // Whether the model predicts pitch (a variance adaptor), so that pitch_semitones can move it.
   virtual bool predicts_pitch() const = 0;

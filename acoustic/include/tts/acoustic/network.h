@@ -84,6 +84,20 @@ struct AcousticLosses {
 
 // What synthesis gives besides the frames: per token, the frames it lasts and (with a variance
 // adaptor) the F0 it is spoken at in Hz, the pitch shift included (0 without one).
+// A run of frames: [first, first + count).
+struct FrameWindow {
+  int first = 0, count = 0;
+};
+
+// The frames a stream's first audio waits for: enough for about a third of a second of audio
+// (with a hop of 256 at 22,050 Hz) while the rest of the sentence is decoded.
+constexpr int kFirstWindowFrames = 32;
+
+// The windows synthesis decodes an utterance of `frames` in, for a decoder that reads `context`
+// frames either side: the first kFirstWindowFrames, then the rest; one window when the rest would
+// be no longer than the context (what the second window would decode again).
+std::vector<FrameWindow> synthesis_windows(int frames, int context);
+
 // Wall-clock seconds of each stage of the last synthesize() (for `tts bench pipeline --phases`).
 struct AcousticPhaseTimes {
   double encoder = 0, durations = 0, variances = 0, length_regulation = 0, decoder = 0, output = 0;
@@ -147,11 +161,23 @@ class AcousticPass {
 
   // Synthesis of one utterance: predicted durations ((exp(predicted) - 1) / rate, rounded, at most
   // kMaxTokenFrames; at least 1 where the symbol sounds, 0 where it takes no time) and the log-mel
-  // frames, denormalised. With a variance adaptor the predicted pitch is raised by
-  // `pitch_semitones` (which must be 0 without one).
+  // frames, denormalised, decoded window by window (synthesis_windows). With a variance adaptor the
+  // predicted pitch is raised by `pitch_semitones` (which must be 0 without one).
   void synthesize(const std::vector<int32_t>& ids, float rate, std::vector<int>& durations,
                   kernels::Matrix& mel, float pitch_semitones = 0.0f,
                   std::vector<float>* token_f0_hz = nullptr);
+
+  // synthesize() in steps, so that a stream's first audio waits for its first frames only:
+  // begin_synthesis() predicts the durations (and F0s) and returns the utterance's frames; then
+  // decode_frames(first, count, mel) decodes frames [first, first + count), denormalised, from the
+  // decoder's input over them and decoder_context_frames() either side. The decoder's
+  // convolutions see no further, so a window's frames are the whole utterance's in arithmetic; in
+  // floating point a GEMM over fewer columns may round a column differently, by about 1e-6.
+  int begin_synthesis(const std::vector<int32_t>& ids, float rate, float pitch_semitones,
+                      std::vector<int>& durations, std::vector<float>* token_f0_hz = nullptr);
+  void decode_frames(int first, int count, kernels::Matrix& mel);
+  // Frames either side of a frame that the decoder reads (Σ kernel / 2 over its blocks).
+  int decoder_context_frames() const;
 
   // With `times`, synthesize() records how long each stage took there (nullptr: not timed).
   void set_phase_times(AcousticPhaseTimes* times) { phase_times_ = times; }
@@ -176,8 +202,14 @@ class AcousticPass {
   // The variance adaptor's predictors on the encoder's output (nothing without one).
   void predict_variances();
   // Runs the decoder on the expanded encoder states; with a variance adaptor, frame_log_f0_ and
-  // frame_energy_z_ must hold the frame contours its embeddings read.
+  // frame_energy_z_ must hold the frame contours its embeddings read. It is the two below.
   void decode(const std::vector<int>& frame_lengths);
+  // The decoder's input (decoder_outs_[0]): token states repeated over their frames, positions
+  // within the token, pitch and energy embeddings.
+  void regulate_lengths(const std::vector<int>& frame_lengths);
+  // The decoder's blocks and output projection on `input` (columns of decoder_outs_[0], in
+  // utterances of `frame_lengths`), into predicted_.
+  void run_decoder(kernels::View input, const std::vector<int>& frame_lengths);
   // Monotonic alignment search of target_host_ under the current prior (alignment_targets.h);
   // sets state_durations_.
   std::vector<int> search_alignment(const AcousticBatch& batch);

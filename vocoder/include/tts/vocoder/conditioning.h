@@ -12,4 +12,9 @@ namespace tts::vocoder {
 // channel count or fewer than 2 frames.
 kernels::Matrix project_conditioning(const WaveNetWeights& weights, const kernels::Matrix& mel);
 
+// The same for any number of frames (those that follow a stream's first ones): each frame is
+// projected on its own, so a frame's column is the same whichever frames it comes with.
+kernels::Matrix project_conditioning_frames(const WaveNetWeights& weights,
+                                            const kernels::Matrix& mel);
+
 }  // namespace tts::vocoder

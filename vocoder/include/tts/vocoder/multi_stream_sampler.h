@@ -34,6 +34,8 @@ class MultiStreamSampler final : public Sampler {
                                     std::int32_t* out) override;
   std::size_t total_samples(int stream) const override;
   std::size_t remaining(int stream) const override;
+  bool takes_frames_in_parts() const override { return true; }
+  void extend(int stream, const kernels::Matrix& more) override;
 
  private:
   WaveNetSampler& at(int stream) const;

@@ -71,6 +71,8 @@ class WaveNetSampler final : public Sampler {
                                     int32_t* out) override;
   std::size_t total_samples(int stream) const override;
   std::size_t remaining(int stream) const override;
+  bool takes_frames_in_parts() const override { return true; }
+  void extend(int stream, const kernels::Matrix& more) override;
 
   // Bytes of per-stream state (the weights are shared and not counted): the per-layer queues and
   // small buffers, which are fixed for a model, and the projected conditioning of the current

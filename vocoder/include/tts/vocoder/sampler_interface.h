@@ -41,6 +41,17 @@ class Sampler {
   // a mel the vocoder does not take, std::out_of_range for a stream it does not hold.
   virtual void start(int stream, const kernels::Matrix& mel, std::uint64_t seed) = 0;
 
+  // Whether extend() works: a stream can start on a sentence's first frames and take the rest as
+  // they are decoded. The CPU samplers can; the GPU's cannot, and is started on whole sentences.
+  virtual bool takes_frames_in_parts() const { return false; }
+
+  // Appends `more` (mel_channels × frames, frames ≥ 1) to the frames `stream`'s utterance was
+  // started on: frames.cols() · hop more samples. The audio is the same as if start() had been
+  // given all the frames at once. A stream whose generate() made 0 samples was waiting for these.
+  // Throws std::logic_error where takes_frames_in_parts() is false, std::invalid_argument for a mel
+  // the vocoder does not take.
+  virtual void extend(int stream, const kernels::Matrix& more);
+
   // The one way to advance a sampler: up to want[s] more samples of each stream s, as μ-law
   // classes (0 leaves stream s where it is); `out` is streams() × stride, stream-major, and a
   // stream makes at most `stride`. Returns the samples made per stream (0 for a stream whose
