@@ -160,12 +160,8 @@ class Member final : public vocoder::Sampler {
 
   void start(int stream, const kernels::Matrix& mel, std::uint64_t seed) override {
     check_stream(stream);
+    check_frames(mel, 2);
     const vocoder::WaveNetConfig& c = core_->weights.config();
-    // The checks the sampler's start() makes, here, so that a bad mel throws now, not later.
-    if (mel.rows() != c.mel_channels)
-      throw std::invalid_argument("vocoder: mel has " + std::to_string(mel.rows()) +
-                                  " channels, the model expects " + std::to_string(c.mel_channels));
-    if (mel.cols() < 2) throw std::invalid_argument("vocoder: need at least 2 mel frames");
     std::lock_guard<std::mutex> lock(core_->mutex);
     if (core_->stopping) throw std::runtime_error("the serving batch has stopped");
     Slot& slot = core_->slots[index_];
@@ -183,11 +179,8 @@ class Member final : public vocoder::Sampler {
   void extend(int stream, const kernels::Matrix& more) override {
     check_stream(stream);
     if (!takes_frames_in_parts()) vocoder::Sampler::extend(stream, more);  // throws
+    check_frames(more, 1);
     const vocoder::WaveNetConfig& c = core_->weights.config();
-    if (more.rows() != c.mel_channels)
-      throw std::invalid_argument("vocoder: mel has " + std::to_string(more.rows()) +
-                                  " channels, the model expects " + std::to_string(c.mel_channels));
-    if (more.cols() < 1) throw std::invalid_argument("vocoder: no mel frames to add");
     std::lock_guard<std::mutex> lock(core_->mutex);
     if (core_->stopping) throw std::runtime_error("the serving batch has stopped");
     Slot& slot = core_->slots[index_];
@@ -217,6 +210,17 @@ class Member final : public vocoder::Sampler {
   }
 
  private:
+  // The checks the sampler's start() and extend() make, here, so that bad frames throw now, in
+  // the member's thread, not later in the batch's.
+  void check_frames(const kernels::Matrix& mel, Eigen::Index least) const {
+    const int channels = core_->weights.config().mel_channels;
+    if (mel.rows() != channels)
+      throw std::invalid_argument("vocoder: mel has " + std::to_string(mel.rows()) +
+                                  " channels, the model expects " + std::to_string(channels));
+    if (mel.cols() < least)
+      throw std::invalid_argument("vocoder: need at least " + std::to_string(least) + " mel frame" +
+                                  (least == 1 ? "" : "s"));
+  }
   static void check_stream(int stream) {
     if (stream != 0)
       throw std::out_of_range("a batch member has one stream, 0, not " + std::to_string(stream));
