@@ -77,9 +77,15 @@ TEST(AcousticSynthesisWindows, AWindowIsTheWholeDecodeWithinRoundingWhereverItLi
   ASSERT_EQ(whole.cols(), frames);
   const double spread = (whole.array() - whole.mean()).abs().mean();
   ASSERT_GT(spread, 0.1);  // frames that differ, so a wrong context would show
-  for (auto [first, count] : std::vector<std::pair<int, int>>{
-           {0, acoustic::kFirstWindowFrames}, {acoustic::kFirstWindowFrames, frames - 32},
-           {1, 1}, {11, 2}, {12, 30}, {100, 13}, {frames - 13, 13}, {frames - 1, 1}}) {
+  for (auto [first, count] :
+       std::vector<std::pair<int, int>>{{0, acoustic::kFirstWindowFrames},
+                                        {acoustic::kFirstWindowFrames, frames - 32},
+                                        {1, 1},
+                                        {11, 2},
+                                        {12, 30},
+                                        {100, 13},
+                                        {frames - 13, 13},
+                                        {frames - 1, 1}}) {
     Matrix part;
     pass.decode_frames(first, count, part);
     ASSERT_EQ(part.cols(), count);

@@ -19,7 +19,7 @@ kernels::Matrix project_conditioning_frames(const WaveNetWeights& weights,
   kernels::Matrix conditioning(c.layers * 2 * c.residual_channels, mel.cols());
   // A frame at a time, not one GEMM over them all: a GEMM may round a column differently with the
   // number of columns, and a stream's frames come in parts (Sampler::extend), which must not
-  // change its audio. A frame's projection is a 1/2,000th of the samples' work over it.
+  // change its audio. A frame's projection is under a 400th of the work of its samples.
   for (Eigen::Index f = 0; f < mel.cols(); ++f) {
     kernels::gemv(conditioning.col(f), projection, mel.col(f));
     conditioning.col(f) += bias;

@@ -1,5 +1,6 @@
-// The WaveNet's conditioning projection: what every sampler (the CPU's and the GPU's) computes
-// once per utterance, off the serial path, before its first sample.
+// The WaveNet's conditioning projection: what every sampler (the CPU's and the GPU's) computes for
+// an utterance's frames as they come (all of them, or the first and then the rest), off the serial
+// path, before the samples that need them.
 #pragma once
 
 #include "tts/kernels/tensor.h"

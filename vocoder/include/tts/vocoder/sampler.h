@@ -45,8 +45,8 @@ class WaveNetSampler final : public Sampler {
   WaveNetSampler& operator=(const WaveNetSampler&) = delete;
 
   // Starts an utterance conditioned on `mel` (mel_channels × frames, frames ≥ 2). Clears the
-  // queues and projects all frames at once, off the serial path. The utterance has
-  // (frames - 1) · hop samples.
+  // queues and projects the frames, off the serial path. The utterance has (frames - 1) · hop
+  // samples, and extend() adds more.
   void start(const kernels::Matrix& mel);
 
   // Restarts the uniform generator from `seed`, as a sampler constructed with it: a stream reseeds
