@@ -3,6 +3,7 @@
 // threads at once are safe.
 #include "tts/acoustic/acoustic_model.h"
 
+#include <numeric>
 #include <stdexcept>
 
 #include "tts/acoustic/model_files.h"
@@ -58,22 +59,19 @@ class LoadedAcousticModel final : public AcousticModel {
 AcousticOutput AcousticModel::synthesize(const std::vector<int32_t>& ids,
                                          const AcousticControls& controls) const {
   AcousticOutput whole;
-  std::vector<kernels::Matrix> parts;
+  Eigen::Index filled = 0;
+  bool first = true;
   synthesize_in_parts(ids, controls, [&](AcousticOutput part, bool) {
-    if (parts.empty()) {
+    if (first) {  // the durations come with it, and so the sentence's frame count
+      first = false;
       whole.durations = std::move(part.durations);
       whole.f0_hz = std::move(part.f0_hz);
+      whole.mel.resize(part.mel.rows(),
+                       std::accumulate(whole.durations.begin(), whole.durations.end(), 0));
     }
-    parts.push_back(std::move(part.mel));
+    whole.mel.middleCols(filled, part.mel.cols()) = part.mel;
+    filled += part.mel.cols();
   });
-  Eigen::Index frames = 0;
-  for (const auto& m : parts) frames += m.cols();
-  whole.mel.resize(parts.front().rows(), frames);
-  frames = 0;
-  for (const auto& m : parts) {
-    whole.mel.middleCols(frames, m.cols()) = m;
-    frames += m.cols();
-  }
   return whole;
 }
 

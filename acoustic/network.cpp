@@ -149,18 +149,17 @@ void AcousticPass::predict_durations() {
 }
 
 void AcousticPass::decode(const std::vector<int>& frame_lengths) {
-  regulate_lengths(frame_lengths);
+  regulate_lengths();
   run_decoder(decoder_outs_[0].view(), frame_lengths);
 }
 
-void AcousticPass::regulate_lengths(const std::vector<int>& frame_lengths) {
+void AcousticPass::regulate_lengths() {
   kernels::Backend& B = backend_;
   const LayerContext c = context();
   const auto& layout = weights_.layout();
   const View encoded = this->encoded();
   const int channels = encoded.rows, frames = total_of(durations_);
   Laps laps(phase_times_ != nullptr);
-  frame_lengths_->assign(frame_lengths);
   token_repeats_->assign(durations_);
   decoder_in_.resize(channels + 2, frames);
   B.repeat_columns(encoded, *token_repeats_, decoder_in_.view().top_rows(channels));
@@ -503,7 +502,7 @@ int AcousticPass::begin_synthesis(const std::vector<int32_t>& ids, float rate,
   }
   if (phase_times_) laps.lap(&phase_times_->variances);
   const int frames = total_of(durations_);
-  regulate_lengths({frames});  // times itself
+  regulate_lengths();  // times itself
   durations = durations_;
   return frames;
 }
@@ -536,7 +535,7 @@ void AcousticPass::synthesize(const std::vector<int32_t>& ids, float rate,
                               std::vector<int>& durations, Matrix& mel, float pitch_semitones,
                               std::vector<float>* token_f0_hz) {
   const int frames = begin_synthesis(ids, rate, pitch_semitones, durations, token_f0_hz);
-  mel.setZero(weights_.config().n_mels, frames);
+  mel.resize(weights_.config().n_mels, frames);  // the windows tile the frames
   Matrix part;
   for (const FrameWindow& w : synthesis_windows(frames, decoder_context_frames())) {
     decode_frames(w.first, w.count, part);

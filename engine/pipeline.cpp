@@ -334,17 +334,11 @@ void SynthesisStream::Run::vocoder_main() {
       // A sampler that takes frames in parts starts on the first ones (the first audio waits for
       // them only); the others wait for the whole sentence. The audio is the same.
       bool more_frames = item->more_frames;
-      if (!sampler->takes_frames_in_parts()) {
-        std::vector<kernels::Matrix> parts;
-        while (more_frames) {
-          Prepared more = next_frames();
-          more_frames = more.more_frames;
-          parts.push_back(std::move(more.mel));
-        }
-        for (const auto& m : parts) {
-          item->mel.conservativeResize(Eigen::NoChange, item->mel.cols() + m.cols());
-          item->mel.rightCols(m.cols()) = m;
-        }
+      while (more_frames && !sampler->takes_frames_in_parts()) {
+        Prepared more = next_frames();
+        item->mel.conservativeResize(Eigen::NoChange, item->mel.cols() + more.mel.cols());
+        item->mel.rightCols(more.mel.cols()) = more.mel;
+        more_frames = more.more_frames;
       }
       sampler->start(0, item->mel, kernels::sentence_seed(options.seed, item->info->index));
       vocoder::SampleDecoder decoder(config);

@@ -14,6 +14,7 @@
 
 #include "random_voice_suite.h"
 #include "tiny_wavenet.h"
+#include "tts/acoustic/acoustic_model.h"
 #include "tts/engine/pipeline.h"
 #include "tts/engine/stream_batch.h"
 #include "tts/vocoder/multi_stream_sampler.h"
@@ -327,6 +328,34 @@ TEST_F(BatchedPipeline, AudioIsTheStreamsOwnAndACancelledOneTouchesNoOther) {
     EXPECT_TRUE(got[i] == expected[i]) << "stream " << i << " differs from its audio alone";
   }
   EXPECT_GE(batch->stats().most_members, 2);
+}
+
+// A batch whose sampler starts only on whole sentences (as the GPU's): the pipeline gathers a
+// sentence's frames, which the acoustic model hands over in two parts, before it starts the
+// stream, and the audio is the stream's own.
+TEST_F(BatchedPipeline, ASamplerOfWholeSentencesGetsTheFramesGathered) {
+  const std::string text = "The quick brown fox jumps over the lazy dog, then runs away.";
+  const auto& weights = *voice()->vocoder().weights;
+  auto recording = std::make_unique<RecordingSampler>(
+      voice()->samplers().make_multi_stream_sampler(kernels::Device::kCpu, 1));
+  recording->release();
+  auto batch = std::make_shared<StreamBatch>(weights, std::move(recording), 128);
+  engine::SynthesisOptions o;
+  o.seed = 5;
+  o.chunk_samples = 700;
+  const std::vector<int32_t> ids = [&] {
+    std::vector<int32_t> all;
+    voice()->text().process(
+        text, [&](frontend::PhonemizedSentence s) { all.assign(s.ids.begin(), s.ids.end()); });
+    return all;
+  }();
+  int parts = 0;
+  voice()->acoustic().synthesize_in_parts(ids, {},
+                                          [&](acoustic::AcousticOutput, bool) { ++parts; });
+  ASSERT_EQ(parts, 2) << "the sentence should come in two parts";
+  const std::vector<float> alone = engine::synthesize_all(voice(), text, o);
+  o.batch = batch;
+  EXPECT_TRUE(engine::synthesize_all(voice(), text, o) == alone);
 }
 
 TEST_F(BatchedPipeline, AFullBatchFailsTheStreamAndAnotherVoicesBatchIsRefused) {

@@ -204,9 +204,9 @@ class AcousticPass {
   // Runs the decoder on the expanded encoder states; with a variance adaptor, frame_log_f0_ and
   // frame_energy_z_ must hold the frame contours its embeddings read. It is the two below.
   void decode(const std::vector<int>& frame_lengths);
-  // The decoder's input (decoder_outs_[0]): token states repeated over their frames, positions
-  // within the token, pitch and energy embeddings.
-  void regulate_lengths(const std::vector<int>& frame_lengths);
+  // The decoder's input (decoder_outs_[0]) over durations_'s frames: token states repeated over
+  // their frames, positions within the token, pitch and energy embeddings.
+  void regulate_lengths();
   // The decoder's blocks and output projection on `input` (columns of decoder_outs_[0], in
   // utterances of `frame_lengths`), into predicted_.
   void run_decoder(kernels::View input, const std::vector<int>& frame_lengths);
