@@ -7,6 +7,7 @@
 #include <cmath>
 
 #include "tts/kernels/activations.h"
+#include "tts/kernels/compact_matrix.h"
 #include "tts/kernels/linear_algebra.h"
 #include "tts/kernels/normalization.h"
 #include "tts/kernels/softmax.h"
@@ -46,6 +47,48 @@ void BM_Gemv_Eigen(benchmark::State& state) {
 
 void gemv_sizes(benchmark::internal::Benchmark* b) {
   b->Args({128, 128})->Args({64, 64})->Args({256, 1280})->Args({256, 256});
+}
+
+// The sampler's products over compacted weights (range 2: 16 for fp16, 8 for int8 with the input
+// rounded once, as the sampler does), at the bundled voice's shapes (R=32, S=128: 64×32 dilated
+// halves, 32×32 residual, 128×32 one layer's skip, 128×128 and 256×128 head) and R=64's.
+void BM_Gemv_Compact(benchmark::State& state) {
+  const Matrix a = Matrix::Random(state.range(0), state.range(1));
+  const Vector x = Vector::Random(state.range(1));
+  Vector y(state.range(0));
+  const bool fp16 = state.range(2) == 16;
+  const CompactMatrix compact(a, fp16 ? WeightPrecision::kFp16 : WeightPrecision::kInt8);
+  const QuantisedVector rounded(x);
+  for (auto _ : state) {
+    if (fp16)
+      compact.gemv(y, x);
+    else
+      compact.gemv(y, rounded);
+    benchmark::DoNotOptimize(y.data());
+  }
+  set_flops(state, 2.0 * a.size());
+  state.SetLabel(cpu_kernel_isa());
+}
+
+void compact_sizes(benchmark::internal::Benchmark* b) {
+  for (const int bits : {16, 8})
+    b->Args({64, 32, bits})
+        ->Args({32, 32, bits})
+        ->Args({128, 32, bits})
+        ->Args({128, 128, bits})
+        ->Args({256, 128, bits})
+        ->Args({128, 64, bits})
+        ->Args({256, 256, bits});
+}
+
+// Rounding a vector for the int8 products.
+void BM_QuantiseI8(benchmark::State& state) {
+  const Vector x = Vector::Random(state.range(0));
+  QuantisedVector q;
+  for (auto _ : state) {
+    q.assign(x);
+    benchmark::DoNotOptimize(q.data());
+  }
 }
 
 void BM_Gate_Ours(benchmark::State& state) {
@@ -148,6 +191,8 @@ void BM_Gemm_Training(benchmark::State& state) {
 
 BENCHMARK(BM_Gemv_Ours)->Apply(gemv_sizes);
 BENCHMARK(BM_Gemv_Eigen)->Apply(gemv_sizes);
+BENCHMARK(BM_Gemv_Compact)->Apply(compact_sizes);
+BENCHMARK(BM_QuantiseI8)->Arg(32)->Arg(128);
 BENCHMARK(BM_Gate_Ours)->Arg(64)->Arg(1280);
 BENCHMARK(BM_Gate_Eigen)->Arg(64)->Arg(1280);
 BENCHMARK(BM_SoftmaxSample_Ours)->Arg(256);

@@ -1,9 +1,10 @@
 // Weights compacted to fp16 and int8 (tts/kernels/compact_matrix.h): the conversions, checked on
 // every finite half and on the rounding of the points between them; the int8 quantisation's
-// error bound; and every ISA variant of their GEMVs that this machine can run, forced in turn as
-// tests/kernels_isa_test.cpp forces the fp32 GEMV's, against a double-precision reference over the
-// weights as stored, at the WaveNet's shapes and at sizes that are not multiples of any vector
-// width.
+// error bound; the rounding of an input vector for the int8 products; and every ISA variant of
+// their GEMVs that this machine can run, forced in turn as tests/kernels_isa_test.cpp forces the
+// fp32 GEMV's, against a double-precision reference over the weights as stored (and, for int8, the
+// input as rounded), at the WaveNet's shapes and at sizes that are not multiples of any vector
+// width. The int8 variants sum the same integers, so they agree bit for bit.
 #include <gtest/gtest.h>
 
 #include <array>
@@ -24,6 +25,7 @@ namespace {
 using tts::kernels::CompactMatrix;
 using tts::kernels::cpu_isa;
 using tts::kernels::Matrix;
+using tts::kernels::QuantisedVector;
 using tts::kernels::Vector;
 using tts::kernels::WeightPrecision;
 using tts::testing::normalised_error;
@@ -125,7 +127,13 @@ TEST(CompactMatrix, RefusesWhatItCannotHoldNamingTheWeight) {
   Vector x(5), y(3);
   EXPECT_THROW(m.gemv(y, x), std::invalid_argument);
   EXPECT_EQ(m.bytes(), 3u * 4u * 2u);
-  EXPECT_EQ(CompactMatrix(Matrix::Ones(3, 4), WeightPrecision::kInt8).bytes(), 3u * 4u + 3u * 4u);
+  // int8: one tile of 8 rows × 4 columns (rows padded), and 3 row scales.
+  const CompactMatrix q(Matrix::Ones(3, 4), WeightPrecision::kInt8);
+  EXPECT_EQ(q.bytes(), 8u * 4u + 3u * 4u);
+  EXPECT_THROW(q.gemv(y, QuantisedVector(Vector::Ones(5))), std::invalid_argument);
+  EXPECT_THROW(m.gemv(y, QuantisedVector(Vector::Ones(4))), std::invalid_argument);
+  EXPECT_THROW(CompactMatrix(Matrix::Ones(1, 131073), WeightPrecision::kInt8),
+               std::invalid_argument);
 }
 
 TEST(CompactMatrix, PrecisionNamesRoundTrip) {
@@ -164,10 +172,13 @@ TEST_P(CompactGemvVariant, AgreesWithTheScalarReferenceOverTheStoredWeights) {
         Vector x(n), y0(m);
         for (auto& v : x) v = u(rng);
         for (auto& v : y0) v = u(rng);
+        // int8 multiplies the input as rounded.
+        const Vector multiplied =
+            precision == WeightPrecision::kInt8 ? QuantisedVector(x).dequantised() : x;
         std::vector<float> reference(static_cast<std::size_t>(m));
         for (Eigen::Index i = 0; i < m; ++i) {
           double s = accumulate ? y0(i) : 0.0;
-          for (Eigen::Index j = 0; j < n; ++j) s += double(w(i, j)) * x(j);
+          for (Eigen::Index j = 0; j < n; ++j) s += double(w(i, j)) * multiplied(j);
           reference[static_cast<std::size_t>(i)] = static_cast<float>(s);
         }
         Vector y = y0;
@@ -181,8 +192,73 @@ TEST_P(CompactGemvVariant, AgreesWithTheScalarReferenceOverTheStoredWeights) {
       }
 }
 
+// Each element becomes the nearest multiple of max|x| / 127 (ties to even), the largest magnitude
+// exactly ±127 steps; a zero vector rounds to zeros, one with a NaN or an infinity to a NaN scale.
+TEST_P(CompactGemvVariant, RoundsAnInputVectorToNearestStepsOfItsLargestMagnitude) {
+  std::mt19937 rng(23);
+  std::normal_distribution<float> normal(0.0f, 2.0f);
+  for (const Eigen::Index n : {1, 3, 7, 8, 31, 32, 33, 64, 100, 129, 1300}) {
+    Vector x(n);
+    for (auto& v : x) v = normal(rng);
+    const Eigen::Index at = n / 2;
+    x(at) = 9.0f;                            // the largest magnitude
+    if (n > 1) x(0) = 9.0f * 2.5f / 127.0f;  // a tie: 2.5 steps rounds to 2
+    const QuantisedVector q(x);
+    ASSERT_EQ(q.size(), n);
+    EXPECT_EQ(q.scale(), 9.0f / 127.0f) << n;
+    const float inverse = 127.0f / 9.0f;
+    for (Eigen::Index j = 0; j < n; ++j)
+      ASSERT_EQ(q.data()[j], static_cast<std::int8_t>(std::nearbyint(x(j) * inverse)))
+          << variant_.name << ": element " << j << " of " << n;
+    EXPECT_EQ(q.data()[at], 127);
+    if (n > 1) {
+      EXPECT_EQ(q.data()[0], 2);
+    }
+    for (Eigen::Index j = n; j < (n + 3) / 4 * 4; ++j) EXPECT_EQ(q.data()[j], 0) << "padding";
+    EXPECT_LE((q.dequantised() - x).cwiseAbs().maxCoeff(), 0.5f * q.scale() * 1.0001f);
+  }
+  const QuantisedVector zero(Vector::Zero(10));
+  EXPECT_EQ(zero.scale(), 0.0f);
+  for (const float bad :
+       {std::numeric_limits<float>::quiet_NaN(), std::numeric_limits<float>::infinity()}) {
+    for (const Eigen::Index where : {0, 17, 40}) {  // in a full register and in the tail
+      Vector x = Vector::Ones(41);
+      x(where) = bad;
+      EXPECT_TRUE(std::isnan(QuantisedVector(x).scale())) << variant_.name << " at " << where;
+      Vector y(2);
+      CompactMatrix(Matrix::Ones(2, 41), WeightPrecision::kInt8).gemv(y, x);
+      EXPECT_TRUE(std::isnan(y(0)) && std::isnan(y(1))) << variant_.name;
+    }
+  }
+}
+
+// Every variant forms the same integer sums and scales them the same way, so a product that does
+// not accumulate is the same float for float; the baseline is the scalar reference.
+TEST_P(CompactGemvVariant, Int8ProductsEqualTheBaselineBitForBit) {
+  std::mt19937 rng(29);
+  std::normal_distribution<float> normal(0.0f, 1.0f);
+  for (const auto& [m, n] : std::vector<std::array<Eigen::Index, 2>>{
+           {64, 32}, {32, 32}, {128, 32}, {256, 128}, {37, 53}, {5, 130}}) {
+    Matrix a(m, n);
+    for (Eigen::Index k = 0; k < a.size(); ++k) a.data()[k] = normal(rng);
+    Vector x(n);
+    for (auto& v : x) v = normal(rng);
+    const CompactMatrix compact(a, WeightPrecision::kInt8);
+    Vector mine(m), reference(m);
+    compact.gemv(mine, x);
+    const std::string variant = cpu_isa();
+    tts::kernels::force_cpu_isa("baseline");
+    compact.gemv(reference, x);
+    tts::kernels::force_cpu_isa(variant);
+    for (Eigen::Index i = 0; i < m; ++i)
+      ASSERT_EQ(mine(i), reference(i))
+          << variant_.name << ": row " << i << " of " << m << " x " << n;
+  }
+}
+
 // The stored weights are close to the fp32 ones: a product over fp16 weights is within fp16's
-// rounding (2^-11 relative per weight) of the fp32 product, int8's within its step.
+// rounding (2^-11 relative per weight) of the fp32 product, int8's within its steps (the weights'
+// and the input's).
 TEST_P(CompactGemvVariant, ProductsStayCloseToTheFp32Product) {
   std::mt19937 rng(19);
   std::normal_distribution<float> normal(0.0f, 0.1f);
@@ -201,12 +277,14 @@ TEST_P(CompactGemvVariant, ProductsStayCloseToTheFp32Product) {
   }
 }
 
-// fp16 by default where the variant widens halves in hardware; x86-64's baseline converts in
-// software, slower than fp32's product, so it keeps fp32.
-TEST_P(CompactGemvVariant, DefaultPrecisionIsFp16WhereHalvesWidenInHardware) {
+// int8 by default where its products were measured fastest (AVX2), fp16 where halves widen in
+// hardware, fp32 on x86-64's baseline.
+TEST_P(CompactGemvVariant, DefaultPrecisionIsTheOneMeasuredFastestForTheVariant) {
   const WeightPrecision expected =
 #if defined(__x86_64__)
-      variant_.name == "baseline" ? WeightPrecision::kFp32 : WeightPrecision::kFp16;
+      variant_.name == "avx2"       ? WeightPrecision::kInt8
+      : variant_.name == "baseline" ? WeightPrecision::kFp32
+                                    : WeightPrecision::kFp16;
 #elif defined(__aarch64__)
       WeightPrecision::kFp16;
 #else

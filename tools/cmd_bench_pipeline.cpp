@@ -109,7 +109,8 @@ void bench_phases(const std::filesystem::path& folder, const engine::Voice& voic
     frames = static_cast<std::size_t>(sentence_frames);
     first_window = static_cast<std::size_t>(first_frames.cols());
     tokens = sentence.ids.size();
-    vocoder::WaveNetSampler sampler(weights, {o.seed, 1.0f, 1});
+    // The voice's own sampling weights (--weights), as the pipeline samples them.
+    vocoder::WaveNetSampler sampler(weights, {o.seed, 1.0f, 1}, voice.samplers().compact_weights());
     sampler.start(first_frames);
     lap("vocoder_start_conditioning");
     std::vector<int32_t> block(std::max<std::size_t>(o.chunk_samples, 256));
@@ -159,6 +160,7 @@ void bench_phases(const std::filesystem::path& folder, const engine::Voice& voic
                          {"chunk_samples", o.chunk_samples},
                          {"gemm_kernels", gemm_kernels_note()},
                          {"cpu_isa", kernels::cpu_kernel_isa()},
+                         {"weights", kernels::weight_precision_name(o.weights)},
                          {"phases", phases}};
   std::cout << line.dump() << "\n";
 }

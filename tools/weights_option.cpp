@@ -18,9 +18,9 @@ CLI::Option* add_weights_option(CLI::App& cmd, kernels::WeightPrecision& precisi
             precision = name == "auto" ? kernels::default_weight_precision()
                                        : kernels::parse_weight_precision(name);
           },
-          "Precision of the vocoder's sampling weights on the CPU: fp32 (as trained), fp16 or "
-          "int8 (per-row scales); fewer bytes sample faster. auto: fp16 where the CPU converts "
-          "halves in hardware (x86-64 with AVX2 and F16C, Arm), else fp32. The GPU samples fp32")
+          "Precision of the vocoder's sampling weights on the CPU: fp32 (as trained), fp16, or "
+          "int8 (per-row scales, products in 8-bit integers). auto: int8 on x86-64 with AVX2, "
+          "fp16 on AVX-512 and Arm, fp32 on older x86-64. The GPU samples fp32")
       ->check(CLI::IsMember(names))
       ->default_str("auto");
 }

@@ -47,11 +47,14 @@ std::size_t sampling_weight_bytes_per_sample(const WaveNetConfig& c,
                                              kernels::WeightPrecision precision) {
   const std::size_t L = static_cast<std::size_t>(c.layers), R = c.residual_channels,
                     S = c.skip_channels, A = c.classes;
-  const std::size_t weights = L * 4 * R * R + (L - 1) * R * R + S * L * R + S * S + A * S;
-  // int8's scales: one per row of every matrix as compacted.
-  const std::size_t rows = L * 2 * 2 * R + (L - 1) * R + L * S + S + A;
-  const std::size_t bytes = weights * kernels::weight_precision_bytes(precision);
-  return precision == kernels::WeightPrecision::kInt8 ? bytes + rows * sizeof(float) : bytes;
+  // int8 pads each matrix to tiles of 8 rows × 4 columns and keeps a scale per row.
+  const bool int8 = precision == kernels::WeightPrecision::kInt8;
+  auto matrix = [&](std::size_t rows, std::size_t cols) {
+    if (!int8) return rows * cols * kernels::weight_precision_bytes(precision);
+    return (rows + 7) / 8 * 8 * ((cols + 3) / 4 * 4) + rows * sizeof(float);
+  };
+  return L * 2 * matrix(2 * R, R) + (L - 1) * matrix(R, R) + L * matrix(S, R) + matrix(S, S) +
+         matrix(A, S);
 }
 
 }  // namespace tts::vocoder

@@ -41,6 +41,13 @@ WaveNetSampler::WaveNetSampler(const WaveNetWeights& weights, const SamplerOptio
     throw std::invalid_argument("WaveNetSampler: the compacted weights are of another shape");
   dilations_ = c.dilations();
   for (int d : dilations_) queues_.emplace_back(kernels::Matrix::Zero(R, d));
+  rounds_inputs_ = compact_ && compact_->precision == kernels::WeightPrecision::kInt8;
+  if (rounds_inputs_) {
+    for (int d : dilations_)
+      rounded_queues_.emplace_back(static_cast<std::size_t>(d),
+                                   kernels::QuantisedVector(kernels::Vector::Zero(R)));
+    rounded_gated_.resize(static_cast<std::size_t>(c.layers));
+  }
   team_ = std::make_unique<WorkerTeam>(options_.threads);
   chooser_ = std::make_unique<TwoStageChooser>();
   h_.resize(R);
@@ -58,6 +65,8 @@ void WaveNetSampler::start(const kernels::Matrix& mel) {
   const WaveNetConfig& c = weights_.config();
   conditioning_ = project_conditioning(weights_, mel);
   for (auto& q : queues_) q.setZero();
+  const kernels::QuantisedVector silence(kernels::Vector::Zero(c.residual_channels));
+  for (auto& ring : rounded_queues_) std::fill(ring.begin(), ring.end(), silence);
   position_ = 0;
   total_ = static_cast<std::size_t>(mel.cols() - 1) * c.hop_length;
   previous_class_ = kernels::mulaw_encode(0.0f, c.classes);  // silence before the first sample
@@ -168,7 +177,14 @@ void WaveNetSampler::run_layers(std::size_t position, bool skip_inline, long pub
     const kernels::ConstVectorRef input(
         Eigen::Map<const kernels::Vector>(i == 0 ? embedding.data() : h_.data(), R));
     auto slot = queues_[i].col(static_cast<Eigen::Index>(position % dilations_[i]));
-    if (compact_) {
+    if (rounds_inputs_) {
+      auto& past = rounded_queues_[static_cast<std::size_t>(i)]
+                                  [position % static_cast<std::size_t>(dilations_[i])];
+      rounded_input_.assign(input);
+      compact_->dilated_past[i].gemv(z_, past);
+      compact_->dilated_now[i].gemv(z_, rounded_input_, /*accumulate=*/true);
+      std::swap(past, rounded_input_);  // the present input, rounded, joins the ring
+    } else if (compact_) {
       compact_->dilated_past[i].gemv(z_, slot);
       compact_->dilated_now[i].gemv(z_, input, /*accumulate=*/true);
     } else {
@@ -183,10 +199,14 @@ void WaveNetSampler::run_layers(std::size_t position, bool skip_inline, long pub
       z_ += (1.0f - weight) * cond.col(frame) + weight * cond.col(frame + 1);
     auto gated = gated_all_.segment(i * R, R);
     kernels::gate_forward_step(z_.head(R), z_.tail(R), gated);
+    if (rounds_inputs_) rounded_gated_[static_cast<std::size_t>(i)].assign(gated);
     slot = input;
     if (i + 1 < L) {
       if (i == 0) h_ = input;
-      if (compact_)
+      if (rounds_inputs_)
+        compact_->residual[i].gemv(h_, rounded_gated_[static_cast<std::size_t>(i)],
+                                   /*accumulate=*/true);
+      else if (compact_)
         compact_->residual[i].gemv(h_, gated, /*accumulate=*/true);
       else
         kernels::gemv(h_, p.matrix(lay.residual[i]), gated, /*accumulate=*/true);
@@ -203,6 +223,11 @@ void WaveNetSampler::accumulate_skip(int i) {
   // Column block i of the skip matrix, added in layer order: the same sums, in the same order, as
   // one product over all layers' gate outputs.
   const Eigen::Index R = weights_.config().residual_channels;
+  if (rounds_inputs_) {
+    compact_->skip[static_cast<std::size_t>(i)].gemv(
+        skip_, rounded_gated_[static_cast<std::size_t>(i)], /*accumulate=*/i > 0);
+    return;
+  }
   if (compact_) {
     compact_->skip[static_cast<std::size_t>(i)].gemv(skip_, gated_all_.segment(i * R, R),
                                                      /*accumulate=*/i > 0);
@@ -217,12 +242,18 @@ void WaveNetSampler::run_head(float uniform, float* logits_out) {
   const WaveNetLayout& lay = weights_.layout();
   const kernels::ParameterSet& p = weights_.parameters();
   skip_ = (skip_ + p.vector(lay.skip_bias)).cwiseMax(0.0f);
-  if (compact_)
+  if (rounds_inputs_) {
+    rounded_skip_.assign(skip_);
+    compact_->head_hidden.gemv(hidden_, rounded_skip_);
+  } else if (compact_)
     compact_->head_hidden.gemv(hidden_, skip_);
   else
     kernels::gemv(hidden_, p.matrix(lay.head_hidden), skip_);
   hidden_ = (hidden_ + p.vector(lay.head_hidden_bias)).cwiseMax(0.0f);
-  if (compact_)
+  if (rounds_inputs_) {
+    rounded_hidden_.assign(hidden_);
+    compact_->head_output.gemv(logits_, rounded_hidden_);
+  } else if (compact_)
     compact_->head_output.gemv(logits_, hidden_);
   else
     kernels::gemv(logits_, p.matrix(lay.head_output), hidden_);
@@ -236,7 +267,10 @@ std::size_t WaveNetSampler::state_bytes() const {
   for (const auto& q : queues_) floats += q.size();
   floats += h_.size() + z_.size() + gated_all_.size() + skip_.size() + hidden_.size() +
             logits_.size() + scratch_.size();
-  return floats * sizeof(float);
+  std::size_t rounded = 0;  // int8 weights: the rounded past inputs, a byte each and a scale
+  for (const auto& ring : rounded_queues_)
+    for (const auto& v : ring) rounded += static_cast<std::size_t>(v.size()) + sizeof(float);
+  return floats * sizeof(float) + rounded;
 }
 
 }  // namespace tts::vocoder

@@ -64,28 +64,6 @@ TTS_ISA_INLINE void f16_body(const std::uint16_t* a, std::ptrdiff_t lda, std::pt
   for (; r < m; ++r) f16_block<1>(a + r, lda, n, x, y + r, accumulate);
 }
 
-template <int kRows>
-TTS_ISA_INLINE void i8_block(const std::int8_t* a, const float* scale, std::ptrdiff_t lda,
-                             std::ptrdiff_t n, const float* x, float* y, bool accumulate) {
-  float acc[kRows];
-  for (int k = 0; k < kRows; ++k) acc[k] = 0.0f;
-  for (std::ptrdiff_t j = 0; j < n; ++j) {
-    const float xj = x[j];
-    const std::int8_t* column = a + j * lda;
-    for (int k = 0; k < kRows; ++k) acc[k] += static_cast<float>(column[k]) * xj;
-  }
-  for (int k = 0; k < kRows; ++k) y[k] = accumulate ? acc[k] * scale[k] + y[k] : acc[k] * scale[k];
-}
-
-TTS_ISA_INLINE void i8_body(const std::int8_t* a, const float* scale, std::ptrdiff_t lda,
-                            std::ptrdiff_t m, std::ptrdiff_t n, const float* x, float* y,
-                            bool accumulate) {
-  std::ptrdiff_t r = 0;
-  for (; r + 64 <= m; r += 64) i8_block<64>(a + r, scale + r, lda, n, x, y + r, accumulate);
-  for (; r + 16 <= m; r += 16) i8_block<16>(a + r, scale + r, lda, n, x, y + r, accumulate);
-  for (; r < m; ++r) i8_block<1>(a + r, scale + r, lda, n, x, y + r, accumulate);
-}
-
 #if defined(TTS_ISA_X86)
 // AVX2 with F16C (x86-64-v3): 8 rows per register, kVecs registers of accumulators per block;
 // each column's slice is one load, one widening and one fused multiply-add per register.
@@ -107,27 +85,6 @@ TTS_TARGET_AVX2 TTS_ISA_INLINE void f16_block_avx2(const std::uint16_t* a, std::
   for (int k = 0; k < kVecs; ++k) _mm256_storeu_ps(y + 8 * k, acc[k]);
 }
 
-template <int kVecs>
-TTS_TARGET_AVX2 TTS_ISA_INLINE void i8_block_avx2(const std::int8_t* a, const float* scale,
-                                                  std::ptrdiff_t lda, std::ptrdiff_t n,
-                                                  const float* x, float* y, bool accumulate) {
-  __m256 acc[kVecs];
-  for (int k = 0; k < kVecs; ++k) acc[k] = _mm256_setzero_ps();
-  for (std::ptrdiff_t j = 0; j < n; ++j) {
-    const __m256 xj = _mm256_broadcast_ss(x + j);
-    const std::int8_t* column = a + j * lda;
-    for (int k = 0; k < kVecs; ++k) {
-      const __m128i q = _mm_loadl_epi64(reinterpret_cast<const __m128i*>(column + 8 * k));
-      acc[k] = _mm256_fmadd_ps(_mm256_cvtepi32_ps(_mm256_cvtepi8_epi32(q)), xj, acc[k]);
-    }
-  }
-  for (int k = 0; k < kVecs; ++k) {
-    const __m256 s = _mm256_loadu_ps(scale + 8 * k);
-    _mm256_storeu_ps(y + 8 * k, accumulate ? _mm256_fmadd_ps(acc[k], s, _mm256_loadu_ps(y + 8 * k))
-                                           : _mm256_mul_ps(acc[k], s));
-  }
-}
-
 // AVX-512: 16 rows per register.
 template <int kVecs>
 TTS_TARGET_AVX512 TTS_ISA_INLINE void f16_block_avx512(const std::uint16_t* a, std::ptrdiff_t lda,
@@ -147,28 +104,6 @@ TTS_TARGET_AVX512 TTS_ISA_INLINE void f16_block_avx512(const std::uint16_t* a, s
   for (int k = 0; k < kVecs; ++k) _mm512_storeu_ps(y + 16 * k, acc[k]);
 }
 
-template <int kVecs>
-TTS_TARGET_AVX512 TTS_ISA_INLINE void i8_block_avx512(const std::int8_t* a, const float* scale,
-                                                      std::ptrdiff_t lda, std::ptrdiff_t n,
-                                                      const float* x, float* y, bool accumulate) {
-  __m512 acc[kVecs];
-  for (int k = 0; k < kVecs; ++k) acc[k] = _mm512_setzero_ps();
-  for (std::ptrdiff_t j = 0; j < n; ++j) {
-    const __m512 xj = _mm512_set1_ps(x[j]);
-    const std::int8_t* column = a + j * lda;
-    for (int k = 0; k < kVecs; ++k) {
-      const __m128i q = _mm_loadu_si128(reinterpret_cast<const __m128i*>(column + 16 * k));
-      acc[k] = _mm512_fmadd_ps(
-          _mm512_maskz_cvtepi32_ps(0xffff, _mm512_maskz_cvtepi8_epi32(0xffff, q)), xj, acc[k]);
-    }
-  }
-  for (int k = 0; k < kVecs; ++k) {
-    const __m512 s = _mm512_loadu_ps(scale + 16 * k);
-    _mm512_storeu_ps(y + 16 * k, accumulate
-                                     ? _mm512_fmadd_ps(acc[k], s, _mm512_loadu_ps(y + 16 * k))
-                                     : _mm512_mul_ps(acc[k], s));
-  }
-}
 #endif
 
 }  // namespace
@@ -204,12 +139,6 @@ void gemv_f16_baseline(const std::uint16_t* a, std::ptrdiff_t lda, std::ptrdiff_
   f16_body(a, lda, m, n, x, y, accumulate);
 }
 
-void gemv_i8_baseline(const std::int8_t* a, const float* row_scale, std::ptrdiff_t lda,
-                      std::ptrdiff_t m, std::ptrdiff_t n, const float* x, float* y,
-                      bool accumulate) {
-  i8_body(a, row_scale, lda, m, n, x, y, accumulate);
-}
-
 #if defined(TTS_ISA_X86)
 TTS_TARGET_AVX2 void gemv_f16_avx2(const std::uint16_t* a, std::ptrdiff_t lda, std::ptrdiff_t m,
                                    std::ptrdiff_t n, const float* x, float* y, bool accumulate) {
@@ -217,15 +146,6 @@ TTS_TARGET_AVX2 void gemv_f16_avx2(const std::uint16_t* a, std::ptrdiff_t lda, s
   for (; r + 64 <= m; r += 64) f16_block_avx2<8>(a + r, lda, n, x, y + r, accumulate);
   for (; r + 8 <= m; r += 8) f16_block_avx2<1>(a + r, lda, n, x, y + r, accumulate);
   for (; r < m; ++r) f16_block<1>(a + r, lda, n, x, y + r, accumulate);
-}
-
-TTS_TARGET_AVX2 void gemv_i8_avx2(const std::int8_t* a, const float* row_scale, std::ptrdiff_t lda,
-                                  std::ptrdiff_t m, std::ptrdiff_t n, const float* x, float* y,
-                                  bool accumulate) {
-  std::ptrdiff_t r = 0;
-  for (; r + 64 <= m; r += 64) i8_block_avx2<8>(a + r, row_scale + r, lda, n, x, y + r, accumulate);
-  for (; r + 8 <= m; r += 8) i8_block_avx2<1>(a + r, row_scale + r, lda, n, x, y + r, accumulate);
-  for (; r < m; ++r) i8_block<1>(a + r, row_scale + r, lda, n, x, y + r, accumulate);
 }
 
 TTS_TARGET_AVX512 void gemv_f16_avx512(const std::uint16_t* a, std::ptrdiff_t lda, std::ptrdiff_t m,
@@ -238,29 +158,12 @@ TTS_TARGET_AVX512 void gemv_f16_avx512(const std::uint16_t* a, std::ptrdiff_t ld
   for (; r < m; ++r) f16_block<1>(a + r, lda, n, x, y + r, accumulate);
 }
 
-TTS_TARGET_AVX512 void gemv_i8_avx512(const std::int8_t* a, const float* row_scale,
-                                      std::ptrdiff_t lda, std::ptrdiff_t m, std::ptrdiff_t n,
-                                      const float* x, float* y, bool accumulate) {
-  std::ptrdiff_t r = 0;
-  for (; r + 128 <= m; r += 128)
-    i8_block_avx512<8>(a + r, row_scale + r, lda, n, x, y + r, accumulate);
-  for (; r + 64 <= m; r += 64)
-    i8_block_avx512<4>(a + r, row_scale + r, lda, n, x, y + r, accumulate);
-  for (; r + 16 <= m; r += 16)
-    i8_block_avx512<1>(a + r, row_scale + r, lda, n, x, y + r, accumulate);
-  for (; r < m; ++r) i8_block<1>(a + r, row_scale + r, lda, n, x, y + r, accumulate);
-}
 #elif defined(TTS_ISA_AARCH64)
 TTS_TARGET_SVE void gemv_f16_sve(const std::uint16_t* a, std::ptrdiff_t lda, std::ptrdiff_t m,
                                  std::ptrdiff_t n, const float* x, float* y, bool accumulate) {
   f16_body(a, lda, m, n, x, y, accumulate);
 }
 
-TTS_TARGET_SVE void gemv_i8_sve(const std::int8_t* a, const float* row_scale, std::ptrdiff_t lda,
-                                std::ptrdiff_t m, std::ptrdiff_t n, const float* x, float* y,
-                                bool accumulate) {
-  i8_body(a, row_scale, lda, m, n, x, y, accumulate);
-}
 #endif
 
 }  // namespace tts::kernels::detail

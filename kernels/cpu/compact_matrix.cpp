@@ -6,6 +6,7 @@
 #include <stdexcept>
 
 #include "compact_gemv_kernel.h"
+#include "int8_gemv_kernel.h"
 #include "tts/kernels/cpu_isa.h"
 
 namespace tts::kernels {
@@ -45,7 +46,9 @@ WeightPrecision default_weight_precision() {
 #if defined(__aarch64__)
   return WeightPrecision::kFp16;
 #elif defined(__x86_64__)
-  return std::strcmp(cpu_isa(), "baseline") == 0 ? WeightPrecision::kFp32 : WeightPrecision::kFp16;
+  const char* isa = cpu_isa();
+  if (std::strcmp(isa, "avx2") == 0) return WeightPrecision::kInt8;
+  return std::strcmp(isa, "baseline") == 0 ? WeightPrecision::kFp32 : WeightPrecision::kFp16;
 #else
   return WeightPrecision::kFp32;
 #endif
@@ -74,7 +77,11 @@ CompactMatrix::CompactMatrix(ConstMatrixRef a, WeightPrecision precision)
       }
     return;
   }
-  quantised_.resize(size);
+  if (cols_ > detail::kInt8MaxCols)
+    throw std::invalid_argument("CompactMatrix: int8 products take at most " +
+                                std::to_string(detail::kInt8MaxCols) + " columns, not " +
+                                std::to_string(cols_));
+  quantised_.assign(detail::int8_tiles_bytes(rows_, cols_), 0);
   row_scale_.assign(static_cast<std::size_t>(rows_), 0.0f);
   for (Eigen::Index i = 0; i < rows_; ++i) {
     float largest = 0.0f;
@@ -86,7 +93,7 @@ CompactMatrix::CompactMatrix(ConstMatrixRef a, WeightPrecision precision)
     row_scale_[static_cast<std::size_t>(i)] = scale;
     for (Eigen::Index j = 0; j < cols_; ++j) {
       const float q = scale > 0.0f ? std::nearbyint(a(i, j) / scale) : 0.0f;
-      quantised_[static_cast<std::size_t>(j * rows_ + i)] =
+      quantised_[detail::int8_tile_index(i, j, cols_)] =
           static_cast<std::int8_t>(std::clamp(q, -127.0f, 127.0f));
     }
   }
@@ -97,27 +104,65 @@ std::size_t CompactMatrix::bytes() const {
          row_scale_.size() * sizeof(float);
 }
 
+void QuantisedVector::assign(ConstVectorRef x) {
+  size_ = x.size();
+  q_.resize(static_cast<std::size_t>(detail::int8_input_bytes(size_)));
+  scale_ = detail::quantise_i8(x.data(), size_, q_.data());
+}
+
+Vector QuantisedVector::dequantised() const {
+  Vector v(size_);
+  for (Eigen::Index j = 0; j < size_; ++j)
+    v(j) = static_cast<float>(q_[static_cast<std::size_t>(j)]) * scale_;
+  return v;
+}
+
+namespace {
+void check_shapes(Eigen::Index rows, Eigen::Index cols, Eigen::Index x, Eigen::Index y) {
+  if (x != cols || y != rows)
+    throw std::invalid_argument("CompactMatrix::gemv: a " + std::to_string(rows) + " x " +
+                                std::to_string(cols) + " matrix times " + std::to_string(x) +
+                                " into " + std::to_string(y));
+}
+}  // namespace
+
 void CompactMatrix::gemv(VectorRef y, ConstVectorRef x, bool accumulate) const {
-  if (x.size() != cols_ || y.size() != rows_)
-    throw std::invalid_argument("CompactMatrix::gemv: a " + std::to_string(rows_) + " x " +
-                                std::to_string(cols_) + " matrix times " +
-                                std::to_string(x.size()) + " into " + std::to_string(y.size()));
-  if (precision_ == WeightPrecision::kFp16)
+  check_shapes(rows_, cols_, x.size(), y.size());
+  if (precision_ == WeightPrecision::kFp16) {
     detail::gemv_f16_column_major(half_.data(), rows_, rows_, cols_, x.data(), y.data(),
                                   accumulate);
-  else
-    detail::gemv_i8_column_major(quantised_.data(), row_scale_.data(), rows_, rows_, cols_,
-                                 x.data(), y.data(), accumulate);
+    return;
+  }
+  // The rounded input on the stack at the sampler's sizes.
+  constexpr std::ptrdiff_t kStackBytes = 1024;
+  alignas(32) std::int8_t stack[kStackBytes];
+  std::vector<std::int8_t> heap;
+  std::int8_t* q = stack;
+  if (detail::int8_input_bytes(cols_) > kStackBytes) {
+    heap.resize(static_cast<std::size_t>(detail::int8_input_bytes(cols_)));
+    q = heap.data();
+  }
+  const float s = detail::quantise_i8(x.data(), cols_, q);
+  detail::gemv_i8_tiles(quantised_.data(), row_scale_.data(), rows_, cols_, q, s, y.data(),
+                        accumulate);
+}
+
+void CompactMatrix::gemv(VectorRef y, const QuantisedVector& x, bool accumulate) const {
+  if (precision_ != WeightPrecision::kInt8)
+    throw std::invalid_argument("CompactMatrix::gemv: a rounded vector times an fp16 matrix");
+  check_shapes(rows_, cols_, x.size(), y.size());
+  detail::gemv_i8_tiles(quantised_.data(), row_scale_.data(), rows_, cols_, x.data(), x.scale(),
+                        y.data(), accumulate);
 }
 
 Matrix CompactMatrix::widened() const {
   Matrix out(rows_, cols_);
   for (Eigen::Index j = 0; j < cols_; ++j)
     for (Eigen::Index i = 0; i < rows_; ++i) {
-      const auto k = static_cast<std::size_t>(j * rows_ + i);
       out(i, j) = precision_ == WeightPrecision::kFp16
-                      ? detail::half_to_float(half_[k])
-                      : static_cast<float>(quantised_[k]) * row_scale_[static_cast<std::size_t>(i)];
+                      ? detail::half_to_float(half_[static_cast<std::size_t>(j * rows_ + i)])
+                      : static_cast<float>(quantised_[detail::int8_tile_index(i, j, cols_)]) *
+                            row_scale_[static_cast<std::size_t>(i)];
     }
   return out;
 }

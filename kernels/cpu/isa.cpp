@@ -11,6 +11,7 @@
 #include "compact_gemv_kernel.h"
 #include "gate_kernel.h"
 #include "gemv_kernel.h"
+#include "int8_gemv_kernel.h"
 #include "layer_norm_kernel.h"
 #include "softmax_kernel.h"
 #include "tts/kernels/cpu_isa.h"
@@ -78,35 +79,39 @@ const Variant kVariants[] = {
     {"avx512",
      "x86-64-v4: AVX-512 F/BW/DQ/VL/CD",
      has_avx512,
+     // The int8 products run AVX2's instructions (int8_gemv_kernel.h says why).
      {gemv_column_major_avx512, gated_tanh_sigmoid_avx512, fma_chains_avx512, softmax_sample_avx512,
-      layer_norm_column_avx512, gemv_f16_avx512, gemv_i8_avx512}},
+      layer_norm_column_avx512, gemv_f16_avx512, quantise_i8_avx2, gemv_i8_avx2}},
     {"avx2",
      "x86-64-v3: AVX2, FMA, BMI2, F16C",
      has_avx2,
      {gemv_column_major_avx2, gated_tanh_sigmoid_avx2, fma_chains_avx2, softmax_sample_avx2,
-      layer_norm_column_avx2, gemv_f16_avx2, gemv_i8_avx2}},
+      layer_norm_column_avx2, gemv_f16_avx2, quantise_i8_avx2, gemv_i8_avx2}},
     {"baseline",
      "x86-64: SSE2",
      always,
      {gemv_column_major_baseline, gated_tanh_sigmoid_baseline, fma_chains_baseline,
-      softmax_sample_baseline, layer_norm_column_baseline, gemv_f16_baseline, gemv_i8_baseline}},
+      softmax_sample_baseline, layer_norm_column_baseline, gemv_f16_baseline, quantise_i8_baseline,
+      gemv_i8_baseline}},
 #elif defined(TTS_ISA_AARCH64)
     {"sve",
      "Armv8.2-A with SVE",
      has_sve,
      {gemv_column_major_sve, gated_tanh_sigmoid_sve, fma_chains_sve, softmax_sample_sve,
-      layer_norm_column_sve, gemv_f16_sve, gemv_i8_sve}},
+      layer_norm_column_sve, gemv_f16_sve, quantise_i8_sve, gemv_i8_sve}},
     {"baseline",
      "Armv8-A: NEON",
      always,
      {gemv_column_major_baseline, gated_tanh_sigmoid_baseline, fma_chains_baseline,
-      softmax_sample_baseline, layer_norm_column_baseline, gemv_f16_baseline, gemv_i8_baseline}},
+      softmax_sample_baseline, layer_norm_column_baseline, gemv_f16_baseline, quantise_i8_baseline,
+      gemv_i8_baseline}},
 #else
     {"baseline",
      "the compiler's default for this architecture",
      always,
      {gemv_column_major_baseline, gated_tanh_sigmoid_baseline, fma_chains_baseline,
-      softmax_sample_baseline, layer_norm_column_baseline, gemv_f16_baseline, gemv_i8_baseline}},
+      softmax_sample_baseline, layer_norm_column_baseline, gemv_f16_baseline, quantise_i8_baseline,
+      gemv_i8_baseline}},
 #endif
 };
 

@@ -48,11 +48,13 @@ using SoftmaxSampleFn = int32_t (*)(const float* logits, std::ptrdiff_t n, float
                                     float uniform, float* scratch);
 using LayerNormColumnFn = float (*)(const float* x, std::ptrdiff_t c, const float* gamma,
                                     const float* beta, float epsilon, float* normalized, float* y);
-// The GEMVs over 16- and 8-bit weights (compact_gemv_kernel.h).
+// The GEMVs over 16-bit weights (compact_gemv_kernel.h) and in 8-bit integers
+// (int8_gemv_kernel.h).
 using GemvF16Fn = void (*)(const std::uint16_t* a, std::ptrdiff_t lda, std::ptrdiff_t m,
                            std::ptrdiff_t n, const float* x, float* y, bool accumulate);
-using GemvI8Fn = void (*)(const std::int8_t* a, const float* row_scale, std::ptrdiff_t lda,
-                          std::ptrdiff_t m, std::ptrdiff_t n, const float* x, float* y,
+using QuantiseI8Fn = float (*)(const float* x, std::ptrdiff_t n, std::int8_t* q);
+using GemvI8Fn = void (*)(const std::int8_t* tiles, const float* row_scale, std::ptrdiff_t m,
+                          std::ptrdiff_t n, const std::int8_t* q, float s, float* y,
                           bool accumulate);
 
 // One variant's kernels: what every call of gemv / gate_forward(_step) / softmax_sample /
@@ -64,6 +66,7 @@ struct CpuKernels {
   SoftmaxSampleFn softmax_sample;       // softmax_kernel.h
   LayerNormColumnFn layer_norm_column;  // layer_norm_kernel.h
   GemvF16Fn gemv_f16;
+  QuantiseI8Fn quantise_i8;
   GemvI8Fn gemv_i8;
 };
 

@@ -208,12 +208,16 @@ class SpeechDispatcherTest(unittest.TestCase):
             if kind in (speechd.CallbackType.END, speechd.CallbackType.CANCEL):
                 done.set()
 
-        c.speak("This is a long message that will be stopped well before it has been said, "
-                "because the client asks the server to stop it.", callback=callback,
+        # ALSA's file plugin does not pace playback, so the message ends as soon as it is made:
+        # about 28 s of speech, which takes several seconds to make even at a real-time factor of
+        # 0.1.
+        c.speak(" ".join(["This is a long message that will be stopped well before it has been "
+                          "said, because the client asks the server to stop it."] * 4),
+                callback=callback,
                 event_types=(speechd.CallbackType.BEGIN, speechd.CallbackType.END,
                              speechd.CallbackType.CANCEL))
         # The begin event may be lost (see above), and ALSA's file plugin writes its file in large
-        # blocks: wait for begin or at most 1.5 s (the message lasts about 7 s), then 0.5 s more.
+        # blocks: wait for begin or at most 1.5 s, then 0.5 s more.
         deadline = time.time() + 1.5
         while "begin" not in events and time.time() < deadline:
             time.sleep(0.01)

@@ -1,9 +1,9 @@
 // The matrices that incremental sampling multiplies by once per sample, compacted to fp16 or int8
 // (tts/kernels/compact_matrix.h): each layer's dilated convolution (its past and present halves),
 // residual projection and block of the skip projection, and the output head's two matrices.
-// Sampling reads every one of them for every sample and is bound by those bytes, so halving them
-// speeds it up. The embedding (one column read per sample), the conditioning projection (one GEMM
-// per utterance), the biases and training keep fp32.
+// Sampling reads every one of them for every sample; fewer bytes, and for int8 products in
+// 8-bit integers, speed it up. The embedding (one column read per sample), the conditioning
+// projection (one GEMM per utterance), the biases and training keep fp32.
 //
 // Made once per voice (SamplerSource) and shared, read-only, by all its CPU samplers.
 #pragma once
@@ -31,8 +31,9 @@ struct CompactSamplingWeights {
 std::shared_ptr<const CompactSamplingWeights> compact_sampling_weights(
     const WaveNetWeights& weights, kernels::WeightPrecision precision);
 
-// The weight bytes the CPU sampler reads per sample at `precision`: those matrices (with int8's
-// row scales), as CompactSamplingWeights::bytes() counts them, or their fp32 size.
+// The weight bytes the CPU sampler reads per sample at `precision`: those matrices (int8's padded
+// to whole tiles, with their row scales), as CompactSamplingWeights::bytes() counts them, or their
+// fp32 size.
 std::size_t sampling_weight_bytes_per_sample(const WaveNetConfig& config,
                                              kernels::WeightPrecision precision);
 

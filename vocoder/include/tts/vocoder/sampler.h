@@ -99,6 +99,13 @@ class WaveNetSampler final : public Sampler {
   kernels::Matrix conditioning_;              // L·2R × frames, gate biases folded in
   std::vector<kernels::Matrix> queues_;       // layer i: R × dilation, a ring of past inputs
   kernels::Vector h_, z_, gated_all_, skip_, hidden_, logits_, scratch_;
+  // int8 weights: every product's input rounded once (kernels::QuantisedVector) and used by every
+  // product that takes it: each layer's past inputs (beside queues_), the present input, each
+  // layer's gate output (residual and skip), and the head's two inputs.
+  bool rounds_inputs_ = false;
+  std::vector<std::vector<kernels::QuantisedVector>> rounded_queues_;
+  kernels::QuantisedVector rounded_input_, rounded_skip_, rounded_hidden_;
+  std::vector<kernels::QuantisedVector> rounded_gated_;
   std::vector<float> uniforms_;
   int32_t previous_class_ = 0;  // written by stage B, read by stage A
   // Hand-off counters within one generate() call (see WorkerTeam::wait_until).

@@ -1,0 +1,69 @@
+// Internal: the matrix-vector product of sampling in 8-bit integers (tts/kernels/compact_matrix.h,
+// WeightPrecision::kInt8), compiled once per instruction set like the fp32 GEMV (gemv_kernel.h).
+//
+// The weights are int8 with one scale per row. The input vector is quantised to int8 with a scale
+// of its own (once, and then used by every product that takes it) (its largest magnitude / 127,
+// each element rounded to nearest, ties to even), the products are summed exactly in int32, and
+// only the sum is scaled back to fp32. Multiplying bytes takes a quarter of fp32's instructions per
+// weight: on AVX2 one VPMADDUBSW multiplies 32 pairs where one FMA multiplies 8 (measured: about
+// three times the FMA peak on the AMD EPYC of docs/benchmarks.md).
+//
+// The weights are packed in tiles of 8 rows × 4 columns (32 bytes, row by row, each row's 4
+// columns together: the operand layout of VPMADDUBSW followed by VPMADDWD, and of VPDPBUSD),
+// tiles of one 8-row block first by column group; rows are padded to a multiple of 8 and columns
+// to a multiple of 4 with zeros. Every variant computes the same integer sums, so they differ only
+// where the final y + sum·scale is fused.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+
+#include "isa.h"
+
+namespace tts::kernels::detail {
+
+constexpr std::ptrdiff_t kInt8TileRows = 8;
+constexpr std::ptrdiff_t kInt8TileCols = 4;
+// The sums are exact in int32 while n·127·127 < 2^31.
+constexpr std::ptrdiff_t kInt8MaxCols = 131072;
+// Bytes quantise_i8 writes for n elements: n rounded up to a whole column group.
+constexpr std::ptrdiff_t int8_input_bytes(std::ptrdiff_t n) {
+  return (n + kInt8TileCols - 1) / kInt8TileCols * kInt8TileCols;
+}
+
+// Bytes of the packed weights of an m × n matrix.
+std::size_t int8_tiles_bytes(std::ptrdiff_t m, std::ptrdiff_t n);
+// Where weight (i, j) lives in the packed tiles of a matrix with n columns.
+std::size_t int8_tile_index(std::ptrdiff_t i, std::ptrdiff_t j, std::ptrdiff_t n);
+
+// q(x): x rounded to multiples of s(x) = max|x| / 127, as int8 in [−127, 127] (to nearest, ties
+// to even), written to q and padded with zeros to a whole column group. Returns s(x): 0 for a zero
+// vector, NaN when x holds a NaN or an infinity (q is then zero, and a product by it NaN).
+inline float quantise_i8(const float* x, std::ptrdiff_t n, std::int8_t* q) {
+  return cpu_kernels().quantise_i8(x, n, q);
+}
+
+// y = row_scale ⊙ (Q·q)·s (+ y when accumulate), Q packed as above and q, s from quantise_i8.
+inline void gemv_i8_tiles(const std::int8_t* tiles, const float* row_scale, std::ptrdiff_t m,
+                          std::ptrdiff_t n, const std::int8_t* q, float s, float* y,
+                          bool accumulate) {
+  cpu_kernels().gemv_i8(tiles, row_scale, m, n, q, s, y, accumulate);
+}
+
+// The variants; isa.cpp's registry names them. The baselines are the scalar references. The
+// avx512 variant runs the AVX2 ones: x86-64-v4 has no 512-bit VPSIGNB, and its byte dot product
+// (VPDPBUSD) is AVX-512 VNNI's, beyond the level.
+float quantise_i8_baseline(const float* x, std::ptrdiff_t n, std::int8_t* q);
+void gemv_i8_baseline(const std::int8_t* tiles, const float* row_scale, std::ptrdiff_t m,
+                      std::ptrdiff_t n, const std::int8_t* q, float s, float* y, bool accumulate);
+#if defined(TTS_ISA_X86)
+float quantise_i8_avx2(const float* x, std::ptrdiff_t n, std::int8_t* q);
+void gemv_i8_avx2(const std::int8_t* tiles, const float* row_scale, std::ptrdiff_t m,
+                  std::ptrdiff_t n, const std::int8_t* q, float s, float* y, bool accumulate);
+#elif defined(TTS_ISA_AARCH64)
+float quantise_i8_sve(const float* x, std::ptrdiff_t n, std::int8_t* q);
+void gemv_i8_sve(const std::int8_t* tiles, const float* row_scale, std::ptrdiff_t m,
+                 std::ptrdiff_t n, const std::int8_t* q, float s, float* y, bool accumulate);
+#endif
+
+}  // namespace tts::kernels::detail
