@@ -256,6 +256,35 @@ TEST_P(CompactGemvVariant, Int8ProductsEqualTheBaselineBitForBit) {
   }
 }
 
+// A dilated convolution's two halves in one pass: the two products, bit for bit.
+TEST_P(CompactGemvVariant, Int8SumOfTwoProductsEqualsTheTwoProducts) {
+  std::mt19937 rng(31);
+  std::normal_distribution<float> normal(0.0f, 1.0f);
+  for (const auto& [m, n, k] : std::vector<std::array<Eigen::Index, 3>>{
+           {64, 32, 32}, {128, 64, 64}, {37, 5, 11}, {8, 4, 4}, {200, 33, 7}}) {
+    Matrix a(m, n), b(m, k);
+    for (Eigen::Index i = 0; i < a.size(); ++i) a.data()[i] = normal(rng);
+    for (Eigen::Index i = 0; i < b.size(); ++i) b.data()[i] = normal(rng);
+    Vector x(n), u(k);
+    for (auto& v : x) v = normal(rng);
+    for (auto& v : u) v = normal(rng);
+    const CompactMatrix ca(a, WeightPrecision::kInt8), cb(b, WeightPrecision::kInt8);
+    const QuantisedVector qx(x), qu(u);
+    Vector two(m), one(m);
+    ca.gemv(two, qx);
+    cb.gemv(two, qu, /*accumulate=*/true);
+    CompactMatrix::gemv_sum(one, ca, qx, cb, qu);
+    for (Eigen::Index i = 0; i < m; ++i)
+      ASSERT_EQ(one(i), two(i)) << variant_.name << ": row " << i << " of " << m;
+  }
+  Vector y(4);
+  EXPECT_THROW(CompactMatrix::gemv_sum(y, CompactMatrix(Matrix::Ones(4, 4), WeightPrecision::kInt8),
+                                       QuantisedVector(Vector::Ones(4)),
+                                       CompactMatrix(Matrix::Ones(5, 4), WeightPrecision::kInt8),
+                                       QuantisedVector(Vector::Ones(4))),
+               std::invalid_argument);
+}
+
 // The stored weights are close to the fp32 ones: a product over fp16 weights is within fp16's
 // rounding (2^-11 relative per weight) of the fp32 product, int8's within its steps (the weights'
 // and the input's).

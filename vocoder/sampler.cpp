@@ -41,6 +41,8 @@ WaveNetSampler::WaveNetSampler(const WaveNetWeights& weights, const SamplerOptio
     throw std::invalid_argument("WaveNetSampler: the compacted weights are of another shape");
   dilations_ = c.dilations();
   for (int d : dilations_) queues_.emplace_back(kernels::Matrix::Zero(R, d));
+  for (int i = 0; i + 1 < c.layers; ++i)
+    residual_bias_.push_back(weights.parameters().vector(weights.layout().residual_bias[i]).data());
   rounds_inputs_ = compact_ && compact_->precision == kernels::WeightPrecision::kInt8;
   if (rounds_inputs_) {
     for (int d : dilations_)
@@ -181,8 +183,8 @@ void WaveNetSampler::run_layers(std::size_t position, bool skip_inline, long pub
       auto& past = rounded_queues_[static_cast<std::size_t>(i)]
                                   [position % static_cast<std::size_t>(dilations_[i])];
       rounded_input_.assign(input);
-      compact_->dilated_past[i].gemv(z_, past);
-      compact_->dilated_now[i].gemv(z_, rounded_input_, /*accumulate=*/true);
+      kernels::CompactMatrix::gemv_sum(z_, compact_->dilated_past[i], past,
+                                       compact_->dilated_now[i], rounded_input_);
       std::swap(past, rounded_input_);  // the present input, rounded, joins the ring
     } else if (compact_) {
       compact_->dilated_past[i].gemv(z_, slot);
@@ -210,7 +212,7 @@ void WaveNetSampler::run_layers(std::size_t position, bool skip_inline, long pub
         compact_->residual[i].gemv(h_, gated, /*accumulate=*/true);
       else
         kernels::gemv(h_, p.matrix(lay.residual[i]), gated, /*accumulate=*/true);
-      h_ += p.vector(lay.residual_bias[i]);
+      h_ += Eigen::Map<const kernels::Vector>(residual_bias_[static_cast<std::size_t>(i)], R);
     }
     if (skip_inline)
       accumulate_skip(i);

@@ -118,11 +118,15 @@ Vector QuantisedVector::dequantised() const {
 }
 
 namespace {
-void check_shapes(Eigen::Index rows, Eigen::Index cols, Eigen::Index x, Eigen::Index y) {
-  if (x != cols || y != rows)
-    throw std::invalid_argument("CompactMatrix::gemv: a " + std::to_string(rows) + " x " +
-                                std::to_string(cols) + " matrix times " + std::to_string(x) +
-                                " into " + std::to_string(y));
+[[noreturn]] __attribute__((noinline, cold)) void refuse_shapes(Eigen::Index rows, Eigen::Index cols,
+                                                                Eigen::Index x, Eigen::Index y) {
+  throw std::invalid_argument("CompactMatrix::gemv: a " + std::to_string(rows) + " x " +
+                              std::to_string(cols) + " matrix times " + std::to_string(x) +
+                              " into " + std::to_string(y));
+}
+
+inline void check_shapes(Eigen::Index rows, Eigen::Index cols, Eigen::Index x, Eigen::Index y) {
+  if (x != cols || y != rows) refuse_shapes(rows, cols, x, y);
 }
 }  // namespace
 
@@ -153,6 +157,17 @@ void CompactMatrix::gemv(VectorRef y, const QuantisedVector& x, bool accumulate)
   check_shapes(rows_, cols_, x.size(), y.size());
   detail::gemv_i8_tiles(quantised_.data(), row_scale_.data(), rows_, cols_, x.data(), x.scale(),
                         y.data(), accumulate);
+}
+
+void CompactMatrix::gemv_sum(VectorRef y, const CompactMatrix& a, const QuantisedVector& x,
+                             const CompactMatrix& b, const QuantisedVector& u) {
+  if (a.precision_ != WeightPrecision::kInt8 || b.precision_ != WeightPrecision::kInt8)
+    throw std::invalid_argument("CompactMatrix::gemv_sum: rounded vectors times an fp16 matrix");
+  check_shapes(a.rows_, a.cols_, x.size(), y.size());
+  check_shapes(b.rows_, b.cols_, u.size(), y.size());
+  detail::gemv_i8_tiles_sum(a.quantised_.data(), a.row_scale_.data(), a.cols_, x.data(), x.scale(),
+                            b.quantised_.data(), b.row_scale_.data(), b.cols_, u.data(), u.scale(),
+                            a.rows_, y.data());
 }
 
 Matrix CompactMatrix::widened() const {

@@ -91,6 +91,24 @@ TTS_ISA_INLINE void i8_body(const std::int8_t* tiles, const float* row_scale, st
   }
 }
 
+// gemv_i8_tiles_sum: each block's sums of A and of B, scaled into y as two products would be.
+TTS_ISA_INLINE void i8_sum_body(const std::int8_t* tiles_a, const float* row_scale_a,
+                                std::ptrdiff_t n_a, const std::int8_t* qa, float sa,
+                                const std::int8_t* tiles_b, const float* row_scale_b,
+                                std::ptrdiff_t n_b, const std::int8_t* qb, float sb,
+                                std::ptrdiff_t m, float* y) {
+  const std::ptrdiff_t groups_a = column_groups(n_a), groups_b = column_groups(n_b);
+  std::int32_t sums_a[kInt8TileRows], sums_b[kInt8TileRows];
+  for (std::ptrdiff_t r = 0; r < m; r += kInt8TileRows) {
+    const std::ptrdiff_t block = r / kInt8TileRows;
+    block_sums(tiles_a + block * groups_a * kTileBytes, groups_a, qa, sums_a);
+    block_sums(tiles_b + block * groups_b * kTileBytes, groups_b, qb, sums_b);
+    const std::ptrdiff_t rows = m - r < kInt8TileRows ? m - r : kInt8TileRows;
+    scale_sums(sums_a, row_scale_a + r, sa, rows, y + r, false);
+    scale_sums(sums_b, row_scale_b + r, sb, rows, y + r, true);
+  }
+}
+
 #if defined(TTS_ISA_X86)
 // AVX2: kBlocks blocks of 8 rows at once, sharing each column group's broadcast input. Per tile:
 // VPSIGNB moves the input's signs onto the weights, VPMADDUBSW multiplies |q| (unsigned) by them
@@ -175,6 +193,30 @@ TTS_TARGET_AVX2 TTS_ISA_INLINE void i8_body_avx2(const std::int8_t* tiles, const
     scale_sums(sums, row_scale + r, s, rows, y + r, accumulate);
   }
 }
+
+TTS_TARGET_AVX2 TTS_ISA_INLINE void i8_sum_body_avx2(
+    const std::int8_t* tiles_a, const float* row_scale_a, std::ptrdiff_t n_a, const std::int8_t* qa,
+    float sa, const std::int8_t* tiles_b, const float* row_scale_b, std::ptrdiff_t n_b,
+    const std::int8_t* qb, float sb, std::ptrdiff_t m, float* y) {
+  const std::ptrdiff_t groups_a = column_groups(n_a), groups_b = column_groups(n_b);
+  std::int32_t sums_a[4 * kInt8TileRows], sums_b[4 * kInt8TileRows];
+  std::ptrdiff_t r = 0;
+  for (; r + 4 * kInt8TileRows <= m; r += 4 * kInt8TileRows) {
+    const std::ptrdiff_t block = r / kInt8TileRows;
+    block_sums_avx2<4>(tiles_a + block * groups_a * kTileBytes, groups_a, qa, sums_a);
+    block_sums_avx2<4>(tiles_b + block * groups_b * kTileBytes, groups_b, qb, sums_b);
+    scale_sums(sums_a, row_scale_a + r, sa, 4 * kInt8TileRows, y + r, false);
+    scale_sums(sums_b, row_scale_b + r, sb, 4 * kInt8TileRows, y + r, true);
+  }
+  for (; r < m; r += kInt8TileRows) {
+    const std::ptrdiff_t block = r / kInt8TileRows;
+    block_sums_avx2<1>(tiles_a + block * groups_a * kTileBytes, groups_a, qa, sums_a);
+    block_sums_avx2<1>(tiles_b + block * groups_b * kTileBytes, groups_b, qb, sums_b);
+    const std::ptrdiff_t rows = m - r < kInt8TileRows ? m - r : kInt8TileRows;
+    scale_sums(sums_a, row_scale_a + r, sa, rows, y + r, false);
+    scale_sums(sums_b, row_scale_b + r, sb, rows, y + r, true);
+  }
+}
 #endif
 
 }  // namespace
@@ -199,6 +241,13 @@ void gemv_i8_baseline(const std::int8_t* tiles, const float* row_scale, std::ptr
   i8_body(tiles, row_scale, m, n, q, s, y, accumulate);
 }
 
+void gemv_i8_sum_baseline(const std::int8_t* tiles_a, const float* row_scale_a, std::ptrdiff_t n_a,
+                          const std::int8_t* qa, float sa, const std::int8_t* tiles_b,
+                          const float* row_scale_b, std::ptrdiff_t n_b, const std::int8_t* qb,
+                          float sb, std::ptrdiff_t m, float* y) {
+  i8_sum_body(tiles_a, row_scale_a, n_a, qa, sa, tiles_b, row_scale_b, n_b, qb, sb, m, y);
+}
+
 #if defined(TTS_ISA_X86)
 TTS_TARGET_AVX2 float quantise_i8_avx2(const float* x, std::ptrdiff_t n, std::int8_t* q) {
   return quantise_body_avx2(x, n, q);
@@ -209,6 +258,14 @@ TTS_TARGET_AVX2 void gemv_i8_avx2(const std::int8_t* tiles, const float* row_sca
                                   float* y, bool accumulate) {
   i8_body_avx2(tiles, row_scale, m, n, q, s, y, accumulate);
 }
+
+TTS_TARGET_AVX2 void gemv_i8_sum_avx2(const std::int8_t* tiles_a, const float* row_scale_a,
+                                      std::ptrdiff_t n_a, const std::int8_t* qa, float sa,
+                                      const std::int8_t* tiles_b, const float* row_scale_b,
+                                      std::ptrdiff_t n_b, const std::int8_t* qb, float sb,
+                                      std::ptrdiff_t m, float* y) {
+  i8_sum_body_avx2(tiles_a, row_scale_a, n_a, qa, sa, tiles_b, row_scale_b, n_b, qb, sb, m, y);
+}
 #elif defined(TTS_ISA_AARCH64)
 TTS_TARGET_SVE float quantise_i8_sve(const float* x, std::ptrdiff_t n, std::int8_t* q) {
   return quantise_body(x, n, q);
@@ -218,6 +275,14 @@ TTS_TARGET_SVE void gemv_i8_sve(const std::int8_t* tiles, const float* row_scale
                                 std::ptrdiff_t n, const std::int8_t* q, float s, float* y,
                                 bool accumulate) {
   i8_body(tiles, row_scale, m, n, q, s, y, accumulate);
+}
+
+TTS_TARGET_SVE void gemv_i8_sum_sve(const std::int8_t* tiles_a, const float* row_scale_a,
+                                    std::ptrdiff_t n_a, const std::int8_t* qa, float sa,
+                                    const std::int8_t* tiles_b, const float* row_scale_b,
+                                    std::ptrdiff_t n_b, const std::int8_t* qb, float sb,
+                                    std::ptrdiff_t m, float* y) {
+  i8_sum_body(tiles_a, row_scale_a, n_a, qa, sa, tiles_b, row_scale_b, n_b, qb, sb, m, y);
 }
 #endif
 

@@ -50,20 +50,44 @@ inline void gemv_i8_tiles(const std::int8_t* tiles, const float* row_scale, std:
   cpu_kernels().gemv_i8(tiles, row_scale, m, n, q, s, y, accumulate);
 }
 
+// y = row_scale_a ⊙ (A·qa)·sa + row_scale_b ⊙ (B·qb)·sb, A and B of m rows packed as above: the
+// same sums, scaled and added in the same order, as gemv_i8_tiles for A and then, accumulating,
+// for B, in one pass (a dilated convolution's two halves).
+inline void gemv_i8_tiles_sum(const std::int8_t* tiles_a, const float* row_scale_a,
+                              std::ptrdiff_t n_a, const std::int8_t* qa, float sa,
+                              const std::int8_t* tiles_b, const float* row_scale_b,
+                              std::ptrdiff_t n_b, const std::int8_t* qb, float sb,
+                              std::ptrdiff_t m, float* y) {
+  cpu_kernels().gemv_i8_sum(tiles_a, row_scale_a, n_a, qa, sa, tiles_b, row_scale_b, n_b, qb, sb,
+                            m, y);
+}
+
 // The variants; isa.cpp's registry names them. The baselines are the scalar references. The
 // avx512 variant runs the AVX2 ones: x86-64-v4 has no 512-bit VPSIGNB, and its byte dot product
 // (VPDPBUSD) is AVX-512 VNNI's, beyond the level.
 float quantise_i8_baseline(const float* x, std::ptrdiff_t n, std::int8_t* q);
 void gemv_i8_baseline(const std::int8_t* tiles, const float* row_scale, std::ptrdiff_t m,
                       std::ptrdiff_t n, const std::int8_t* q, float s, float* y, bool accumulate);
+void gemv_i8_sum_baseline(const std::int8_t* tiles_a, const float* row_scale_a, std::ptrdiff_t n_a,
+                          const std::int8_t* qa, float sa, const std::int8_t* tiles_b,
+                          const float* row_scale_b, std::ptrdiff_t n_b, const std::int8_t* qb,
+                          float sb, std::ptrdiff_t m, float* y);
 #if defined(TTS_ISA_X86)
 float quantise_i8_avx2(const float* x, std::ptrdiff_t n, std::int8_t* q);
 void gemv_i8_avx2(const std::int8_t* tiles, const float* row_scale, std::ptrdiff_t m,
                   std::ptrdiff_t n, const std::int8_t* q, float s, float* y, bool accumulate);
+void gemv_i8_sum_avx2(const std::int8_t* tiles_a, const float* row_scale_a, std::ptrdiff_t n_a,
+                      const std::int8_t* qa, float sa, const std::int8_t* tiles_b,
+                      const float* row_scale_b, std::ptrdiff_t n_b, const std::int8_t* qb,
+                      float sb, std::ptrdiff_t m, float* y);
 #elif defined(TTS_ISA_AARCH64)
 float quantise_i8_sve(const float* x, std::ptrdiff_t n, std::int8_t* q);
 void gemv_i8_sve(const std::int8_t* tiles, const float* row_scale, std::ptrdiff_t m,
                  std::ptrdiff_t n, const std::int8_t* q, float s, float* y, bool accumulate);
+void gemv_i8_sum_sve(const std::int8_t* tiles_a, const float* row_scale_a, std::ptrdiff_t n_a,
+                     const std::int8_t* qa, float sa, const std::int8_t* tiles_b,
+                     const float* row_scale_b, std::ptrdiff_t n_b, const std::int8_t* qb, float sb,
+                     std::ptrdiff_t m, float* y);
 #endif
 
 }  // namespace tts::kernels::detail

@@ -56,6 +56,11 @@ using QuantiseI8Fn = float (*)(const float* x, std::ptrdiff_t n, std::int8_t* q)
 using GemvI8Fn = void (*)(const std::int8_t* tiles, const float* row_scale, std::ptrdiff_t m,
                           std::ptrdiff_t n, const std::int8_t* q, float s, float* y,
                           bool accumulate);
+using GemvI8SumFn = void (*)(const std::int8_t* tiles_a, const float* row_scale_a,
+                             std::ptrdiff_t n_a, const std::int8_t* qa, float sa,
+                             const std::int8_t* tiles_b, const float* row_scale_b,
+                             std::ptrdiff_t n_b, const std::int8_t* qb, float sb, std::ptrdiff_t m,
+                             float* y);
 
 // One variant's kernels: what every call of gemv / gate_forward(_step) / softmax_sample /
 // layer_norm_forward / the peak measure runs.
@@ -68,6 +73,7 @@ struct CpuKernels {
   GemvF16Fn gemv_f16;
   QuantiseI8Fn quantise_i8;
   GemvI8Fn gemv_i8;
+  GemvI8SumFn gemv_i8_sum;
 };
 
 // The variant in use; null until the first call selects one (select_cpu_kernels, in isa.cpp).

@@ -87,6 +87,11 @@ class CompactMatrix {
   // y = A·x (+ y when accumulate) for an int8 matrix and x rounded already. Throws
   // std::invalid_argument for an fp16 matrix and when the shapes do not agree.
   void gemv(VectorRef y, const QuantisedVector& x, bool accumulate = false) const;
+  // y = A·x + B·u for int8 matrices of as many rows, in one pass: the same as a.gemv(y, x) then
+  // b.gemv(y, u, true), bit for bit. Throws std::invalid_argument as gemv does, and when the rows
+  // differ.
+  static void gemv_sum(VectorRef y, const CompactMatrix& a, const QuantisedVector& x,
+                       const CompactMatrix& b, const QuantisedVector& u);
 
   // The weights the product multiplies by, widened to fp32 (tests, error reports).
   Matrix widened() const;

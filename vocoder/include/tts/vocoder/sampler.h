@@ -99,6 +99,7 @@ class WaveNetSampler final : public Sampler {
   kernels::Matrix conditioning_;              // L·2R × frames, gate biases folded in
   std::vector<kernels::Matrix> queues_;       // layer i: R × dilation, a ring of past inputs
   kernels::Vector h_, z_, gated_all_, skip_, hidden_, logits_, scratch_;
+  std::vector<const float*> residual_bias_;  // per layer, into the weights (looked up once)
   // int8 weights: every product's input rounded once (kernels::QuantisedVector) and used by every
   // product that takes it: each layer's past inputs (beside queues_), the present input, each
   // layer's gate output (residual and skip), and the head's two inputs.
