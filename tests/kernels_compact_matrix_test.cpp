@@ -127,9 +127,9 @@ TEST(CompactMatrix, RefusesWhatItCannotHoldNamingTheWeight) {
   Vector x(5), y(3);
   EXPECT_THROW(m.gemv(y, x), std::invalid_argument);
   EXPECT_EQ(m.bytes(), 3u * 4u * 2u);
-  // int8: one tile of 8 rows × 4 columns (rows padded), and 3 row scales.
+  // int8: one tile of 8 rows × 4 columns (rows padded), 3 row scales and 8 row sums.
   const CompactMatrix q(Matrix::Ones(3, 4), WeightPrecision::kInt8);
-  EXPECT_EQ(q.bytes(), 8u * 4u + 3u * 4u);
+  EXPECT_EQ(q.bytes(), 8u * 4u + 3u * 4u + 8u * 4u);
   EXPECT_THROW(q.gemv(y, QuantisedVector(Vector::Ones(5))), std::invalid_argument);
   EXPECT_THROW(m.gemv(y, QuantisedVector(Vector::Ones(4))), std::invalid_argument);
   EXPECT_THROW(CompactMatrix(Matrix::Ones(1, 131073), WeightPrecision::kInt8),
@@ -192,8 +192,8 @@ TEST_P(CompactGemvVariant, AgreesWithTheScalarReferenceOverTheStoredWeights) {
       }
 }
 
-// Each element becomes the nearest multiple of max|x| / 127 (ties to even), the largest magnitude
-// exactly ±127 steps; a zero vector rounds to zeros, one with a NaN or an infinity to a NaN scale.
+// Each element becomes the nearest multiple of max|x| / 63 (ties to even), the largest magnitude
+// exactly ±63 steps; a zero vector rounds to zeros, one with a NaN or an infinity to a NaN scale.
 TEST_P(CompactGemvVariant, RoundsAnInputVectorToNearestStepsOfItsLargestMagnitude) {
   std::mt19937 rng(23);
   std::normal_distribution<float> normal(0.0f, 2.0f);
@@ -201,16 +201,16 @@ TEST_P(CompactGemvVariant, RoundsAnInputVectorToNearestStepsOfItsLargestMagnitud
     Vector x(n);
     for (auto& v : x) v = normal(rng);
     const Eigen::Index at = n / 2;
-    x(at) = 9.0f;                            // the largest magnitude
-    if (n > 1) x(0) = 9.0f * 2.5f / 127.0f;  // a tie: 2.5 steps rounds to 2
+    x(at) = 9.0f;                           // the largest magnitude
+    if (n > 1) x(0) = 9.0f * 2.5f / 63.0f;  // a tie: 2.5 steps rounds to 2
     const QuantisedVector q(x);
     ASSERT_EQ(q.size(), n);
-    EXPECT_EQ(q.scale(), 9.0f / 127.0f) << n;
-    const float inverse = 127.0f / 9.0f;
+    EXPECT_EQ(q.scale(), 9.0f / 63.0f) << n;
+    const float inverse = 63.0f / 9.0f;
     for (Eigen::Index j = 0; j < n; ++j)
       ASSERT_EQ(q.data()[j], static_cast<std::int8_t>(std::nearbyint(x(j) * inverse)))
           << variant_.name << ": element " << j << " of " << n;
-    EXPECT_EQ(q.data()[at], 127);
+    EXPECT_EQ(q.data()[at], 63);
     if (n > 1) {
       EXPECT_EQ(q.data()[0], 2);
     }

@@ -47,11 +47,14 @@ std::size_t sampling_weight_bytes_per_sample(const WaveNetConfig& c,
                                              kernels::WeightPrecision precision) {
   const std::size_t L = static_cast<std::size_t>(c.layers), R = c.residual_channels,
                     S = c.skip_channels, A = c.classes;
-  // int8 pads each matrix to tiles of 8 rows × 4 columns and keeps a scale per row.
+  // int8 pads each matrix to tiles of 8 rows × 4 columns and keeps a scale and a sum per row (the
+  // sums padded to whole tiles).
   const bool int8 = precision == kernels::WeightPrecision::kInt8;
   auto matrix = [&](std::size_t rows, std::size_t cols) {
     if (!int8) return rows * cols * kernels::weight_precision_bytes(precision);
-    return (rows + 7) / 8 * 8 * ((cols + 3) / 4 * 4) + rows * sizeof(float);
+    const std::size_t padded_rows = (rows + 7) / 8 * 8;
+    return padded_rows * ((cols + 3) / 4 * 4) + rows * sizeof(float) +
+           padded_rows * sizeof(std::int32_t);
   };
   return L * 2 * matrix(2 * R, R) + (L - 1) * matrix(R, R) + L * matrix(S, R) + matrix(S, S) +
          matrix(A, S);

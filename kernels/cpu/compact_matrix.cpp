@@ -83,6 +83,10 @@ CompactMatrix::CompactMatrix(ConstMatrixRef a, WeightPrecision precision)
                                 std::to_string(cols_));
   quantised_.assign(detail::int8_tiles_bytes(rows_, cols_), 0);
   row_scale_.assign(static_cast<std::size_t>(rows_), 0.0f);
+  // Padded to whole blocks of rows: the AVX2 products read a block's sums at once.
+  row_sum_.assign(static_cast<std::size_t>((rows_ + detail::kInt8TileRows - 1) /
+                                           detail::kInt8TileRows * detail::kInt8TileRows),
+                  0);
   for (Eigen::Index i = 0; i < rows_; ++i) {
     float largest = 0.0f;
     for (Eigen::Index j = 0; j < cols_; ++j) {
@@ -93,15 +97,16 @@ CompactMatrix::CompactMatrix(ConstMatrixRef a, WeightPrecision precision)
     row_scale_[static_cast<std::size_t>(i)] = scale;
     for (Eigen::Index j = 0; j < cols_; ++j) {
       const float q = scale > 0.0f ? std::nearbyint(a(i, j) / scale) : 0.0f;
-      quantised_[detail::int8_tile_index(i, j, cols_)] =
-          static_cast<std::int8_t>(std::clamp(q, -127.0f, 127.0f));
+      const auto w = static_cast<std::int8_t>(std::clamp(q, -127.0f, 127.0f));
+      quantised_[detail::int8_tile_index(i, j, cols_)] = w;
+      row_sum_[static_cast<std::size_t>(i)] += w;
     }
   }
 }
 
 std::size_t CompactMatrix::bytes() const {
   return half_.size() * sizeof(std::uint16_t) + quantised_.size() +
-         row_scale_.size() * sizeof(float);
+         row_scale_.size() * sizeof(float) + row_sum_.size() * sizeof(std::int32_t);
 }
 
 void QuantisedVector::assign(ConstVectorRef x) {
@@ -118,8 +123,9 @@ Vector QuantisedVector::dequantised() const {
 }
 
 namespace {
-[[noreturn]] __attribute__((noinline, cold)) void refuse_shapes(Eigen::Index rows, Eigen::Index cols,
-                                                                Eigen::Index x, Eigen::Index y) {
+[[noreturn]] __attribute__((noinline, cold)) void refuse_shapes(Eigen::Index rows,
+                                                                Eigen::Index cols, Eigen::Index x,
+                                                                Eigen::Index y) {
   throw std::invalid_argument("CompactMatrix::gemv: a " + std::to_string(rows) + " x " +
                               std::to_string(cols) + " matrix times " + std::to_string(x) +
                               " into " + std::to_string(y));
@@ -147,16 +153,16 @@ void CompactMatrix::gemv(VectorRef y, ConstVectorRef x, bool accumulate) const {
     q = heap.data();
   }
   const float s = detail::quantise_i8(x.data(), cols_, q);
-  detail::gemv_i8_tiles(quantised_.data(), row_scale_.data(), rows_, cols_, q, s, y.data(),
-                        accumulate);
+  detail::gemv_i8_tiles(quantised_.data(), row_scale_.data(), row_sum_.data(), rows_, cols_, q, s,
+                        y.data(), accumulate);
 }
 
 void CompactMatrix::gemv(VectorRef y, const QuantisedVector& x, bool accumulate) const {
   if (precision_ != WeightPrecision::kInt8)
     throw std::invalid_argument("CompactMatrix::gemv: a rounded vector times an fp16 matrix");
   check_shapes(rows_, cols_, x.size(), y.size());
-  detail::gemv_i8_tiles(quantised_.data(), row_scale_.data(), rows_, cols_, x.data(), x.scale(),
-                        y.data(), accumulate);
+  detail::gemv_i8_tiles(quantised_.data(), row_scale_.data(), row_sum_.data(), rows_, cols_,
+                        x.data(), x.scale(), y.data(), accumulate);
 }
 
 void CompactMatrix::gemv_sum(VectorRef y, const CompactMatrix& a, const QuantisedVector& x,
@@ -165,9 +171,10 @@ void CompactMatrix::gemv_sum(VectorRef y, const CompactMatrix& a, const Quantise
     throw std::invalid_argument("CompactMatrix::gemv_sum: rounded vectors times an fp16 matrix");
   check_shapes(a.rows_, a.cols_, x.size(), y.size());
   check_shapes(b.rows_, b.cols_, u.size(), y.size());
-  detail::gemv_i8_tiles_sum(a.quantised_.data(), a.row_scale_.data(), a.cols_, x.data(), x.scale(),
-                            b.quantised_.data(), b.row_scale_.data(), b.cols_, u.data(), u.scale(),
-                            a.rows_, y.data());
+  detail::gemv_i8_tiles_sum(
+      {a.quantised_.data(), a.row_scale_.data(), a.row_sum_.data(), a.cols_, x.data(), x.scale()},
+      {b.quantised_.data(), b.row_scale_.data(), b.row_sum_.data(), b.cols_, u.data(), u.scale()},
+      a.rows_, y.data());
 }
 
 Matrix CompactMatrix::widened() const {

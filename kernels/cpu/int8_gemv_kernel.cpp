@@ -53,8 +53,8 @@ TTS_ISA_INLINE float quantise_body(const float* x, std::ptrdiff_t n, std::int8_t
   bool finite = true;
   scan_magnitudes(x, 0, n, largest, finite);
   if (rounds_to_zeros(largest, finite, n, q, scale)) return scale;
-  round_elements(x, 0, n, 127.0f / largest, q);
-  return largest / 127.0f;
+  round_elements(x, 0, n, float(kInputSteps) / largest, q);
+  return largest / float(kInputSteps);
 }
 
 // y[r] (+)= sum[r] · row_scale[r] · s for the `rows` rows of one block.
@@ -79,6 +79,8 @@ TTS_ISA_INLINE void block_sums(const std::int8_t* tiles, std::ptrdiff_t groups,
   }
 }
 
+// The products over whole 8-row blocks, in the scalar reference's way (the input as it is, no
+// offset, so the row sums are not needed).
 TTS_ISA_INLINE void i8_body(const std::int8_t* tiles, const float* row_scale, std::ptrdiff_t m,
                             std::ptrdiff_t n, const std::int8_t* q, float s, float* y,
                             bool accumulate) {
@@ -92,49 +94,52 @@ TTS_ISA_INLINE void i8_body(const std::int8_t* tiles, const float* row_scale, st
 }
 
 // gemv_i8_tiles_sum: each block's sums of A and of B, scaled into y as two products would be.
-TTS_ISA_INLINE void i8_sum_body(const std::int8_t* tiles_a, const float* row_scale_a,
-                                std::ptrdiff_t n_a, const std::int8_t* qa, float sa,
-                                const std::int8_t* tiles_b, const float* row_scale_b,
-                                std::ptrdiff_t n_b, const std::int8_t* qb, float sb,
-                                std::ptrdiff_t m, float* y) {
-  const std::ptrdiff_t groups_a = column_groups(n_a), groups_b = column_groups(n_b);
+TTS_ISA_INLINE void i8_sum_body(const Int8Product& a, const Int8Product& b, std::ptrdiff_t m,
+                                float* y) {
+  const std::ptrdiff_t groups_a = column_groups(a.n), groups_b = column_groups(b.n);
   std::int32_t sums_a[kInt8TileRows], sums_b[kInt8TileRows];
   for (std::ptrdiff_t r = 0; r < m; r += kInt8TileRows) {
     const std::ptrdiff_t block = r / kInt8TileRows;
-    block_sums(tiles_a + block * groups_a * kTileBytes, groups_a, qa, sums_a);
-    block_sums(tiles_b + block * groups_b * kTileBytes, groups_b, qb, sums_b);
+    block_sums(a.tiles + block * groups_a * kTileBytes, groups_a, a.q, sums_a);
+    block_sums(b.tiles + block * groups_b * kTileBytes, groups_b, b.q, sums_b);
     const std::ptrdiff_t rows = m - r < kInt8TileRows ? m - r : kInt8TileRows;
-    scale_sums(sums_a, row_scale_a + r, sa, rows, y + r, false);
-    scale_sums(sums_b, row_scale_b + r, sb, rows, y + r, true);
+    scale_sums(sums_a, a.row_scale + r, a.s, rows, y + r, false);
+    scale_sums(sums_b, b.row_scale + r, b.s, rows, y + r, true);
   }
 }
 
 #if defined(TTS_ISA_X86)
 // AVX2: kBlocks blocks of 8 rows at once, sharing each column group's broadcast input. Per tile:
-// VPSIGNB moves the input's signs onto the weights, VPMADDUBSW multiplies |q| (unsigned) by them
-// and adds neighbouring pairs into int16 (at most 2·127·127 = 32258: no saturation), VPMADDWD by
-// ones adds those pairs into int32, and VPADDD accumulates.
+// VPMADDUBSW multiplies q + 64 (unsigned, in [1, 127]) by the weights and adds neighbouring pairs
+// into int16, VPMADDWD by ones adds those pairs into int32, and VPADDD accumulates; at the end
+// 64 × each row's weight sum comes back out, leaving Q·q exactly.
 template <int kBlocks>
 TTS_TARGET_AVX2 TTS_ISA_INLINE void block_sums_avx2(const std::int8_t* tiles, std::ptrdiff_t groups,
-                                                    const std::int8_t* q, std::int32_t* sums) {
+                                                    const std::int8_t* q,
+                                                    const std::int32_t* row_sums,
+                                                    std::int32_t* sums) {
   __m256i acc[kBlocks];
   for (int k = 0; k < kBlocks; ++k) acc[k] = _mm256_setzero_si256();
   const __m256i ones = _mm256_set1_epi16(1);
+  const __m256i offset = _mm256_set1_epi8(static_cast<char>(kInputOffset));
   for (std::ptrdiff_t g = 0; g < groups; ++g) {
     std::int32_t four;
     std::memcpy(&four, q + g * kInt8TileCols, sizeof four);
-    const __m256i signed_x = _mm256_set1_epi32(four);
-    const __m256i magnitude = _mm256_abs_epi8(signed_x);
+    const __m256i unsigned_x = _mm256_add_epi8(_mm256_set1_epi32(four), offset);
     for (int k = 0; k < kBlocks; ++k) {
       const __m256i w = _mm256_loadu_si256(
           reinterpret_cast<const __m256i*>(tiles + (k * groups + g) * kTileBytes));
-      const __m256i pairs = _mm256_maddubs_epi16(magnitude, _mm256_sign_epi8(w, signed_x));
-      acc[k] = _mm256_add_epi32(acc[k], _mm256_madd_epi16(pairs, ones));
+      acc[k] =
+          _mm256_add_epi32(acc[k], _mm256_madd_epi16(_mm256_maddubs_epi16(unsigned_x, w), ones));
     }
   }
-  for (int k = 0; k < kBlocks; ++k)
-    _mm256_storeu_si256(reinterpret_cast<__m256i*>(sums + 8 * k), acc[k]);
+  for (int k = 0; k < kBlocks; ++k) {
+    const __m256i row_sum = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(row_sums + 8 * k));
+    _mm256_storeu_si256(reinterpret_cast<__m256i*>(sums + 8 * k),
+                        _mm256_sub_epi32(acc[k], _mm256_slli_epi32(row_sum, 6)));
+  }
 }
+static_assert(kInputOffset == 1 << 6, "the row sums are shifted by log2(kInputOffset)");
 
 // quantise_body with 8 elements a register: the same scale and the same rounding (VCVTPS2DQ
 // rounds to nearest, ties to even, as nearbyint does in the default mode).
@@ -156,10 +161,10 @@ TTS_TARGET_AVX2 TTS_ISA_INLINE float quantise_body_avx2(const float* x, std::ptr
   bool finite = _mm256_movemask_ps(unordered8) == 0;
   scan_magnitudes(x, j, n, largest, finite);
   if (rounds_to_zeros(largest, finite, n, q, scale)) return scale;
-  const float inverse = 127.0f / largest;
+  const float inverse = float(kInputSteps) / largest;
   const __m256 inverse8 = _mm256_set1_ps(inverse);
   // PACKSSDW and PACKSSWB interleave the two 128-bit halves; the permutation puts the 32 bytes back
-  // in order (no value saturates: all lie in [−127, 127]).
+  // in order (no value saturates: all lie in [−63, 63]).
   const __m256i order = _mm256_setr_epi32(0, 4, 1, 5, 2, 6, 3, 7);
   j = 0;
   for (; j + 32 <= n; j += 32) {
@@ -172,49 +177,51 @@ TTS_TARGET_AVX2 TTS_ISA_INLINE float quantise_body_avx2(const float* x, std::ptr
                         _mm256_permutevar8x32_epi32(bytes, order));
   }
   round_elements(x, j, n, inverse, q);
-  return largest / 127.0f;
+  return largest / float(kInputSteps);
 }
 
 TTS_TARGET_AVX2 TTS_ISA_INLINE void i8_body_avx2(const std::int8_t* tiles, const float* row_scale,
-                                                 std::ptrdiff_t m, std::ptrdiff_t n,
-                                                 const std::int8_t* q, float s, float* y,
-                                                 bool accumulate) {
+                                                 const std::int32_t* row_sums, std::ptrdiff_t m,
+                                                 std::ptrdiff_t n, const std::int8_t* q, float s,
+                                                 float* y, bool accumulate) {
   const std::ptrdiff_t groups = column_groups(n);
   const std::ptrdiff_t block_bytes = groups * kTileBytes;
   std::int32_t sums[4 * kInt8TileRows];
   std::ptrdiff_t r = 0;
   for (; r + 4 * kInt8TileRows <= m; r += 4 * kInt8TileRows) {
-    block_sums_avx2<4>(tiles + (r / kInt8TileRows) * block_bytes, groups, q, sums);
+    block_sums_avx2<4>(tiles + (r / kInt8TileRows) * block_bytes, groups, q, row_sums + r, sums);
     scale_sums(sums, row_scale + r, s, 4 * kInt8TileRows, y + r, accumulate);
   }
   for (; r < m; r += kInt8TileRows) {
-    block_sums_avx2<1>(tiles + (r / kInt8TileRows) * block_bytes, groups, q, sums);
+    block_sums_avx2<1>(tiles + (r / kInt8TileRows) * block_bytes, groups, q, row_sums + r, sums);
     const std::ptrdiff_t rows = m - r < kInt8TileRows ? m - r : kInt8TileRows;
     scale_sums(sums, row_scale + r, s, rows, y + r, accumulate);
   }
 }
 
-TTS_TARGET_AVX2 TTS_ISA_INLINE void i8_sum_body_avx2(
-    const std::int8_t* tiles_a, const float* row_scale_a, std::ptrdiff_t n_a, const std::int8_t* qa,
-    float sa, const std::int8_t* tiles_b, const float* row_scale_b, std::ptrdiff_t n_b,
-    const std::int8_t* qb, float sb, std::ptrdiff_t m, float* y) {
-  const std::ptrdiff_t groups_a = column_groups(n_a), groups_b = column_groups(n_b);
+TTS_TARGET_AVX2 TTS_ISA_INLINE void i8_sum_body_avx2(const Int8Product& a, const Int8Product& b,
+                                                     std::ptrdiff_t m, float* y) {
+  const std::ptrdiff_t groups_a = column_groups(a.n), groups_b = column_groups(b.n);
   std::int32_t sums_a[4 * kInt8TileRows], sums_b[4 * kInt8TileRows];
   std::ptrdiff_t r = 0;
   for (; r + 4 * kInt8TileRows <= m; r += 4 * kInt8TileRows) {
     const std::ptrdiff_t block = r / kInt8TileRows;
-    block_sums_avx2<4>(tiles_a + block * groups_a * kTileBytes, groups_a, qa, sums_a);
-    block_sums_avx2<4>(tiles_b + block * groups_b * kTileBytes, groups_b, qb, sums_b);
-    scale_sums(sums_a, row_scale_a + r, sa, 4 * kInt8TileRows, y + r, false);
-    scale_sums(sums_b, row_scale_b + r, sb, 4 * kInt8TileRows, y + r, true);
+    block_sums_avx2<4>(a.tiles + block * groups_a * kTileBytes, groups_a, a.q, a.row_sums + r,
+                       sums_a);
+    block_sums_avx2<4>(b.tiles + block * groups_b * kTileBytes, groups_b, b.q, b.row_sums + r,
+                       sums_b);
+    scale_sums(sums_a, a.row_scale + r, a.s, 4 * kInt8TileRows, y + r, false);
+    scale_sums(sums_b, b.row_scale + r, b.s, 4 * kInt8TileRows, y + r, true);
   }
   for (; r < m; r += kInt8TileRows) {
     const std::ptrdiff_t block = r / kInt8TileRows;
-    block_sums_avx2<1>(tiles_a + block * groups_a * kTileBytes, groups_a, qa, sums_a);
-    block_sums_avx2<1>(tiles_b + block * groups_b * kTileBytes, groups_b, qb, sums_b);
+    block_sums_avx2<1>(a.tiles + block * groups_a * kTileBytes, groups_a, a.q, a.row_sums + r,
+                       sums_a);
+    block_sums_avx2<1>(b.tiles + block * groups_b * kTileBytes, groups_b, b.q, b.row_sums + r,
+                       sums_b);
     const std::ptrdiff_t rows = m - r < kInt8TileRows ? m - r : kInt8TileRows;
-    scale_sums(sums_a, row_scale_a + r, sa, rows, y + r, false);
-    scale_sums(sums_b, row_scale_b + r, sb, rows, y + r, true);
+    scale_sums(sums_a, a.row_scale + r, a.s, rows, y + r, false);
+    scale_sums(sums_b, b.row_scale + r, b.s, rows, y + r, true);
   }
 }
 #endif
@@ -236,16 +243,14 @@ float quantise_i8_baseline(const float* x, std::ptrdiff_t n, std::int8_t* q) {
   return quantise_body(x, n, q);
 }
 
-void gemv_i8_baseline(const std::int8_t* tiles, const float* row_scale, std::ptrdiff_t m,
-                      std::ptrdiff_t n, const std::int8_t* q, float s, float* y, bool accumulate) {
+void gemv_i8_baseline(const std::int8_t* tiles, const float* row_scale, const std::int32_t*,
+                      std::ptrdiff_t m, std::ptrdiff_t n, const std::int8_t* q, float s, float* y,
+                      bool accumulate) {
   i8_body(tiles, row_scale, m, n, q, s, y, accumulate);
 }
 
-void gemv_i8_sum_baseline(const std::int8_t* tiles_a, const float* row_scale_a, std::ptrdiff_t n_a,
-                          const std::int8_t* qa, float sa, const std::int8_t* tiles_b,
-                          const float* row_scale_b, std::ptrdiff_t n_b, const std::int8_t* qb,
-                          float sb, std::ptrdiff_t m, float* y) {
-  i8_sum_body(tiles_a, row_scale_a, n_a, qa, sa, tiles_b, row_scale_b, n_b, qb, sb, m, y);
+void gemv_i8_sum_baseline(const Int8Product& a, const Int8Product& b, std::ptrdiff_t m, float* y) {
+  i8_sum_body(a, b, m, y);
 }
 
 #if defined(TTS_ISA_X86)
@@ -254,35 +259,29 @@ TTS_TARGET_AVX2 float quantise_i8_avx2(const float* x, std::ptrdiff_t n, std::in
 }
 
 TTS_TARGET_AVX2 void gemv_i8_avx2(const std::int8_t* tiles, const float* row_scale,
-                                  std::ptrdiff_t m, std::ptrdiff_t n, const std::int8_t* q, float s,
-                                  float* y, bool accumulate) {
-  i8_body_avx2(tiles, row_scale, m, n, q, s, y, accumulate);
+                                  const std::int32_t* row_sums, std::ptrdiff_t m, std::ptrdiff_t n,
+                                  const std::int8_t* q, float s, float* y, bool accumulate) {
+  i8_body_avx2(tiles, row_scale, row_sums, m, n, q, s, y, accumulate);
 }
 
-TTS_TARGET_AVX2 void gemv_i8_sum_avx2(const std::int8_t* tiles_a, const float* row_scale_a,
-                                      std::ptrdiff_t n_a, const std::int8_t* qa, float sa,
-                                      const std::int8_t* tiles_b, const float* row_scale_b,
-                                      std::ptrdiff_t n_b, const std::int8_t* qb, float sb,
-                                      std::ptrdiff_t m, float* y) {
-  i8_sum_body_avx2(tiles_a, row_scale_a, n_a, qa, sa, tiles_b, row_scale_b, n_b, qb, sb, m, y);
+TTS_TARGET_AVX2 void gemv_i8_sum_avx2(const Int8Product& a, const Int8Product& b, std::ptrdiff_t m,
+                                      float* y) {
+  i8_sum_body_avx2(a, b, m, y);
 }
 #elif defined(TTS_ISA_AARCH64)
 TTS_TARGET_SVE float quantise_i8_sve(const float* x, std::ptrdiff_t n, std::int8_t* q) {
   return quantise_body(x, n, q);
 }
 
-TTS_TARGET_SVE void gemv_i8_sve(const std::int8_t* tiles, const float* row_scale, std::ptrdiff_t m,
-                                std::ptrdiff_t n, const std::int8_t* q, float s, float* y,
-                                bool accumulate) {
+TTS_TARGET_SVE void gemv_i8_sve(const std::int8_t* tiles, const float* row_scale,
+                                const std::int32_t*, std::ptrdiff_t m, std::ptrdiff_t n,
+                                const std::int8_t* q, float s, float* y, bool accumulate) {
   i8_body(tiles, row_scale, m, n, q, s, y, accumulate);
 }
 
-TTS_TARGET_SVE void gemv_i8_sum_sve(const std::int8_t* tiles_a, const float* row_scale_a,
-                                    std::ptrdiff_t n_a, const std::int8_t* qa, float sa,
-                                    const std::int8_t* tiles_b, const float* row_scale_b,
-                                    std::ptrdiff_t n_b, const std::int8_t* qb, float sb,
-                                    std::ptrdiff_t m, float* y) {
-  i8_sum_body(tiles_a, row_scale_a, n_a, qa, sa, tiles_b, row_scale_b, n_b, qb, sb, m, y);
+TTS_TARGET_SVE void gemv_i8_sum_sve(const Int8Product& a, const Int8Product& b, std::ptrdiff_t m,
+                                    float* y) {
+  i8_sum_body(a, b, m, y);
 }
 #endif
 

@@ -1,12 +1,17 @@
 // Internal: the matrix-vector product of sampling in 8-bit integers (tts/kernels/compact_matrix.h,
 // WeightPrecision::kInt8), compiled once per instruction set like the fp32 GEMV (gemv_kernel.h).
 //
-// The weights are int8 with one scale per row. The input vector is quantised to int8 with a scale
-// of its own (once, and then used by every product that takes it) (its largest magnitude / 127,
-// each element rounded to nearest, ties to even), the products are summed exactly in int32, and
-// only the sum is scaled back to fp32. Multiplying bytes takes a quarter of fp32's instructions per
-// weight: on AVX2 one VPMADDUBSW multiplies 32 pairs where one FMA multiplies 8 (measured: about
-// three times the FMA peak on the AMD EPYC of docs/benchmarks.md).
+// The weights are int8 in [−127, 127] with one scale per row. The input vector is rounded once
+// (quantise_i8), and then used by every product that takes it, to kInputSteps steps either side of
+// zero: its largest magnitude / 63 is its scale, each element is rounded to nearest, ties to even.
+// The products are summed exactly in int32 and only the sum is scaled back to fp32.
+//
+// Seven bits for the input let AVX2 multiply without a sign fix: the input plus kInputOffset is in
+// [1, 127], unsigned, so one VPMADDUBSW multiplies 32 of its bytes by 32 weights and adds the pairs
+// into int16 (at most 2·127·127 = 32258, no saturation), and the offset comes back out as
+// kInputOffset times each row's weight sum. (An 8-bit input needs VPSIGNB on every tile to move
+// its signs onto the weights: 15% slower. Measured on the bundled voice, 7 bits move its audio no
+// further from fp32's: docs/benchmarks.md.)
 //
 // The weights are packed in tiles of 8 rows × 4 columns (32 bytes, row by row, each row's 4
 // columns together: the operand layout of VPMADDUBSW followed by VPMADDWD, and of VPDPBUSD),
@@ -24,6 +29,9 @@ namespace tts::kernels::detail {
 
 constexpr std::ptrdiff_t kInt8TileRows = 8;
 constexpr std::ptrdiff_t kInt8TileCols = 4;
+// The input's steps either side of zero, and what the AVX2 products add to make it unsigned.
+constexpr int kInputSteps = 63;
+constexpr int kInputOffset = 64;
 // The sums are exact in int32 while n·127·127 < 2^31.
 constexpr std::ptrdiff_t kInt8MaxCols = 131072;
 // Bytes quantise_i8 writes for n elements: n rounded up to a whole column group.
@@ -36,58 +44,49 @@ std::size_t int8_tiles_bytes(std::ptrdiff_t m, std::ptrdiff_t n);
 // Where weight (i, j) lives in the packed tiles of a matrix with n columns.
 std::size_t int8_tile_index(std::ptrdiff_t i, std::ptrdiff_t j, std::ptrdiff_t n);
 
-// q(x): x rounded to multiples of s(x) = max|x| / 127, as int8 in [−127, 127] (to nearest, ties
+// q(x): x rounded to multiples of s(x) = max|x| / 63, as int8 in [−63, 63] (to nearest, ties
 // to even), written to q and padded with zeros to a whole column group. Returns s(x): 0 for a zero
 // vector, NaN when x holds a NaN or an infinity (q is then zero, and a product by it NaN).
 inline float quantise_i8(const float* x, std::ptrdiff_t n, std::int8_t* q) {
   return cpu_kernels().quantise_i8(x, n, q);
 }
 
-// y = row_scale ⊙ (Q·q)·s (+ y when accumulate), Q packed as above and q, s from quantise_i8.
-inline void gemv_i8_tiles(const std::int8_t* tiles, const float* row_scale, std::ptrdiff_t m,
-                          std::ptrdiff_t n, const std::int8_t* q, float s, float* y,
-                          bool accumulate) {
-  cpu_kernels().gemv_i8(tiles, row_scale, m, n, q, s, y, accumulate);
+// y = row_scale ⊙ (Q·q)·s (+ y when accumulate), Q packed as above with row_sums its rows' sums
+// (padded with zeros to whole blocks), and q, s from quantise_i8.
+inline void gemv_i8_tiles(const std::int8_t* tiles, const float* row_scale,
+                          const std::int32_t* row_sums, std::ptrdiff_t m, std::ptrdiff_t n,
+                          const std::int8_t* q, float s, float* y, bool accumulate) {
+  cpu_kernels().gemv_i8(tiles, row_scale, row_sums, m, n, q, s, y, accumulate);
 }
 
 // y = row_scale_a ⊙ (A·qa)·sa + row_scale_b ⊙ (B·qb)·sb, A and B of m rows packed as above: the
 // same sums, scaled and added in the same order, as gemv_i8_tiles for A and then, accumulating,
 // for B, in one pass (a dilated convolution's two halves).
-inline void gemv_i8_tiles_sum(const std::int8_t* tiles_a, const float* row_scale_a,
-                              std::ptrdiff_t n_a, const std::int8_t* qa, float sa,
-                              const std::int8_t* tiles_b, const float* row_scale_b,
-                              std::ptrdiff_t n_b, const std::int8_t* qb, float sb,
-                              std::ptrdiff_t m, float* y) {
-  cpu_kernels().gemv_i8_sum(tiles_a, row_scale_a, n_a, qa, sa, tiles_b, row_scale_b, n_b, qb, sb,
-                            m, y);
+inline void gemv_i8_tiles_sum(const Int8Product& a, const Int8Product& b, std::ptrdiff_t m,
+                              float* y) {
+  cpu_kernels().gemv_i8_sum(a, b, m, y);
 }
 
 // The variants; isa.cpp's registry names them. The baselines are the scalar references. The
 // avx512 variant runs the AVX2 ones: x86-64-v4 has no 512-bit VPSIGNB, and its byte dot product
 // (VPDPBUSD) is AVX-512 VNNI's, beyond the level.
 float quantise_i8_baseline(const float* x, std::ptrdiff_t n, std::int8_t* q);
-void gemv_i8_baseline(const std::int8_t* tiles, const float* row_scale, std::ptrdiff_t m,
-                      std::ptrdiff_t n, const std::int8_t* q, float s, float* y, bool accumulate);
-void gemv_i8_sum_baseline(const std::int8_t* tiles_a, const float* row_scale_a, std::ptrdiff_t n_a,
-                          const std::int8_t* qa, float sa, const std::int8_t* tiles_b,
-                          const float* row_scale_b, std::ptrdiff_t n_b, const std::int8_t* qb,
-                          float sb, std::ptrdiff_t m, float* y);
+void gemv_i8_baseline(const std::int8_t* tiles, const float* row_scale,
+                      const std::int32_t* row_sums, std::ptrdiff_t m, std::ptrdiff_t n,
+                      const std::int8_t* q, float s, float* y, bool accumulate);
+void gemv_i8_sum_baseline(const Int8Product& a, const Int8Product& b, std::ptrdiff_t m, float* y);
 #if defined(TTS_ISA_X86)
 float quantise_i8_avx2(const float* x, std::ptrdiff_t n, std::int8_t* q);
-void gemv_i8_avx2(const std::int8_t* tiles, const float* row_scale, std::ptrdiff_t m,
-                  std::ptrdiff_t n, const std::int8_t* q, float s, float* y, bool accumulate);
-void gemv_i8_sum_avx2(const std::int8_t* tiles_a, const float* row_scale_a, std::ptrdiff_t n_a,
-                      const std::int8_t* qa, float sa, const std::int8_t* tiles_b,
-                      const float* row_scale_b, std::ptrdiff_t n_b, const std::int8_t* qb,
-                      float sb, std::ptrdiff_t m, float* y);
+void gemv_i8_avx2(const std::int8_t* tiles, const float* row_scale, const std::int32_t* row_sums,
+                  std::ptrdiff_t m, std::ptrdiff_t n, const std::int8_t* q, float s, float* y,
+                  bool accumulate);
+void gemv_i8_sum_avx2(const Int8Product& a, const Int8Product& b, std::ptrdiff_t m, float* y);
 #elif defined(TTS_ISA_AARCH64)
 float quantise_i8_sve(const float* x, std::ptrdiff_t n, std::int8_t* q);
-void gemv_i8_sve(const std::int8_t* tiles, const float* row_scale, std::ptrdiff_t m,
-                 std::ptrdiff_t n, const std::int8_t* q, float s, float* y, bool accumulate);
-void gemv_i8_sum_sve(const std::int8_t* tiles_a, const float* row_scale_a, std::ptrdiff_t n_a,
-                     const std::int8_t* qa, float sa, const std::int8_t* tiles_b,
-                     const float* row_scale_b, std::ptrdiff_t n_b, const std::int8_t* qb, float sb,
-                     std::ptrdiff_t m, float* y);
+void gemv_i8_sve(const std::int8_t* tiles, const float* row_scale, const std::int32_t* row_sums,
+                 std::ptrdiff_t m, std::ptrdiff_t n, const std::int8_t* q, float s, float* y,
+                 bool accumulate);
+void gemv_i8_sum_sve(const Int8Product& a, const Int8Product& b, std::ptrdiff_t m, float* y);
 #endif
 
 }  // namespace tts::kernels::detail

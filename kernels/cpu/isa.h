@@ -53,13 +53,20 @@ using LayerNormColumnFn = float (*)(const float* x, std::ptrdiff_t c, const floa
 using GemvF16Fn = void (*)(const std::uint16_t* a, std::ptrdiff_t lda, std::ptrdiff_t m,
                            std::ptrdiff_t n, const float* x, float* y, bool accumulate);
 using QuantiseI8Fn = float (*)(const float* x, std::ptrdiff_t n, std::int8_t* q);
-using GemvI8Fn = void (*)(const std::int8_t* tiles, const float* row_scale, std::ptrdiff_t m,
-                          std::ptrdiff_t n, const std::int8_t* q, float s, float* y,
-                          bool accumulate);
-using GemvI8SumFn = void (*)(const std::int8_t* tiles_a, const float* row_scale_a,
-                             std::ptrdiff_t n_a, const std::int8_t* qa, float sa,
-                             const std::int8_t* tiles_b, const float* row_scale_b,
-                             std::ptrdiff_t n_b, const std::int8_t* qb, float sb, std::ptrdiff_t m,
+using GemvI8Fn = void (*)(const std::int8_t* tiles, const float* row_scale,
+                          const std::int32_t* row_sums, std::ptrdiff_t m, std::ptrdiff_t n,
+                          const std::int8_t* q, float s, float* y, bool accumulate);
+// One of the two products gemv_i8_sum adds: a matrix's tiles, row scales and row sums, its
+// columns, and its rounded input with the input's scale.
+struct Int8Product {
+  const std::int8_t* tiles;
+  const float* row_scale;
+  const std::int32_t* row_sums;
+  std::ptrdiff_t n;
+  const std::int8_t* q;
+  float s;
+};
+using GemvI8SumFn = void (*)(const Int8Product& a, const Int8Product& b, std::ptrdiff_t m,
                              float* y);
 
 // One variant's kernels: what every call of gemv / gate_forward(_step) / softmax_sample /

@@ -6,7 +6,7 @@
 //         software conversion on baseline x86-64, the FPU's own on Arm).
 //   int8  one scale per row (its largest magnitude / 127) and each weight rounded to a multiple
 //         of it in [−127, 127]. The product is in 8-bit integers: each input vector is rounded to
-//         int8 with a scale of its own (its largest magnitude / 127), the products are summed
+//         7 bits with a scale of its own (its largest magnitude / 63), the products are summed
 //         exactly in int32 and only the sum is scaled back (AVX2's byte multiply-adds where the
 //         CPU has them), so it reads a quarter of fp32's bytes and runs a quarter of its
 //         instructions per weight.
@@ -43,7 +43,7 @@ std::size_t weight_precision_bytes(WeightPrecision precision);
 WeightPrecision default_weight_precision();
 
 // A vector rounded for the int8 products: each element to a multiple of one scale (the vector's
-// largest magnitude / 127) in [−127, 127], to nearest, ties to even. Rounded once, it serves every
+// largest magnitude / 63) in [−63, 63], to nearest, ties to even. Rounded once, it serves every
 // product that takes the vector. A vector holding a NaN or an infinity rounds to zeros with a NaN
 // scale, so its products are NaN.
 class QuantisedVector {
@@ -78,7 +78,7 @@ class CompactMatrix {
   Eigen::Index rows() const { return rows_; }
   Eigen::Index cols() const { return cols_; }
   // What one product reads: the weights (int8's padded to tiles of 8 rows × 4 columns) and, for
-  // int8, the row scales.
+  // int8, the row scales and the row sums (padded to whole tiles).
   std::size_t bytes() const;
 
   // y = A·x (+ y when accumulate), A as stored (and, for int8, x rounded as above). Throws
@@ -102,6 +102,7 @@ class CompactMatrix {
   std::vector<std::uint16_t> half_;     // fp16: column-major, leading dimension rows_
   std::vector<std::int8_t> quantised_;  // int8: tiles (kernels/cpu/int8_gemv_kernel.h)
   std::vector<float> row_scale_;        // int8
+  std::vector<std::int32_t> row_sum_;   // int8: each row's weights summed, padded to whole tiles
 };
 
 }  // namespace tts::kernels
