@@ -68,8 +68,9 @@ inline void gemv_i8_tiles_sum(const Int8Product& a, const Int8Product& b, std::p
 }
 
 // The variants; isa.cpp's registry names them. The baselines are the scalar references. The
-// avx512 variant runs the AVX2 ones: x86-64-v4 has no 512-bit VPSIGNB, and its byte dot product
-// (VPDPBUSD) is AVX-512 VNNI's, beyond the level.
+// avx512 variant runs the AVX2 ones: the same instructions on 512-bit registers (AVX-512 BW) need
+// tiles of 16 rows and a CPU to measure them on, and the byte dot product VPDPBUSD is AVX-512
+// VNNI's, beyond x86-64-v4.
 float quantise_i8_baseline(const float* x, std::ptrdiff_t n, std::int8_t* q);
 void gemv_i8_baseline(const std::int8_t* tiles, const float* row_scale,
                       const std::int32_t* row_sums, std::ptrdiff_t m, std::ptrdiff_t n,

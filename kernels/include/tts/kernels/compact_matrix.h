@@ -33,8 +33,9 @@ WeightPrecision parse_weight_precision(const std::string& name);
 std::size_t weight_precision_bytes(WeightPrecision precision);
 
 // What sampling weights are held in unless told otherwise, by measurement (docs/benchmarks.md):
-//   x86-64 avx2      kInt8: the bundled voice samples about 1.5 times as fast as with fp16, with
-//                    audio as close to fp32's as fp16's is, a third as far as another seed's.
+//   x86-64 avx2      kInt8: the bundled voice samples about 1.6 times as fast as with fp16, with
+//                    audio about as close to fp32's as fp16's is, under half as far as another
+//                    seed's.
 //   x86-64 avx512    kFp16 until int8 is measured on such a CPU (its int8 products run the AVX2
 //                    instructions; its fp16 products widen 16 halves a register).
 //   x86-64 baseline  kFp32: fp16 is converted in software there, and int8 is summed by scalar
