@@ -115,8 +115,8 @@ class Voice {
  public:
   // Loads and checks the whole voice; its CPU samplers multiply by the vocoder's matrices in
   // `sampling_weights` (fp32 as trained, or compacted to fp16 or int8: vocoder/
-  // compact_sampling_weights.h; by default fp16 where the CPU converts halves in hardware). Throws
-  // VoiceError naming the file and the problem.
+  // compact_sampling_weights.h; by default what kernels::default_weight_precision() measured
+  // fastest for the CPU). Throws VoiceError naming the file and the problem.
   static std::shared_ptr<const Voice> load(
       const std::filesystem::path& folder,
       kernels::WeightPrecision sampling_weights = kernels::default_weight_precision());
