@@ -40,15 +40,17 @@ WaveNetSampler::WaveNetSampler(const WaveNetWeights& weights, const SamplerOptio
        compact_->head_output.rows() != c.classes || compact_->dilated_past.front().rows() != 2 * R))
     throw std::invalid_argument("WaveNetSampler: the compacted weights are of another shape");
   dilations_ = c.dilations();
-  for (int d : dilations_) queues_.emplace_back(kernels::Matrix::Zero(R, d));
   for (int i = 0; i + 1 < c.layers; ++i)
     residual_bias_.push_back(weights.parameters().vector(weights.layout().residual_bias[i]).data());
+  // The past inputs are kept as the products read them: rounded for int8 weights, else in fp32.
   rounds_inputs_ = compact_ && compact_->precision == kernels::WeightPrecision::kInt8;
   if (rounds_inputs_) {
     for (int d : dilations_)
       rounded_queues_.emplace_back(static_cast<std::size_t>(d),
                                    kernels::QuantisedVector(kernels::Vector::Zero(R)));
     rounded_gated_.resize(static_cast<std::size_t>(c.layers));
+  } else {
+    for (int d : dilations_) queues_.emplace_back(kernels::Matrix::Zero(R, d));
   }
   team_ = std::make_unique<WorkerTeam>(options_.threads);
   chooser_ = std::make_unique<TwoStageChooser>();
@@ -178,7 +180,6 @@ void WaveNetSampler::run_layers(std::size_t position, bool skip_inline, long pub
     // Layer 0 reads the embedding column in place; later layers read the residual stream.
     const kernels::ConstVectorRef input(
         Eigen::Map<const kernels::Vector>(i == 0 ? embedding.data() : h_.data(), R));
-    auto slot = queues_[i].col(static_cast<Eigen::Index>(position % dilations_[i]));
     if (rounds_inputs_) {
       auto& past = rounded_queues_[static_cast<std::size_t>(i)]
                                   [position % static_cast<std::size_t>(dilations_[i])];
@@ -186,13 +187,17 @@ void WaveNetSampler::run_layers(std::size_t position, bool skip_inline, long pub
       kernels::CompactMatrix::gemv_sum(z_, compact_->dilated_past[i], past,
                                        compact_->dilated_now[i], rounded_input_);
       std::swap(past, rounded_input_);  // the present input, rounded, joins the ring
-    } else if (compact_) {
-      compact_->dilated_past[i].gemv(z_, slot);
-      compact_->dilated_now[i].gemv(z_, input, /*accumulate=*/true);
     } else {
-      const auto dilated = p.matrix(lay.dilated[i]);
-      kernels::gemv(z_, dilated.leftCols(R), slot);  // the input `dilation` steps ago
-      kernels::gemv(z_, dilated.rightCols(R), input, /*accumulate=*/true);
+      auto slot = queues_[i].col(static_cast<Eigen::Index>(position % dilations_[i]));
+      if (compact_) {
+        compact_->dilated_past[i].gemv(z_, slot);
+        compact_->dilated_now[i].gemv(z_, input, /*accumulate=*/true);
+      } else {
+        const auto dilated = p.matrix(lay.dilated[i]);
+        kernels::gemv(z_, dilated.leftCols(R), slot);  // the input `dilation` steps ago
+        kernels::gemv(z_, dilated.rightCols(R), input, /*accumulate=*/true);
+      }
+      slot = input;  // the present input joins the ring (h_ changes only below)
     }
     const auto cond = conditioning_.middleRows(i * 2 * R, 2 * R);
     if (weight == 0.0f)
@@ -202,7 +207,6 @@ void WaveNetSampler::run_layers(std::size_t position, bool skip_inline, long pub
     auto gated = gated_all_.segment(i * R, R);
     kernels::gate_forward_step(z_.head(R), z_.tail(R), gated);
     if (rounds_inputs_) rounded_gated_[static_cast<std::size_t>(i)].assign(gated);
-    slot = input;
     if (i + 1 < L) {
       if (i == 0) h_ = input;
       if (rounds_inputs_)

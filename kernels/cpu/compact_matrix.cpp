@@ -136,6 +136,10 @@ inline void check_shapes(Eigen::Index rows, Eigen::Index cols, Eigen::Index x, E
 }
 }  // namespace
 
+detail::Int8Product CompactMatrix::int8_product(const std::int8_t* q, float s) const {
+  return {quantised_.data(), row_scale_.data(), row_sum_.data(), cols_, q, s};
+}
+
 void CompactMatrix::gemv(VectorRef y, ConstVectorRef x, bool accumulate) const {
   check_shapes(rows_, cols_, x.size(), y.size());
   if (precision_ == WeightPrecision::kFp16) {
@@ -152,17 +156,16 @@ void CompactMatrix::gemv(VectorRef y, ConstVectorRef x, bool accumulate) const {
     heap.resize(static_cast<std::size_t>(detail::int8_input_bytes(cols_)));
     q = heap.data();
   }
-  const float s = detail::quantise_i8(x.data(), cols_, q);
-  detail::gemv_i8_tiles(quantised_.data(), row_scale_.data(), row_sum_.data(), rows_, cols_, q, s,
-                        y.data(), accumulate);
+  const detail::Int8Product product = int8_product(q, detail::quantise_i8(x.data(), cols_, q));
+  detail::gemv_i8_tiles(&product, 1, rows_, y.data(), accumulate);
 }
 
 void CompactMatrix::gemv(VectorRef y, const QuantisedVector& x, bool accumulate) const {
   if (precision_ != WeightPrecision::kInt8)
     throw std::invalid_argument("CompactMatrix::gemv: a rounded vector times an fp16 matrix");
   check_shapes(rows_, cols_, x.size(), y.size());
-  detail::gemv_i8_tiles(quantised_.data(), row_scale_.data(), row_sum_.data(), rows_, cols_,
-                        x.data(), x.scale(), y.data(), accumulate);
+  const detail::Int8Product product = int8_product(x.data(), x.scale());
+  detail::gemv_i8_tiles(&product, 1, rows_, y.data(), accumulate);
 }
 
 void CompactMatrix::gemv_sum(VectorRef y, const CompactMatrix& a, const QuantisedVector& x,
@@ -171,10 +174,9 @@ void CompactMatrix::gemv_sum(VectorRef y, const CompactMatrix& a, const Quantise
     throw std::invalid_argument("CompactMatrix::gemv_sum: rounded vectors times an fp16 matrix");
   check_shapes(a.rows_, a.cols_, x.size(), y.size());
   check_shapes(b.rows_, b.cols_, u.size(), y.size());
-  detail::gemv_i8_tiles_sum(
-      {a.quantised_.data(), a.row_scale_.data(), a.row_sum_.data(), a.cols_, x.data(), x.scale()},
-      {b.quantised_.data(), b.row_scale_.data(), b.row_sum_.data(), b.cols_, u.data(), u.scale()},
-      a.rows_, y.data());
+  const detail::Int8Product products[] = {a.int8_product(x.data(), x.scale()),
+                                          b.int8_product(u.data(), u.scale())};
+  detail::gemv_i8_tiles(products, 2, a.rows_, y.data(), /*accumulate=*/false);
 }
 
 Matrix CompactMatrix::widened() const {

@@ -79,32 +79,19 @@ TTS_ISA_INLINE void block_sums(const std::int8_t* tiles, std::ptrdiff_t groups,
   }
 }
 
-// The products over whole 8-row blocks, in the scalar reference's way (the input as it is, no
-// offset, so the row sums are not needed).
-TTS_ISA_INLINE void i8_body(const std::int8_t* tiles, const float* row_scale, std::ptrdiff_t m,
-                            std::ptrdiff_t n, const std::int8_t* q, float s, float* y,
+// gemv_i8 (int8_gemv_kernel.h) in the scalar reference's way: block by block, each product's
+// sums (of the input as it is, no offset, so the row sums are not needed) scaled into y in turn.
+TTS_ISA_INLINE void i8_body(const Int8Product* products, int count, std::ptrdiff_t m, float* y,
                             bool accumulate) {
-  const std::ptrdiff_t groups = column_groups(n);
   std::int32_t sums[kInt8TileRows];
   for (std::ptrdiff_t r = 0; r < m; r += kInt8TileRows) {
-    block_sums(tiles + (r / kInt8TileRows) * groups * kTileBytes, groups, q, sums);
     const std::ptrdiff_t rows = m - r < kInt8TileRows ? m - r : kInt8TileRows;
-    scale_sums(sums, row_scale + r, s, rows, y + r, accumulate);
-  }
-}
-
-// gemv_i8_tiles_sum: each block's sums of A and of B, scaled into y as two products would be.
-TTS_ISA_INLINE void i8_sum_body(const Int8Product& a, const Int8Product& b, std::ptrdiff_t m,
-                                float* y) {
-  const std::ptrdiff_t groups_a = column_groups(a.n), groups_b = column_groups(b.n);
-  std::int32_t sums_a[kInt8TileRows], sums_b[kInt8TileRows];
-  for (std::ptrdiff_t r = 0; r < m; r += kInt8TileRows) {
-    const std::ptrdiff_t block = r / kInt8TileRows;
-    block_sums(a.tiles + block * groups_a * kTileBytes, groups_a, a.q, sums_a);
-    block_sums(b.tiles + block * groups_b * kTileBytes, groups_b, b.q, sums_b);
-    const std::ptrdiff_t rows = m - r < kInt8TileRows ? m - r : kInt8TileRows;
-    scale_sums(sums_a, a.row_scale + r, a.s, rows, y + r, false);
-    scale_sums(sums_b, b.row_scale + r, b.s, rows, y + r, true);
+    for (int k = 0; k < count; ++k) {
+      const Int8Product& p = products[k];
+      const std::ptrdiff_t groups = column_groups(p.n);
+      block_sums(p.tiles + (r / kInt8TileRows) * groups * kTileBytes, groups, p.q, sums);
+      scale_sums(sums, p.row_scale + r, p.s, rows, y + r, accumulate || k > 0);
+    }
   }
 }
 
@@ -180,48 +167,28 @@ TTS_TARGET_AVX2 TTS_ISA_INLINE float quantise_body_avx2(const float* x, std::ptr
   return largest / float(kInputSteps);
 }
 
-TTS_TARGET_AVX2 TTS_ISA_INLINE void i8_body_avx2(const std::int8_t* tiles, const float* row_scale,
-                                                 const std::int32_t* row_sums, std::ptrdiff_t m,
-                                                 std::ptrdiff_t n, const std::int8_t* q, float s,
-                                                 float* y, bool accumulate) {
-  const std::ptrdiff_t groups = column_groups(n);
-  const std::ptrdiff_t block_bytes = groups * kTileBytes;
+// gemv_i8 with AVX2: four blocks at a time, then one at a time.
+TTS_TARGET_AVX2 TTS_ISA_INLINE void i8_body_avx2(const Int8Product* products, int count,
+                                                 std::ptrdiff_t m, float* y, bool accumulate) {
   std::int32_t sums[4 * kInt8TileRows];
   std::ptrdiff_t r = 0;
-  for (; r + 4 * kInt8TileRows <= m; r += 4 * kInt8TileRows) {
-    block_sums_avx2<4>(tiles + (r / kInt8TileRows) * block_bytes, groups, q, row_sums + r, sums);
-    scale_sums(sums, row_scale + r, s, 4 * kInt8TileRows, y + r, accumulate);
-  }
+  for (; r + 4 * kInt8TileRows <= m; r += 4 * kInt8TileRows)
+    for (int k = 0; k < count; ++k) {
+      const Int8Product& p = products[k];
+      const std::ptrdiff_t groups = column_groups(p.n);
+      block_sums_avx2<4>(p.tiles + (r / kInt8TileRows) * groups * kTileBytes, groups, p.q,
+                         p.row_sums + r, sums);
+      scale_sums(sums, p.row_scale + r, p.s, 4 * kInt8TileRows, y + r, accumulate || k > 0);
+    }
   for (; r < m; r += kInt8TileRows) {
-    block_sums_avx2<1>(tiles + (r / kInt8TileRows) * block_bytes, groups, q, row_sums + r, sums);
     const std::ptrdiff_t rows = m - r < kInt8TileRows ? m - r : kInt8TileRows;
-    scale_sums(sums, row_scale + r, s, rows, y + r, accumulate);
-  }
-}
-
-TTS_TARGET_AVX2 TTS_ISA_INLINE void i8_sum_body_avx2(const Int8Product& a, const Int8Product& b,
-                                                     std::ptrdiff_t m, float* y) {
-  const std::ptrdiff_t groups_a = column_groups(a.n), groups_b = column_groups(b.n);
-  std::int32_t sums_a[4 * kInt8TileRows], sums_b[4 * kInt8TileRows];
-  std::ptrdiff_t r = 0;
-  for (; r + 4 * kInt8TileRows <= m; r += 4 * kInt8TileRows) {
-    const std::ptrdiff_t block = r / kInt8TileRows;
-    block_sums_avx2<4>(a.tiles + block * groups_a * kTileBytes, groups_a, a.q, a.row_sums + r,
-                       sums_a);
-    block_sums_avx2<4>(b.tiles + block * groups_b * kTileBytes, groups_b, b.q, b.row_sums + r,
-                       sums_b);
-    scale_sums(sums_a, a.row_scale + r, a.s, 4 * kInt8TileRows, y + r, false);
-    scale_sums(sums_b, b.row_scale + r, b.s, 4 * kInt8TileRows, y + r, true);
-  }
-  for (; r < m; r += kInt8TileRows) {
-    const std::ptrdiff_t block = r / kInt8TileRows;
-    block_sums_avx2<1>(a.tiles + block * groups_a * kTileBytes, groups_a, a.q, a.row_sums + r,
-                       sums_a);
-    block_sums_avx2<1>(b.tiles + block * groups_b * kTileBytes, groups_b, b.q, b.row_sums + r,
-                       sums_b);
-    const std::ptrdiff_t rows = m - r < kInt8TileRows ? m - r : kInt8TileRows;
-    scale_sums(sums_a, a.row_scale + r, a.s, rows, y + r, false);
-    scale_sums(sums_b, b.row_scale + r, b.s, rows, y + r, true);
+    for (int k = 0; k < count; ++k) {
+      const Int8Product& p = products[k];
+      const std::ptrdiff_t groups = column_groups(p.n);
+      block_sums_avx2<1>(p.tiles + (r / kInt8TileRows) * groups * kTileBytes, groups, p.q,
+                         p.row_sums + r, sums);
+      scale_sums(sums, p.row_scale + r, p.s, rows, y + r, accumulate || k > 0);
+    }
   }
 }
 #endif
@@ -243,14 +210,9 @@ float quantise_i8_baseline(const float* x, std::ptrdiff_t n, std::int8_t* q) {
   return quantise_body(x, n, q);
 }
 
-void gemv_i8_baseline(const std::int8_t* tiles, const float* row_scale, const std::int32_t*,
-                      std::ptrdiff_t m, std::ptrdiff_t n, const std::int8_t* q, float s, float* y,
+void gemv_i8_baseline(const Int8Product* products, int count, std::ptrdiff_t m, float* y,
                       bool accumulate) {
-  i8_body(tiles, row_scale, m, n, q, s, y, accumulate);
-}
-
-void gemv_i8_sum_baseline(const Int8Product& a, const Int8Product& b, std::ptrdiff_t m, float* y) {
-  i8_sum_body(a, b, m, y);
+  i8_body(products, count, m, y, accumulate);
 }
 
 #if defined(TTS_ISA_X86)
@@ -258,30 +220,18 @@ TTS_TARGET_AVX2 float quantise_i8_avx2(const float* x, std::ptrdiff_t n, std::in
   return quantise_body_avx2(x, n, q);
 }
 
-TTS_TARGET_AVX2 void gemv_i8_avx2(const std::int8_t* tiles, const float* row_scale,
-                                  const std::int32_t* row_sums, std::ptrdiff_t m, std::ptrdiff_t n,
-                                  const std::int8_t* q, float s, float* y, bool accumulate) {
-  i8_body_avx2(tiles, row_scale, row_sums, m, n, q, s, y, accumulate);
-}
-
-TTS_TARGET_AVX2 void gemv_i8_sum_avx2(const Int8Product& a, const Int8Product& b, std::ptrdiff_t m,
-                                      float* y) {
-  i8_sum_body_avx2(a, b, m, y);
+TTS_TARGET_AVX2 void gemv_i8_avx2(const Int8Product* products, int count, std::ptrdiff_t m,
+                                  float* y, bool accumulate) {
+  i8_body_avx2(products, count, m, y, accumulate);
 }
 #elif defined(TTS_ISA_AARCH64)
 TTS_TARGET_SVE float quantise_i8_sve(const float* x, std::ptrdiff_t n, std::int8_t* q) {
   return quantise_body(x, n, q);
 }
 
-TTS_TARGET_SVE void gemv_i8_sve(const std::int8_t* tiles, const float* row_scale,
-                                const std::int32_t*, std::ptrdiff_t m, std::ptrdiff_t n,
-                                const std::int8_t* q, float s, float* y, bool accumulate) {
-  i8_body(tiles, row_scale, m, n, q, s, y, accumulate);
-}
-
-TTS_TARGET_SVE void gemv_i8_sum_sve(const Int8Product& a, const Int8Product& b, std::ptrdiff_t m,
-                                    float* y) {
-  i8_sum_body(a, b, m, y);
+TTS_TARGET_SVE void gemv_i8_sve(const Int8Product* products, int count, std::ptrdiff_t m, float* y,
+                                bool accumulate) {
+  i8_body(products, count, m, y, accumulate);
 }
 #endif
 

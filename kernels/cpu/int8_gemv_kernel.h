@@ -51,20 +51,13 @@ inline float quantise_i8(const float* x, std::ptrdiff_t n, std::int8_t* q) {
   return cpu_kernels().quantise_i8(x, n, q);
 }
 
-// y = row_scale ⊙ (Q·q)·s (+ y when accumulate), Q packed as above with row_sums its rows' sums
-// (padded with zeros to whole blocks), and q, s from quantise_i8.
-inline void gemv_i8_tiles(const std::int8_t* tiles, const float* row_scale,
-                          const std::int32_t* row_sums, std::ptrdiff_t m, std::ptrdiff_t n,
-                          const std::int8_t* q, float s, float* y, bool accumulate) {
-  cpu_kernels().gemv_i8(tiles, row_scale, row_sums, m, n, q, s, y, accumulate);
-}
-
-// y = row_scale_a ⊙ (A·qa)·sa + row_scale_b ⊙ (B·qb)·sb, A and B of m rows packed as above: the
-// same sums, scaled and added in the same order, as gemv_i8_tiles for A and then, accumulating,
-// for B, in one pass (a dilated convolution's two halves).
-inline void gemv_i8_tiles_sum(const Int8Product& a, const Int8Product& b, std::ptrdiff_t m,
-                              float* y) {
-  cpu_kernels().gemv_i8_sum(a, b, m, y);
+// y = Σ_k row_scale_k ⊙ (Q_k·q_k)·s_k (+ y when accumulate) over `count` products of m rows (each
+// Q packed as above with its rows' sums, padded with zeros to whole blocks; each q, s from
+// quantise_i8). Block by block, each product's scaled sums are added to y in turn, so two products
+// in one call (a dilated convolution's two halves) equal two calls, the second accumulating.
+inline void gemv_i8_tiles(const Int8Product* products, int count, std::ptrdiff_t m, float* y,
+                          bool accumulate) {
+  cpu_kernels().gemv_i8(products, count, m, y, accumulate);
 }
 
 // The variants; isa.cpp's registry names them. The baselines are the scalar references. The
@@ -72,22 +65,16 @@ inline void gemv_i8_tiles_sum(const Int8Product& a, const Int8Product& b, std::p
 // tiles of 16 rows and a CPU to measure them on, and the byte dot product VPDPBUSD is AVX-512
 // VNNI's, beyond x86-64-v4.
 float quantise_i8_baseline(const float* x, std::ptrdiff_t n, std::int8_t* q);
-void gemv_i8_baseline(const std::int8_t* tiles, const float* row_scale,
-                      const std::int32_t* row_sums, std::ptrdiff_t m, std::ptrdiff_t n,
-                      const std::int8_t* q, float s, float* y, bool accumulate);
-void gemv_i8_sum_baseline(const Int8Product& a, const Int8Product& b, std::ptrdiff_t m, float* y);
+void gemv_i8_baseline(const Int8Product* products, int count, std::ptrdiff_t m, float* y,
+                      bool accumulate);
 #if defined(TTS_ISA_X86)
 float quantise_i8_avx2(const float* x, std::ptrdiff_t n, std::int8_t* q);
-void gemv_i8_avx2(const std::int8_t* tiles, const float* row_scale, const std::int32_t* row_sums,
-                  std::ptrdiff_t m, std::ptrdiff_t n, const std::int8_t* q, float s, float* y,
+void gemv_i8_avx2(const Int8Product* products, int count, std::ptrdiff_t m, float* y,
                   bool accumulate);
-void gemv_i8_sum_avx2(const Int8Product& a, const Int8Product& b, std::ptrdiff_t m, float* y);
 #elif defined(TTS_ISA_AARCH64)
 float quantise_i8_sve(const float* x, std::ptrdiff_t n, std::int8_t* q);
-void gemv_i8_sve(const std::int8_t* tiles, const float* row_scale, const std::int32_t* row_sums,
-                 std::ptrdiff_t m, std::ptrdiff_t n, const std::int8_t* q, float s, float* y,
+void gemv_i8_sve(const Int8Product* products, int count, std::ptrdiff_t m, float* y,
                  bool accumulate);
-void gemv_i8_sum_sve(const Int8Product& a, const Int8Product& b, std::ptrdiff_t m, float* y);
 #endif
 
 }  // namespace tts::kernels::detail

@@ -53,11 +53,8 @@ using LayerNormColumnFn = float (*)(const float* x, std::ptrdiff_t c, const floa
 using GemvF16Fn = void (*)(const std::uint16_t* a, std::ptrdiff_t lda, std::ptrdiff_t m,
                            std::ptrdiff_t n, const float* x, float* y, bool accumulate);
 using QuantiseI8Fn = float (*)(const float* x, std::ptrdiff_t n, std::int8_t* q);
-using GemvI8Fn = void (*)(const std::int8_t* tiles, const float* row_scale,
-                          const std::int32_t* row_sums, std::ptrdiff_t m, std::ptrdiff_t n,
-                          const std::int8_t* q, float s, float* y, bool accumulate);
-// One of the two products gemv_i8_sum adds: a matrix's tiles, row scales and row sums, its
-// columns, and its rounded input with the input's scale.
+// One product of the int8 GEMV (int8_gemv_kernel.h): a matrix's tiles, row scales and row sums,
+// its columns, and its rounded input with the input's scale.
 struct Int8Product {
   const std::int8_t* tiles;
   const float* row_scale;
@@ -66,8 +63,8 @@ struct Int8Product {
   const std::int8_t* q;
   float s;
 };
-using GemvI8SumFn = void (*)(const Int8Product& a, const Int8Product& b, std::ptrdiff_t m,
-                             float* y);
+using GemvI8Fn = void (*)(const Int8Product* products, int count, std::ptrdiff_t m, float* y,
+                          bool accumulate);
 
 // One variant's kernels: what every call of gemv / gate_forward(_step) / softmax_sample /
 // layer_norm_forward / the peak measure runs.
@@ -80,7 +77,6 @@ struct CpuKernels {
   GemvF16Fn gemv_f16;
   QuantiseI8Fn quantise_i8;
   GemvI8Fn gemv_i8;
-  GemvI8SumFn gemv_i8_sum;
 };
 
 // The variant in use; null until the first call selects one (select_cpu_kernels, in isa.cpp).

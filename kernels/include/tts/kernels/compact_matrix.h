@@ -22,6 +22,10 @@
 
 namespace tts::kernels {
 
+namespace detail {
+struct Int8Product;  // kernels/cpu/isa.h
+}
+
 // How a model's sampling weights are held in memory: as trained (fp32), or compacted.
 enum class WeightPrecision { kFp32, kFp16, kInt8 };
 
@@ -98,6 +102,9 @@ class CompactMatrix {
   Matrix widened() const;
 
  private:
+  // This int8 matrix times q (rounded with scale s), as the int8 GEMV takes it.
+  detail::Int8Product int8_product(const std::int8_t* q, float s) const;
+
   WeightPrecision precision_ = WeightPrecision::kFp16;
   Eigen::Index rows_ = 0, cols_ = 0;
   std::vector<std::uint16_t> half_;     // fp16: column-major, leading dimension rows_

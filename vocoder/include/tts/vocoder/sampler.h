@@ -97,11 +97,11 @@ class WaveNetSampler final : public Sampler {
   std::unique_ptr<WorkerTeam> team_;
   std::unique_ptr<TwoStageChooser> chooser_;  // with two threads: whether two stages pay
   kernels::Matrix conditioning_;              // L·2R × frames, gate biases folded in
-  std::vector<kernels::Matrix> queues_;       // layer i: R × dilation, a ring of past inputs
+  std::vector<kernels::Matrix> queues_;  // fp32, fp16: layer i's past inputs, R × dilation ring
   kernels::Vector h_, z_, gated_all_, skip_, hidden_, logits_, scratch_;
   std::vector<const float*> residual_bias_;  // per layer, into the weights (looked up once)
   // int8 weights: every product's input rounded once (kernels::QuantisedVector) and used by every
-  // product that takes it: each layer's past inputs (beside queues_), the present input, each
+  // product that takes it: each layer's past inputs (instead of queues_), the present input, each
   // layer's gate output (residual and skip), and the head's two inputs.
   bool rounds_inputs_ = false;
   std::vector<std::vector<kernels::QuantisedVector>> rounded_queues_;
