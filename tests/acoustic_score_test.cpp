@@ -12,6 +12,7 @@
 #include <fstream>
 #include <iterator>
 #include <nlohmann/json.hpp>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -75,6 +76,30 @@ TEST_F(AcousticScore, AgreesWithAlignedMelsAndSynthesisAndNamesMissingIds) {
   EXPECT_EQ(score.synthesized_frames, synthesized);
   EXPECT_DOUBLE_EQ(score.length_ratio(),
                    static_cast<double>(synthesized) / static_cast<double>(frames));
+  // Each recording's own score, in the order scored; their frame-weighted mean is the whole's.
+  ASSERT_EQ(score.per_utterance.size(), 6u);
+  double weighted = 0.0;
+  for (const train::UtteranceScore& u : score.per_utterance) {
+    weighted += u.aligned_mel_l1 * u.frames;
+    EXPECT_GT(u.prior_nll, 0.0);
+    if (u.id == "Front_Left") {
+      EXPECT_NEAR(u.aligned_mel_l1, front_left_error, 1e-5);
+    }
+  }
+  EXPECT_NEAR(weighted / static_cast<double>(frames), score.aligned_mel_l1, 1e-6);
+  // Those the trainer keeps out of training to validate on are marked.
+  std::set<std::string> validation, marked;
+  for (const auto& u : corpus.validation) validation.insert(u.id);
+  for (const train::UtteranceScore& u : score.per_utterance)
+    if (u.validation) marked.insert(u.id);
+  EXPECT_FALSE(validation.empty());
+  EXPECT_EQ(marked, validation);
+  // Without synthesis the aligned scores are the same and nothing is synthesised.
+  s.synthesize = false;
+  const train::AcousticScore aligned_only = train::score_acoustic_model(s, log_);
+  EXPECT_DOUBLE_EQ(aligned_only.aligned_mel_l1, score.aligned_mel_l1);
+  EXPECT_EQ(aligned_only.synthesized_frames, 0);
+  s.synthesize = true;
 
   // The timing error by hand: the duration predictor's log(1 + frames) against the aligner's,
   // per phone that sounds, with the aligner set up as `tts train aligned-mels` sets it.

@@ -3,6 +3,7 @@
 // arguments to resume.
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <filesystem>
 #include <iostream>
@@ -68,17 +69,13 @@ class JsonObserver : public creation::CreationObserver {
     std::cout << event.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) << std::endl;
   }
   void stage(const std::string& name, const std::string& what) override {
-    static const char* const kStages[] = {"intake",  "split", "plan",   "training", "pitch",
-                                          "vocoder", "pack",  "report", "install"};
-    constexpr int kCount = sizeof kStages / sizeof kStages[0];
-    int index = 0;
-    for (int i = 0; i < kCount; ++i)
-      if (name == kStages[i]) index = i;
+    const std::vector<std::string>& stages = creation::creation_stages();
+    const auto found = std::find(stages.begin(), stages.end(), name);
     emit({{"event", "stage"},
           {"stage", name},
           {"what", what},
-          {"index", index},
-          {"stages", kCount}});
+          {"index", found == stages.end() ? 0 : found - stages.begin()},
+          {"stages", stages.size()}});
   }
   void line(const std::string& text) override { emit({{"event", "line"}, {"text", text}}); }
   void training(const train::TrainingProgress& p, double minutes_left) override {

@@ -447,6 +447,12 @@ class Creation {
 
 }  // namespace
 
+const std::vector<std::string>& creation_stages() {
+  static const std::vector<std::string> stages = {"intake",  "split", "plan",   "training", "pitch",
+                                                  "vocoder", "pack",  "report", "install"};
+  return stages;
+}
+
 CreatedVoice create_voice(const VoiceCreationOptions& given, CreationObserver& observer) {
   const VoiceCreationOptions options = resolve_defaults(given);
   return Creation(options, observer).run();

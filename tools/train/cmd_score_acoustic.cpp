@@ -1,5 +1,6 @@
 // `tts train score-acoustic`: how near an acoustic model (a run or a voice's acoustic/) comes to
 // recordings it did not train on; one JSON line, for comparing runs, mixes and voices on likeness.
+#include <filesystem>
 #include <fstream>
 #include <iomanip>
 #include <iostream>
@@ -25,12 +26,25 @@ std::vector<std::string> read_ids(const std::string& path) {
   if (ids.empty()) throw std::runtime_error(path + ": lists no ids");
   return ids;
 }
+// Written to a temporary name and renamed, so that a reader never sees half a table.
+void write_per_utterance(const std::string& path, const std::vector<train::UtteranceScore>& rows) {
+  const std::string temporary = path + ".partial";
+  {
+    std::ofstream out(temporary);
+    out << "id\tframes\taligned_mel_l1\tprior_nll\tvalidation\n" << std::setprecision(6);
+    for (const auto& r : rows)
+      out << r.id << '\t' << r.frames << '\t' << r.aligned_mel_l1 << '\t' << r.prior_nll << '\t'
+          << (r.validation ? 1 : 0) << '\n';
+    if (!out.flush()) throw std::runtime_error(path + ": cannot write the per-recording scores");
+  }
+  std::filesystem::rename(temporary, path);
+}
 }  // namespace
 
 void register_train_score_acoustic(CLI::App& train, int& exit_code) {
   auto o = std::make_shared<train::AcousticScoreOptions>();
   auto model = std::make_shared<std::string>(), data = std::make_shared<std::string>(),
-       ids = std::make_shared<std::string>();
+       ids = std::make_shared<std::string>(), per_utterance = std::make_shared<std::string>();
   CLI::App* cmd = train.add_subcommand(
       "score-acoustic", "Score an acoustic model against recordings (held-out likeness, JSON)");
   cmd->footer(
@@ -38,10 +52,18 @@ void register_train_score_acoustic(CLI::App& train, int& exit_code) {
       "recording's own alignment: the training's validation mel loss), log_duration_l1 (per\n"
       "sounding phone, predicted against aligned log(1 + frames)) and length_ratio (frames that\n"
       "synthesis makes for the transcripts over the recordings' frames; 1 = her pace).\n"
-      "Score recordings the model did not train on, e.g. --ids voices/default/held-out.txt.");
+      "Score recordings the model did not train on, e.g. --ids voices/default/held-out.txt.\n"
+      "--per-utterance FILE lists each recording's scores: one far above the others is worth a\n"
+      "listen (clipped, recorded at a lower rate, or, for a model that never trained on it, a\n"
+      "transcript that is not what was said; a model learns a wrong transcript's recording\n"
+      "within a few hundred steps, so its own training recordings hide theirs).");
   add_model_and_corpus_options(*cmd, *model, *data, o->language, o->loader_threads);
   cmd->add_option("--ids", *ids, "File of recording ids to score, one a line (default: all)")
       ->check(CLI::ExistingFile);
+  cmd->add_option(
+      "--per-utterance", *per_utterance,
+      "Also write each recording's scores to this TSV file (id, frames, "
+      "aligned_mel_l1, prior_nll, validation: 1 for those a model trained on the folder kept out)");
   cmd->callback([=, &exit_code] {
     o->model_dir = *model;
     o->data_dir = *data;
@@ -50,6 +72,7 @@ void register_train_score_acoustic(CLI::App& train, int& exit_code) {
     try {
       if (!ids->empty()) o->ids = read_ids(*ids);
       s = train::score_acoustic_model(*o, std::cerr);
+      if (!per_utterance->empty()) write_per_utterance(*per_utterance, s.per_utterance);
     } catch (const std::exception& e) {
       std::cerr << "tts train score-acoustic: " << e.what() << "\n";
       exit_code = kExitBadInput;

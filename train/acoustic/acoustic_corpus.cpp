@@ -174,6 +174,7 @@ RecordingsToAlign load_recordings_to_align(const acoustic::AcousticModelFiles& m
   for (const auto& w : corpus.warnings) log << "warning: " << w << "\n";
   RecordingsToAlign r;
   r.utterances = std::move(corpus.training);
+  r.validation_begin = r.utterances.size();
   for (auto& u : corpus.validation) r.utterances.push_back(std::move(u));
   r.settings.symbol_timings = model.symbols->timings();  // stress and length marks take no frames
   r.settings.alignment_channel_weights =

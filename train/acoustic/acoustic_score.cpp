@@ -4,6 +4,7 @@
 #include <ostream>
 #include <stdexcept>
 #include <unordered_map>
+#include <unordered_set>
 
 #include "tts/acoustic/model_files.h"
 #include "tts/acoustic/network.h"
@@ -45,6 +46,9 @@ AcousticScore score_acoustic_model(const AcousticScoreOptions& o, std::ostream& 
   RecordingsToAlign recordings =
       load_recordings_to_align(model, o.data_dir, o.language, o.loader_threads, log);
   const acoustic::AcousticLossSettings& settings = recordings.settings;
+  std::unordered_set<std::string> validation;
+  for (std::size_t i = recordings.validation_begin; i < recordings.utterances.size(); ++i)
+    validation.insert(recordings.utterances[i].id);
   const std::vector<AcousticUtterance> scored =
       select(std::move(recordings.utterances), o.ids, o.data_dir);
   acoustic::AcousticPass pass(*model.weights, settings);
@@ -56,10 +60,16 @@ AcousticScore score_acoustic_model(const AcousticScoreOptions& o, std::ostream& 
   kernels::Matrix synthesized_mel;
   for (std::size_t i = 0; i < scored.size(); ++i) {
     const AcousticUtterance& u = scored[i];
-    pass.forward(pack_utterances(scored, i, 1));  // durations by alignment search
+    // Durations by alignment search.
+    const acoustic::AcousticLosses losses = pass.forward(pack_utterances(scored, i, 1));
     const kernels::Matrix predicted =
         (pass.predicted_mel().array() * config.mel_std + config.mel_mean).matrix();
-    mel_error += static_cast<double>((predicted - u.mel).cwiseAbs().sum());
+    const double utterance_error = static_cast<double>((predicted - u.mel).cwiseAbs().sum());
+    mel_error += utterance_error;
+    const auto frames = static_cast<double>(u.mel.cols());
+    score.per_utterance.push_back({u.id, static_cast<int>(u.mel.cols()),
+                                   frames > 0 ? utterance_error / (frames * config.n_mels) : 0.0,
+                                   losses.prior, validation.count(u.id) > 0});
     const kernels::Matrix log_durations = pass.log_durations();
     for (std::size_t k = 0; k < u.ids.size(); ++k) {
       if (model.symbols->timings().at(static_cast<std::size_t>(u.ids[k])) !=
@@ -69,8 +79,10 @@ AcousticScore score_acoustic_model(const AcousticScoreOptions& o, std::ostream& 
       duration_error += std::abs(predicted_log - std::log1p(pass.durations()[k]));
       ++sounding;
     }
-    pass.synthesize(u.ids, 1.0f, synthesized, synthesized_mel);
-    score.synthesized_frames += synthesized_mel.cols();
+    if (o.synthesize) {
+      pass.synthesize(u.ids, 1.0f, synthesized, synthesized_mel);
+      score.synthesized_frames += synthesized_mel.cols();
+    }
     score.frames += u.mel.cols();
   }
   score.utterances = static_cast<int>(scored.size());

@@ -75,7 +75,10 @@ kernels::Vector alignment_channel_weights(const std::vector<AcousticUtterance>& 
 // symbol timings, the recipe's other settings, and each mel channel weighed by its spread over
 // these recordings. What `tts train aligned-mels` and `tts train score-acoustic` align with.
 struct RecordingsToAlign {
+  // The training split first, then from validation_begin on those the trainer keeps out of
+  // training to validate on (the same split `tts train acoustic` makes of the folder).
   std::vector<AcousticUtterance> utterances;
+  std::size_t validation_begin = 0;
   acoustic::AcousticLossSettings settings;
 };
 // Skipped rows are reported on `log`, one "warning:" line each; throws as load_acoustic_corpus.

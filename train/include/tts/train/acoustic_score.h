@@ -22,6 +22,16 @@ struct AcousticScoreOptions {
   std::vector<std::string> ids;     // the recordings to score; empty = all usable ones
   std::string language = "en-us";
   int loader_threads = 2;
+  bool synthesize = true;  // false: no length_ratio (the aligned scores only, faster)
+};
+
+// One recording's scores (AcousticScore's, for it alone).
+struct UtteranceScore {
+  std::string id;
+  int frames = 0;
+  double aligned_mel_l1 = 0.0;  // per mel value
+  double prior_nll = 0.0;       // the aligner's negative log-likelihood of a frame on its path
+  bool validation = false;      // one a model trained on this folder validated on, never trained on
 };
 
 struct AcousticScore {
@@ -29,7 +39,8 @@ struct AcousticScore {
   int64_t frames = 0;            // the recordings' frames
   double aligned_mel_l1 = 0.0;   // log-mel units, per mel value over all frames
   double log_duration_l1 = 0.0;  // mean |predicted − aligned log(1 + frames)| per sounding phone
-  int64_t synthesized_frames = 0;  // what synthesis makes for the same transcripts
+  int64_t synthesized_frames = 0;             // what synthesis makes for the same transcripts
+  std::vector<UtteranceScore> per_utterance;  // in the order scored
   double length_ratio() const {
     return frames ? static_cast<double>(synthesized_frames) / static_cast<double>(frames) : 0.0;
   }

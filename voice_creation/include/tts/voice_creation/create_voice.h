@@ -19,6 +19,7 @@
 #include <filesystem>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "tts/kernels/device.h"
 #include "tts/train/training_loop.h"
@@ -52,6 +53,9 @@ struct VoiceCreationOptions {
   double minimum_minutes = 5.0;  // less usable audio than this is refused
   int threads = 2;
 };
+
+// The stages, in the order they run (the names CreationObserver::stage is given).
+const std::vector<std::string>& creation_stages();
 
 // What a person watching is told. Every call comes from the thread that called create_voice.
 class CreationObserver {
