@@ -78,8 +78,9 @@ std::vector<Target> judge(const VoiceReport& r) {
     if (r.wer_voice && r.wer_reference_voice) {
       words.figures = "voice " + percent(*r.wer_voice) + ", default " +
                       percent(*r.wer_reference_voice) + ", recordings " +
-                      (r.wer_recordings ? percent(*r.wer_recordings) : std::string("-")) + " of " +
-                      std::to_string(r.reference_words) + " words (needs ≤ " +
+                      (r.wer_recordings ? percent(*r.wer_recordings) : std::string("-")) +
+                      ", copy-synthesis " + (r.wer_copy ? percent(*r.wer_copy) : std::string("-")) +
+                      " of " + std::to_string(r.reference_words) + " words (needs ≤ " +
                       percent(*r.wer_reference_voice + kWordErrorMargin) + ")";
       words.passed = *r.wer_voice <= *r.wer_reference_voice + kWordErrorMargin + 1e-9;
     } else {
@@ -101,37 +102,42 @@ std::string praat_version() {
   return text;
 }
 
-// What pocketsphinx hears in the recordings, the new voice and the bundled voice, each against the
-// prompt's text as the engine's normaliser reads it (digits as words).
+// What pocketsphinx hears in the recordings, their copy-synthesis, the new voice and the bundled
+// voice, each against the prompt's text as the engine's normaliser reads it (digits as words).
 void judge_words(VoiceReport& report, const std::vector<train::CorpusEntry>& prompts,
-                 const fs::path& voice_dir, const fs::path& reference_dir, const ReportInputs& in,
-                 const std::function<void(const std::string&)>& note) {
+                 const fs::path& copy_dir, const fs::path& voice_dir, const fs::path& reference_dir,
+                 const ReportInputs& in, const std::function<void(const std::string&)>& note) {
+  constexpr std::size_t kKinds = 4;  // recording, copy-synthesis, voice, default
   std::vector<fs::path> files;
   for (const auto& p : prompts) {
     files.push_back(p.path);
+    files.push_back(copy_dir / (p.id + ".wav"));
     files.push_back(voice_dir / (p.id + ".wav"));
     files.push_back(reference_dir / (p.id + ".wav"));
   }
   const std::vector<std::string> heard =
       recognise_english(files, in.work_dir / "recogniser", in.threads);
-  WordErrors recordings, voice, reference;
+  WordErrors errors[kKinds];
   for (std::size_t i = 0; i < prompts.size(); ++i) {
     const std::vector<std::string> said =
         words_for_scoring(frontend::normalize_text(prompts[i].text, in.espeak_voice));
-    recordings += count_word_errors(said, words_for_scoring(heard[3 * i]));
-    voice += count_word_errors(said, words_for_scoring(heard[3 * i + 1]));
-    reference += count_word_errors(said, words_for_scoring(heard[3 * i + 2]));
+    for (std::size_t k = 0; k < kKinds; ++k)
+      errors[k] += count_word_errors(said, words_for_scoring(heard[kKinds * i + k]));
   }
+  const WordErrors &recordings = errors[0], &copy = errors[1], &voice = errors[2],
+                   &reference = errors[3];
   report.reference_words = voice.words;
   if (voice.words > 0) {
     report.wer_recordings = recordings.rate();
+    report.wer_copy = copy.rate();
     report.wer_voice = voice.rate();
     report.wer_reference_voice = reference.rate();
   }
   report.recogniser = recogniser_version();
   note("pocketsphinx: word error rate of the voice " + percent(voice.rate()) +
        ", the bundled default voice " + percent(reference.rate()) + ", the recordings " +
-       percent(recordings.rate()) + " (" + std::to_string(voice.words) + " words)");
+       percent(recordings.rate()) + ", their copy-synthesis " + percent(copy.rate()) + " (" +
+       std::to_string(voice.words) + " words)");
 }
 
 }  // namespace
@@ -165,6 +171,7 @@ void to_json(nlohmann::json& j, const VoiceReport& r) {
          {"reference_words", r.reference_words},
          {"wer",
           {{"recordings", optional(r.wer_recordings)},
+           {"copy_synthesis", optional(r.wer_copy)},
            {"voice", optional(r.wer_voice)},
            {"default_voice", optional(r.wer_reference_voice)}}}}},
        {"passed", r.passed()}};
@@ -201,6 +208,8 @@ void from_json(const nlohmann::json& j, VoiceReport& r) {
     w.at("reference_words").get_to(r.reference_words);
     r.wer_recordings = optional(w.at("wer").at("recordings"));
     r.wer_voice = optional(w.at("wer").at("voice"));
+    if (w.at("wer").contains("copy_synthesis"))
+      r.wer_copy = optional(w.at("wer").at("copy_synthesis"));
     r.wer_reference_voice = optional(w.at("wer").at("default_voice"));
   }
   r.targets = judge(r);
@@ -314,7 +323,7 @@ VoiceReport judge_voice(const ReportInputs& in,
     if (words_unmeasured) {
       report.recogniser = *words_unmeasured;
     } else {
-      judge_words(report, prompts, voice_dir, reference_dir, in, note);
+      judge_words(report, prompts, copy_dir, voice_dir, reference_dir, in, note);
     }
   }
   report.targets = judge(report);

@@ -2,10 +2,13 @@
 harmonicity (HNR) against the speaker's own recordings: the measure a vocoder shared by several
 voices is chosen by (docs/quality.md). Each recording → log-mel → the vocoder (`tts vocode`, seed
 1 as the quality report's copy-synthesis), then Praat pools HNR over the voiced frames of each
-speaker's prompts.
+speaker's prompts. With --words, pocketsphinx (US English) also hears every copy and the recording
+at one speech level, scored against the corpus's transcript (its normalised third field where it
+has one): how many of a voice's word errors its vocoder alone makes.
 
     /usr/bin/python3 tools/quality/compare_vocoders.py --model NAME=DIR [--model NAME=DIR ...] \
-        [--speaker NAME=CORPUS:HELD_OUT ...] [--tts build/tools/tts] [--jobs N] [--json FILE]
+        [--speaker NAME=CORPUS:HELD_OUT ...] [--tts build/tools/tts] [--jobs N] [--json FILE] \
+        [--words]
 
 Default speakers: English (data/asterisk, voices/default/held-out.txt) and the Asterisk corpora of
 Spanish, French, Italian and Russian (data/asterisk-XX, scripts/corpus/held-out/asterisk-XX.txt),
@@ -24,6 +27,8 @@ import tempfile
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 import praat  # noqa: E402
+import scoring  # noqa: E402
+import wer  # noqa: E402
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
@@ -61,6 +66,32 @@ def pooled_hnr(paths, work, jobs):
     return praat.Pool([measured[p] for p in paths]).hnr
 
 
+def transcripts(corpus):
+    """id -> the text to score against: a row's last field (normalised, where it has three)."""
+    with open(os.path.join(corpus, "metadata.csv"), encoding="utf-8") as f:
+        rows = [line.rstrip("\n").split("|") for line in f if line.strip()]
+    return {row[0]: row[-1] for row in rows}
+
+
+def word_error_rate(paths, texts, work, pool):
+    """Pooled errors per word of what the recogniser hears in `paths` against `texts`."""
+    def heard(index_path):
+        index, path = index_path
+        levelled = os.path.join(work, f"{index}.16k.wav")
+        error, _ = scoring.to_16k(path, levelled)
+        if error:
+            raise RuntimeError(error)
+        hypothesis, error = scoring.recognise(levelled)
+        if error:
+            raise RuntimeError(error)
+        return hypothesis
+    os.makedirs(work, exist_ok=True)
+    total = wer.Counts()
+    for text, hypothesis in zip(texts, pool.map(heard, enumerate(paths))):
+        total += wer.score(text, hypothesis)
+    return total.errors / total.words if total.words else None
+
+
 def main():
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("--model", action="append", required=True,
@@ -71,6 +102,8 @@ def main():
     p.add_argument("--tts", default=os.path.join(ROOT, "build", "tools", "tts"))
     p.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
     p.add_argument("--json", help="also write the figures to this file")
+    p.add_argument("--words", action="store_true",
+                   help="also the word error rate of each vocoder's copies (pocketsphinx)")
     a = p.parse_args()
     if a.speaker:
         speakers = []
@@ -100,6 +133,11 @@ def main():
                 sys.exit(f"compare_vocoders: {held_out}: no recording {missing[0]}")
             row = {"prompts": len(ids),
                    "recordings_hnr_db": pooled_hnr(recordings, os.path.join(work, "praat"), a.jobs)}
+            if a.words:
+                text = transcripts(corpus)
+                texts = [text[i] for i in ids]
+                row["recordings_wer"] = word_error_rate(
+                    recordings, texts, os.path.join(work, speaker, "heard-recordings"), pool)
             for name, directory in a.model:
                 out_dir = os.path.join(work, speaker, name)
                 os.makedirs(out_dir, exist_ok=True)
@@ -108,17 +146,26 @@ def main():
                                           zip(recordings, outs)))
                 row[name] = {"hnr_db": pooled_hnr(outs, os.path.join(work, "praat"), a.jobs),
                              "log_mel_distance": sum(distances) / len(distances)}
+                if a.words:
+                    row[name]["wer"] = word_error_rate(
+                        outs, texts, os.path.join(work, speaker, "heard-" + name), pool)
             figures[speaker] = row
             print(f"{speaker}: {json.dumps(row)}", file=sys.stderr, flush=True)
     subprocess.run(["rm", "-rf", work])
 
     names = [name for name, _ in a.model]
-    print("| speaker | prompts | recordings HNR (dB) | "
-          + " | ".join(f"{n} HNR (dB) | {n} log-mel distance" for n in names) + " |")
-    print("|---|---|---|" + "---|---|" * len(names))
+    percent = lambda rate: "-" if rate is None else f"{100 * rate:.1f}%"
+    words = " | recordings WER" if a.words else ""
+    print(f"| speaker | prompts | recordings HNR (dB){words} | "
+          + " | ".join(f"{n} HNR (dB) | {n} log-mel distance" + (f" | {n} WER" if a.words else "")
+                       for n in names) + " |")
+    print("|---|---|---|" + ("---|" if a.words else "") + ("---|---|" + ("---|" if a.words else ""))
+          * len(names))
     for speaker, row in figures.items():
-        cells = [f"{row[n]['hnr_db']:.2f} | {row[n]['log_mel_distance']:.3f}" for n in names]
-        print(f"| {speaker} | {row['prompts']} | {row['recordings_hnr_db']:.2f} | "
+        cells = [f"{row[n]['hnr_db']:.2f} | {row[n]['log_mel_distance']:.3f}"
+                 + (f" | {percent(row[n]['wer'])}" if a.words else "") for n in names]
+        recorded = f" | {percent(row['recordings_wer'])}" if a.words else ""
+        print(f"| {speaker} | {row['prompts']} | {row['recordings_hnr_db']:.2f}{recorded} | "
               + " | ".join(cells) + " |")
     if a.json:
         with open(a.json + ".tmp", "w", encoding="utf-8") as f:

@@ -40,6 +40,10 @@ struct VoiceReport {
   std::string recogniser;     // its version, or why it did not run
   int reference_words = 0;    // in the prompts' texts
   std::optional<double> wer_recordings, wer_voice, wer_reference_voice;  // errors per word
+  // The recordings' own frames through the voice's vocoder: between the recordings' rate and the
+  // voice's, it says how much of the voice's errors the vocoder makes and how much the acoustic
+  // model.
+  std::optional<double> wer_copy;
   std::vector<Target> targets;
   // PASS when every measured target passed and none is left unmeasured.
   bool passed() const;
