@@ -1,7 +1,7 @@
 // `tts voices create` end to end, as a person runs it: a folder of recordings in, a voice out
 // that `tts voices` lists, `tts say`, the C API and the HTTP server speak with, with its report and
-// model card; killed with SIGKILL in training and run again, it makes the same voice as a run left
-// alone. A tiny random base keeps it to seconds.
+// model card; killed with SIGKILL in training, its work folder moved, and run again, it makes the
+// same voice as a run left alone. A tiny random base keeps it to seconds.
 #include <gtest/gtest.h>
 
 #include <fstream>
@@ -166,8 +166,10 @@ TEST_F(VoicesCreate, KilledInTrainingAndRunAgainItMakesTheSameVoice) {
   ASSERT_FALSE(fs::exists(resumed / "voice")) << "the run finished before it was killed";
   ASSERT_TRUE(fs::exists(checkpoint));
 
+  // The work folder moved before the run is taken up again: the checkpoint's corpus moved with it.
+  fs::rename(resumed / "work", resumed / "moved");
   const CommandResult again =
-      run_tts(create("same", resumed / "work", resumed / "voice", steps, lang));
+      run_tts(create("same", resumed / "moved", resumed / "voice", steps, lang));
   ASSERT_EQ(again.exit_code, 0) << again.output;
   EXPECT_NE(again.output.find("resuming after plan"), std::string::npos) << again.output;
   for (const char* file : {"acoustic/acoustic.safetensors", "acoustic/acoustic.json",

@@ -28,6 +28,40 @@ nlohmann::json arguments_of(const VoiceCreationOptions& o) {
   return j;
 }
 
+// `name` with the folder `from` at its start replaced by `to` (unchanged when it is not under it).
+std::string moved(const std::string& name, const std::string& from, const std::string& to) {
+  if (name == from) return to;
+  if (name.size() > from.size() && name.compare(0, from.size(), from) == 0 &&
+      name[from.size()] == '/')
+    return to + name.substr(from.size());
+  return name;
+}
+
+void move_names(nlohmann::json& value, const std::string& from, const std::string& to) {
+  if (value.is_string()) {
+    value = moved(value.get<std::string>(), from, to);
+  } else if (value.is_array() || value.is_object()) {
+    for (nlohmann::json& item : value) move_names(item, from, to);
+  }
+}
+
+// The trainers' checkpoints record the corpus folders they train on by absolute name, and refuse
+// to resume on other ones; in a work folder that was moved (or reached by another name), those
+// folders moved with it, so their names are brought along.
+void follow_moved_work_folder(const fs::path& work, const std::string& was) {
+  const std::string now = fs::weakly_canonical(work).string();
+  if (was.empty() || was == now) return;
+  for (const fs::path& checkpoint :
+       {work / "acoustic" / "checkpoint.json", work / "vocoder" / "run" / "checkpoint.json"}) {
+    std::ifstream in(checkpoint);
+    if (!in) continue;
+    nlohmann::json j = nlohmann::json::parse(in, nullptr, false);
+    if (j.is_discarded() || !j.contains("data")) continue;
+    move_names(j["data"], was, now);
+    kernels::write_file_atomically(checkpoint, j.dump(1) + "\n");
+  }
+}
+
 }  // namespace
 
 bool CreationState::finished(const std::string& stage) const {
@@ -60,6 +94,7 @@ CreationState open_creation_state(const VoiceCreationOptions& o) {
                              changed +
                              "): run with the same arguments to resume it, or pass "
                              "--restart to begin again");
+  follow_moved_work_folder(o.work_dir, j.value("work", std::string()));
   j.at("done").get_to(state.done);
   if (j.contains("plan") && !j["plan"].is_null()) state.plan = j["plan"].get<TrainingPlan>();
   if (j.contains("vocoder_steps") && !j["vocoder_steps"].is_null())
@@ -73,6 +108,7 @@ CreationState open_creation_state(const VoiceCreationOptions& o) {
 
 void save_creation_state(const fs::path& work, const CreationState& s) {
   nlohmann::json j = {
+      {"work", fs::weakly_canonical(work).string()},
       {"arguments", s.arguments},
       {"done", s.done},
       {"plan", s.plan ? nlohmann::json(*s.plan) : nlohmann::json()},
