@@ -145,6 +145,13 @@ PitchFit fit_pitch_spread(const PitchFitOptions& o,
       f0_of(recordings, corpus_options.features);
   fit.recordings_f0_sd = pooled_f0_sd_semitones(recording_tracks);
   fit.pitch_spread = model.weights->config().pitch_spread;
+  if (prompts.size() < static_cast<std::size_t>(o.min_prompts)) {
+    note("only " + std::to_string(prompts.size()) + (prompts.size() == 1 ? " prompt" : " prompts") +
+         " that training validated on, too few to judge the spread by ear: the calibrated "
+         "spread is kept");
+    fs::remove_all(o.work_dir);
+    return fit;
+  }
   if (!(fit.recordings_f0_sd > 0.0)) {
     note(
         "too little voiced sound in the recordings to measure their pitch: the calibrated spread "

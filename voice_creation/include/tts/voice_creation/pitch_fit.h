@@ -27,7 +27,10 @@ struct PitchFitOptions {
   std::filesystem::path work_dir;     // scratch: the trial voices
   std::string espeak_voice;
   int prompts = 48;  // at most this many of the validation prompts spoken each trial
-  int trials = 5;    // at most this many spreads tried; the one nearest the recordings is kept
+  // Fewer validation prompts than this (a corpus of a few minutes) keep the calibrated spread: a
+  // bootstrap of one or two prompts cannot say how loosely they measure it.
+  int min_prompts = 4;
+  int trials = 5;  // at most this many spreads tried; the one nearest the recordings is kept
   // Semitones: the calibrated spread is kept when the voice is this near the recordings, and a
   // trial this near ends the search: half the report's margin of 0.6 at the least, and more when
   // the prompts measure the difference more loosely than that. A couple of dozen prompts of
