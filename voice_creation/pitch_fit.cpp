@@ -137,13 +137,6 @@ PitchFit fit_pitch_spread(const PitchFitOptions& o,
     return sd;
   };
 
-  // The recordings' spread, by the same tracker, on the same prompts.
-  fs::create_directories(o.work_dir / "said");
-  std::vector<fs::path> recordings;
-  for (const auto& p : prompts) recordings.push_back(fs::absolute(p.path));
-  const std::vector<std::vector<float>> recording_tracks =
-      f0_of(recordings, corpus_options.features);
-  fit.recordings_f0_sd = pooled_f0_sd_semitones(recording_tracks);
   fit.pitch_spread = model.weights->config().pitch_spread;
   if (prompts.size() < static_cast<std::size_t>(o.min_prompts)) {
     note("only " + std::to_string(prompts.size()) + (prompts.size() == 1 ? " prompt" : " prompts") +
@@ -152,6 +145,14 @@ PitchFit fit_pitch_spread(const PitchFitOptions& o,
     fs::remove_all(o.work_dir);
     return fit;
   }
+
+  // The recordings' spread, by the same tracker, on the same prompts.
+  fs::create_directories(o.work_dir / "said");
+  std::vector<fs::path> recordings;
+  for (const auto& p : prompts) recordings.push_back(fs::absolute(p.path));
+  const std::vector<std::vector<float>> recording_tracks =
+      f0_of(recordings, corpus_options.features);
+  fit.recordings_f0_sd = pooled_f0_sd_semitones(recording_tracks);
   if (!(fit.recordings_f0_sd > 0.0)) {
     note(
         "too little voiced sound in the recordings to measure their pitch: the calibrated spread "
