@@ -94,12 +94,6 @@ TEST_F(AcousticScore, AgreesWithAlignedMelsAndSynthesisAndNamesMissingIds) {
     if (u.validation) marked.insert(u.id);
   EXPECT_FALSE(validation.empty());
   EXPECT_EQ(marked, validation);
-  // Without synthesis the aligned scores are the same and nothing is synthesised.
-  s.synthesize = false;
-  const train::AcousticScore aligned_only = train::score_acoustic_model(s, log_);
-  EXPECT_DOUBLE_EQ(aligned_only.aligned_mel_l1, score.aligned_mel_l1);
-  EXPECT_EQ(aligned_only.synthesized_frames, 0);
-  s.synthesize = true;
 
   // The timing error by hand: the duration predictor's log(1 + frames) against the aligner's,
   // per phone that sounds, with the aligner set up as `tts train aligned-mels` sets it.

@@ -1,12 +1,13 @@
 // `tts train score-acoustic`: how near an acoustic model (a run or a voice's acoustic/) comes to
 // recordings it did not train on; one JSON line, for comparing runs, mixes and voices on likeness.
-#include <filesystem>
 #include <fstream>
 #include <iomanip>
 #include <iostream>
 #include <nlohmann/json.hpp>
+#include <sstream>
 
 #include "train_commands.h"
+#include "tts/kernels/atomic_file.h"
 #include "tts/train/acoustic_score.h"
 
 namespace tts::cli {
@@ -26,18 +27,13 @@ std::vector<std::string> read_ids(const std::string& path) {
   if (ids.empty()) throw std::runtime_error(path + ": lists no ids");
   return ids;
 }
-// Written to a temporary name and renamed, so that a reader never sees half a table.
 void write_per_utterance(const std::string& path, const std::vector<train::UtteranceScore>& rows) {
-  const std::string temporary = path + ".partial";
-  {
-    std::ofstream out(temporary);
-    out << "id\tframes\taligned_mel_l1\tprior_nll\tvalidation\n" << std::setprecision(6);
-    for (const auto& r : rows)
-      out << r.id << '\t' << r.frames << '\t' << r.aligned_mel_l1 << '\t' << r.prior_nll << '\t'
+  std::ostringstream table;
+  table << "id\tframes\taligned_mel_l1\tprior_nll\tvalidation\n" << std::setprecision(6);
+  for (const auto& r : rows)
+    table << r.id << '\t' << r.frames << '\t' << r.aligned_mel_l1 << '\t' << r.prior_nll << '\t'
           << (r.validation ? 1 : 0) << '\n';
-    if (!out.flush()) throw std::runtime_error(path + ": cannot write the per-recording scores");
-  }
-  std::filesystem::rename(temporary, path);
+  kernels::write_file_atomically(path, table.str());
 }
 }  // namespace
 

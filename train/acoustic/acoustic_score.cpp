@@ -79,10 +79,8 @@ AcousticScore score_acoustic_model(const AcousticScoreOptions& o, std::ostream& 
       duration_error += std::abs(predicted_log - std::log1p(pass.durations()[k]));
       ++sounding;
     }
-    if (o.synthesize) {
-      pass.synthesize(u.ids, 1.0f, synthesized, synthesized_mel);
-      score.synthesized_frames += synthesized_mel.cols();
-    }
+    pass.synthesize(u.ids, 1.0f, synthesized, synthesized_mel);
+    score.synthesized_frames += synthesized_mel.cols();
     score.frames += u.mel.cols();
   }
   score.utterances = static_cast<int>(scored.size());

@@ -22,7 +22,6 @@ struct AcousticScoreOptions {
   std::vector<std::string> ids;     // the recordings to score; empty = all usable ones
   std::string language = "en-us";
   int loader_threads = 2;
-  bool synthesize = true;  // false: no length_ratio (the aligned scores only, faster)
 };
 
 // One recording's scores (AcousticScore's, for it alone).
