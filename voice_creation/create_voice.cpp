@@ -116,8 +116,8 @@ class Creation {
     split();
     plan();
     train();
-    calibrate_pitch();
     choose_vocoder();
+    calibrate_pitch();
     pack();
     report();
     install_voice();
@@ -283,7 +283,9 @@ class Creation {
     observer_.line(text);
     PitchFitOptions fit;
     fit.model_dir = t_.out_dir;
-    fit.vocoder_dir = o_.vocoder_dir;
+    // Through the vocoder the voice will ship with: a vocoder that renders the speaker poorly
+    // (the shared one, for a low voice it never heard) leaves Praat tracking noise, not pitch.
+    fit.vocoder_dir = voice_vocoder_dir();
     fit.corpus_dir = t_.data_dir;
     fit.work_dir = work_ / "pitch-fit";
     fit.espeak_voice = o_.espeak_voice;
@@ -367,13 +369,13 @@ class Creation {
 
   void pack() {
     if (state_.finished("pack")) return;
-    const bool tuned = state_.vocoder && state_.vocoder->tuned_kept;
-    observer_.stage("pack", tuned ? "assembling the voice with its fine-tuned vocoder"
-                                  : "assembling the voice with the shared vocoder");
+    observer_.stage("pack", tuned_vocoder_kept()
+                                ? "assembling the voice with its fine-tuned vocoder"
+                                : "assembling the voice with the shared vocoder");
     fs::remove_all(packed_);
     engine::VoicePackSources sources;
     sources.acoustic = t_.out_dir;
-    sources.vocoder = tuned ? tuned_vocoder_dir(work_ / "vocoder") : o_.vocoder_dir;
+    sources.vocoder = voice_vocoder_dir();
     sources.extra_files = {{work_ / "held-out.txt", "held-out.txt"},
                            {work_ / "training.log", "training/acoustic.log"},
                            {work_ / "intake.json", "training/intake.json"}};
@@ -428,6 +430,11 @@ class Creation {
     finish("install");
   }
 
+  bool tuned_vocoder_kept() const { return state_.vocoder && state_.vocoder->tuned_kept; }
+  fs::path voice_vocoder_dir() const {
+    return tuned_vocoder_kept() ? tuned_vocoder_dir(work_ / "vocoder") : o_.vocoder_dir;
+  }
+
   void read_report(const fs::path& voice) {
     std::ifstream in(voice / "report.json");
     if (in) created_.report = nlohmann::json::parse(in).get<VoiceReport>();
@@ -448,8 +455,8 @@ class Creation {
 }  // namespace
 
 const std::vector<std::string>& creation_stages() {
-  static const std::vector<std::string> stages = {"intake",  "split", "plan",   "training", "pitch",
-                                                  "vocoder", "pack",  "report", "install"};
+  static const std::vector<std::string> stages = {
+      "intake", "split", "plan", "training", "vocoder", "pitch", "pack", "report", "install"};
   return stages;
 }
 

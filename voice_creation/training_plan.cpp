@@ -23,13 +23,16 @@ constexpr double kVocoderMinimumSeconds = 120.0;
 
 double seconds_left_for_vocoder(const VocoderPlanInputs& in) {
   const double per_thread = in.held_out_seconds / std::max(1, in.threads);
-  // The report (as plan_training reserves it, less the pitch fit, which is done), and the
-  // copy-synthesis of the held-out prompts through both vocoders.
+  // What comes after the vocoder, as plan_training reserves it: the pitch fit (the corpus read
+  // once more, taken to cost what the vocoder's read does, and its trials) and the report.
+  const double pitch =
+      in.load_seconds + kReportOverheadSeconds + kPitchTrials * kReportRealTimeFactor * per_thread;
   const double report =
       kReportOverheadSeconds +
       (kReportRealTimeFactor + (in.judge_words ? kWordsRealTimeFactor : 0.0)) * per_thread;
+  // The copy-synthesis of the held-out prompts through both vocoders.
   const double judging = kReportOverheadSeconds + 2.0 * kReportRealTimeFactor * per_thread;
-  return in.budget_seconds * kBudgetMargin - in.elapsed_seconds - report - judging;
+  return in.budget_seconds * kBudgetMargin - in.elapsed_seconds - pitch - report - judging;
 }
 
 }  // namespace
