@@ -15,6 +15,7 @@
 #include "tts/voice_creation/held_out.h"
 #include "tts/voice_creation/intake.h"
 #include "tts/voice_creation/pitch_fit.h"
+#include "tts/voice_creation/praat.h"
 #include "tts/voice_creation/recogniser.h"
 #include "tts/voice_creation/training_plan.h"
 #include "tts/voice_creation/vocoder_fit.h"
@@ -344,6 +345,34 @@ TEST(PitchFit, PoolsTheVoicedFramesOfEveryTrackInSemitones) {
   EXPECT_NEAR(pooled_f0_sd_semitones({{100.0f, 0.0f}, {0.0f, 200.0f}}), 6.0 * std::sqrt(2.0), 1e-9);
   EXPECT_NEAR(pooled_f0_sd_semitones({{100.0f, 100.0f, 100.0f}}), 0.0, 1e-9);
   EXPECT_EQ(pooled_f0_sd_semitones({{150.0f, 0.0f}, {}}), 0.0);
+}
+
+TEST(PitchRange, IsTheRecordingsQuartilesWidenedAndLeavesATrackersOctaveErrorsOut) {
+  // A speaker around 100 Hz (90 to 110 evenly): quartiles 95 and 105, so 71.25 to 157.5 Hz.
+  std::vector<float> recorded;
+  for (int f = 0; f <= 200; ++f) recorded.push_back(90.0f + 0.1f * static_cast<float>(f));
+  std::vector<double> hz(recorded.begin(), recorded.end());
+  hz.push_back(0.0);  // unvoiced frames do not count
+  const PitchRange range = speaker_pitch_range(hz);
+  EXPECT_NEAR(range.floor_hz, 0.75 * 95.0, 1e-4);
+  EXPECT_NEAR(range.ceiling_hz, 1.5 * 105.0, 1e-4);
+  // The same pitch with one frame in twenty where the tracker found three times the F0: its
+  // spread over every frame is several times the speaker's, within the range it is the speaker's.
+  std::vector<float> rough = recorded;
+  for (std::size_t f = 0; f < rough.size(); f += 20) rough[f] *= 3.0f;
+  const double speaker = pooled_f0_sd_semitones({recorded});
+  EXPECT_GT(pooled_f0_sd_semitones({rough}), 3.0 * speaker);
+  EXPECT_NEAR(pooled_f0_sd_semitones({rough}, range), speaker, 0.05 * speaker);
+  // Praat's measures pool the same way.
+  PraatMeasure measured;
+  measured.f0.assign(rough.begin(), rough.end());
+  EXPECT_NEAR(*pool_measures({measured}, range).f0_sd_semitones, speaker, 0.05 * speaker);
+  EXPECT_GT(*pool_measures({measured}).f0_sd_semitones, 3.0 * speaker);
+  EXPECT_EQ(voiced_frames({measured, measured}).size(), 2 * rough.size());
+  // Too few frames to know a range: every frame counts.
+  const PitchRange none = speaker_pitch_range({100.0, 200.0, 0.0});
+  EXPECT_FALSE(none.bounded());
+  EXPECT_TRUE(none.contains(1000.0));
 }
 
 TEST(PitchFit, TheBootstrapSaysHowLooselyAFewPromptsMeasureTheDifference) {

@@ -6,6 +6,7 @@
 #include <fstream>
 #include <random>
 #include <stdexcept>
+#include <utility>
 
 #include "parallel_for.h"
 #include "tts/acoustic/model_files.h"
@@ -33,11 +34,12 @@ std::vector<std::vector<float>> track_each(
 
 }  // namespace
 
-double pooled_f0_sd_semitones(const std::vector<std::vector<float>>& f0_hz) {
+double pooled_f0_sd_semitones(const std::vector<std::vector<float>>& f0_hz,
+                              const PitchRange& range) {
   double n = 0.0, sum = 0.0, squares = 0.0;
   for (const auto& track : f0_hz)
     for (float hz : track)
-      if (hz > 0.0f) {
+      if (hz > 0.0f && range.contains(hz)) {
         const double st = 12.0 * std::log2(hz / 100.0);
         n += 1.0;
         sum += st;
@@ -48,7 +50,7 @@ double pooled_f0_sd_semitones(const std::vector<std::vector<float>>& f0_hz) {
 
 double paired_spread_standard_error(const std::vector<std::vector<float>>& voice,
                                     const std::vector<std::vector<float>>& recordings,
-                                    uint64_t seed, int rounds) {
+                                    uint64_t seed, int rounds, const PitchRange& range) {
   const std::size_t n = std::min(voice.size(), recordings.size());
   if (n < 2 || rounds < 2) return 0.0;
   std::mt19937_64 random(seed);
@@ -61,7 +63,7 @@ double paired_spread_standard_error(const std::vector<std::vector<float>>& voice
       said[i] = voice[j];
       recorded[i] = recordings[j];
     }
-    const double d = pooled_f0_sd_semitones(said) - pooled_f0_sd_semitones(recorded);
+    const double d = pooled_f0_sd_semitones(said, range) - pooled_f0_sd_semitones(recorded, range);
     sum += d;
     squares += d * d;
   }
@@ -127,7 +129,7 @@ PitchFit fit_pitch_spread(const PitchFitOptions& o,
       audio::write_audio(said[i], audio.data(), audio.size(), voice->sample_rate());
     });
     voice_tracks = f0_of(said, voice->features());
-    const double sd = pooled_f0_sd_semitones(voice_tracks);
+    const double sd = pooled_f0_sd_semitones(voice_tracks, fit.range);
     fit.trials.push_back({spread, sd});
     char text[160];
     std::snprintf(text, sizeof text,
@@ -152,7 +154,11 @@ PitchFit fit_pitch_spread(const PitchFitOptions& o,
   for (const auto& p : prompts) recordings.push_back(fs::absolute(p.path));
   const std::vector<std::vector<float>> recording_tracks =
       f0_of(recordings, corpus_options.features);
-  fit.recordings_f0_sd = pooled_f0_sd_semitones(recording_tracks);
+  std::vector<double> recorded_hz;
+  for (const auto& track : recording_tracks)
+    recorded_hz.insert(recorded_hz.end(), track.begin(), track.end());
+  fit.range = speaker_pitch_range(std::move(recorded_hz));
+  fit.recordings_f0_sd = pooled_f0_sd_semitones(recording_tracks, fit.range);
   if (!(fit.recordings_f0_sd > 0.0)) {
     note(
         "too little voiced sound in the recordings to measure their pitch: the calibrated spread "
@@ -160,8 +166,12 @@ PitchFit fit_pitch_spread(const PitchFitOptions& o,
     fs::remove_all(o.work_dir);
     return fit;
   }
+  char text[200];
+  std::snprintf(text, sizeof text, ", within their pitch range of %.0f to %.0f Hz",
+                fit.range.floor_hz, fit.range.ceiling_hz);
   note("the F0 spread of the " + std::to_string(prompts.size()) +
-       " prompts training validated on, by " + fit.tracker);
+       " prompts training validated on, by " + fit.tracker +
+       (fit.range.bounded() ? std::string(text) : std::string()));
 
   // The first spread is the predictor's calibration; the second scales it by the shortfall
   // heard; the others step along the line through the last two (the spread heard grows more
@@ -170,10 +180,9 @@ PitchFit fit_pitch_spread(const PitchFitOptions& o,
   double spread = calibrated, heard = measure(spread);
   // How far the difference between the voice and the recordings on these prompts could be from
   // its value on others: the spread moves only when the difference heard is beyond it.
-  fit.standard_error =
-      paired_spread_standard_error(voice_tracks, recording_tracks, o.seed, o.bootstrap_rounds);
+  fit.standard_error = paired_spread_standard_error(voice_tracks, recording_tracks, o.seed,
+                                                    o.bootstrap_rounds, fit.range);
   const double tolerance = std::max(o.close_enough, o.standard_errors * fit.standard_error);
-  char text[200];
   std::snprintf(text, sizeof text,
                 "on these prompts the difference is known to ±%.2f semitones (paired bootstrap): "
                 "the spread moves only when the voice is more than %.2f off",

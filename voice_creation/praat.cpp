@@ -35,7 +35,7 @@ std::vector<std::string> split(const std::string& line, char by) {
 
 }  // namespace
 
-PraatPool pool_measures(const std::vector<PraatMeasure>& measures) {
+PraatPool pool_measures(const std::vector<PraatMeasure>& measures, const PitchRange& range) {
   PraatPool pool;
   long voiced = 0;
   double hnr = 0.0, n = 0.0, sum = 0.0, squares = 0.0;
@@ -44,6 +44,7 @@ PraatPool pool_measures(const std::vector<PraatMeasure>& measures) {
     voiced += m.hnr_voiced;
     hnr += m.hnr_sum;
     for (double hz : m.f0) {
+      if (!range.contains(hz)) continue;
       const double st = 12.0 * std::log2(hz / 100.0);
       n += 1.0;
       sum += st;
@@ -60,6 +61,12 @@ PraatPool pool_measures(const std::vector<PraatMeasure>& measures) {
     pool.f0_median_hz = all[all.size() / 2];
   }
   return pool;
+}
+
+std::vector<double> voiced_frames(const std::vector<PraatMeasure>& measures) {
+  std::vector<double> all;
+  for (const PraatMeasure& m : measures) all.insert(all.end(), m.f0.begin(), m.f0.end());
+  return all;
 }
 
 bool praat_available() { return std::system("command -v praat >/dev/null 2>&1") == 0; }

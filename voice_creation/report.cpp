@@ -159,7 +159,9 @@ void to_json(nlohmann::json& j, const VoiceReport& r) {
          {"copy_synthesis", optional(r.hnr_copy)},
          {"voice", optional(r.hnr_voice)}}},
        {"f0_sd_semitones",
-        {{"recordings", optional(r.f0_sd_recordings)}, {"voice", optional(r.f0_sd_voice)}}},
+        {{"recordings", optional(r.f0_sd_recordings)},
+         {"voice", optional(r.f0_sd_voice)},
+         {"range_hz", {optional(r.f0_floor_hz), optional(r.f0_ceiling_hz)}}}},
        {"aligned_log_mel_distance", r.mel_distance},
        {"reference_log_mel_distance", optional(r.reference_mel_distance)},
        {"real_time_factor_one_thread", r.real_time_factor},
@@ -196,6 +198,10 @@ void from_json(const nlohmann::json& j, VoiceReport& r) {
   r.hnr_voice = optional(j.at("hnr_db").at("voice"));
   r.f0_sd_recordings = optional(j.at("f0_sd_semitones").at("recordings"));
   r.f0_sd_voice = optional(j.at("f0_sd_semitones").at("voice"));
+  if (const auto& f0 = j.at("f0_sd_semitones"); f0.contains("range_hz")) {
+    r.f0_floor_hz = optional(f0.at("range_hz").at(0));
+    r.f0_ceiling_hz = optional(f0.at("range_hz").at(1));
+  }
   j.at("aligned_log_mel_distance").get_to(r.mel_distance);
   r.reference_mel_distance = optional(j.at("reference_log_mel_distance"));
   j.at("real_time_factor_one_thread").get_to(r.real_time_factor);
@@ -305,8 +311,15 @@ VoiceReport judge_voice(const ReportInputs& in,
       if (found == measured.end()) continue;
       (i % 3 == 0 ? recordings : i % 3 == 1 ? copies : voices).push_back(found->second);
     }
-    const PraatPool r = pool_measures(recordings), c = pool_measures(copies),
-                    v = pool_measures(voices);
+    // Each spread within the range the recordings span, which leaves out the tracker's octave
+    // errors on rough audio (pitch_range.h).
+    const PitchRange range = speaker_pitch_range(voiced_frames(recordings));
+    const PraatPool r = pool_measures(recordings, range), c = pool_measures(copies, range),
+                    v = pool_measures(voices, range);
+    if (range.bounded()) {
+      report.f0_floor_hz = range.floor_hz;
+      report.f0_ceiling_hz = range.ceiling_hz;
+    }
     report.hnr_recordings = r.hnr_db;
     report.hnr_copy = c.hnr_db;
     report.hnr_voice = v.hnr_db;
@@ -317,7 +330,10 @@ VoiceReport judge_voice(const ReportInputs& in,
     note("Praat: HNR recordings " + fixed(r.hnr_db.value_or(0), 2) + " dB, copy-synthesis " +
          fixed(c.hnr_db.value_or(0), 2) + " dB, voice " + fixed(v.hnr_db.value_or(0), 2) +
          " dB; F0 spread recordings " + fixed(r.f0_sd_semitones.value_or(0), 2) + ", voice " +
-         fixed(v.f0_sd_semitones.value_or(0), 2) + " semitones");
+         fixed(v.f0_sd_semitones.value_or(0), 2) + " semitones" +
+         (range.bounded() ? " (within " + fixed(range.floor_hz, 0) + " to " +
+                                fixed(range.ceiling_hz, 0) + " Hz)"
+                          : std::string()));
   }
   if (in.judge_words) {
     if (words_unmeasured) {

@@ -18,6 +18,8 @@
 #include <string>
 #include <vector>
 
+#include "tts/voice_creation/pitch_range.h"
+
 namespace tts::creation {
 
 struct PitchFitOptions {
@@ -55,6 +57,7 @@ struct PitchTrial {
 
 struct PitchFit {
   std::string tracker;            // what measured the F0: Praat, or the engine's own tracker
+  PitchRange range;               // the recordings' (pitch_range.h): every spread is within it
   double recordings_f0_sd = 0.0;  // semitones, pooled over the prompts' voiced frames
   double standard_error = 0.0;    // of the voice's spread less the recordings', semitones
   std::vector<PitchTrial> trials;
@@ -71,10 +74,11 @@ PitchFit fit_pitch_spread(const PitchFitOptions& options,
 // `rounds` times, seeded: how much the difference measured on these prompts says about others.
 double paired_spread_standard_error(const std::vector<std::vector<float>>& voice,
                                     const std::vector<std::vector<float>>& recordings,
-                                    uint64_t seed, int rounds);
+                                    uint64_t seed, int rounds, const PitchRange& range = {});
 
-// The standard deviation, in semitones re 100 Hz, of every voiced frame of `f0_hz` pooled
-// (0 Hz marks an unvoiced frame); 0 below two voiced frames.
-double pooled_f0_sd_semitones(const std::vector<std::vector<float>>& f0_hz);
+// The standard deviation, in semitones re 100 Hz, of every voiced frame of `f0_hz` within
+// `range`, pooled (0 Hz marks an unvoiced frame); 0 below two such frames.
+double pooled_f0_sd_semitones(const std::vector<std::vector<float>>& f0_hz,
+                              const PitchRange& range = {});
 
 }  // namespace tts::creation

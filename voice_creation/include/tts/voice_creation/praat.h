@@ -8,6 +8,8 @@
 #include <string>
 #include <vector>
 
+#include "tts/voice_creation/pitch_range.h"
+
 namespace tts::creation {
 
 struct PraatMeasure {
@@ -17,11 +19,15 @@ struct PraatMeasure {
 };
 
 // Figures pooled over utterances the way the quality report pools them: HNR over all voiced
-// frames, the F0 spread as the standard deviation of every voiced frame in semitones.
+// frames, the F0 spread as the standard deviation of every voiced pitch frame in semitones, and
+// the median; the pitch figures count only the frames within `range` (pitch_range.h).
 struct PraatPool {
   std::optional<double> hnr_db, f0_sd_semitones, f0_median_hz;
 };
-PraatPool pool_measures(const std::vector<PraatMeasure>& measures);
+PraatPool pool_measures(const std::vector<PraatMeasure>& measures, const PitchRange& range = {});
+
+// Every voiced pitch frame of `measures`, in Hz.
+std::vector<double> voiced_frames(const std::vector<PraatMeasure>& measures);
 
 // Whether `praat` can be run (on PATH).
 bool praat_available();

@@ -30,7 +30,9 @@ struct VoiceReport {
   double seconds = 0.0;                                       // of their recordings
   std::optional<double> hnr_recordings, hnr_copy, hnr_voice;  // dB
   std::optional<double> f0_sd_recordings, f0_sd_voice;        // semitones
-  double mel_distance = 0.0;                                  // log-mel units
+  // The recordings' pitch range (pitch_range.h), within which both spreads are measured (Hz).
+  std::optional<double> f0_floor_hz, f0_ceiling_hz;
+  double mel_distance = 0.0;  // log-mel units
   std::optional<double> reference_mel_distance;
   double real_time_factor = 0.0;  // synthesis seconds per second of audio, one thread
   std::string praat;              // Praat's version, or why it did not run
