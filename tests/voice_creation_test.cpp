@@ -247,22 +247,22 @@ TEST(TrainingPlan, GivesTrainingWhatTheBudgetLeavesWithinItsBounds) {
   in.threads = 2;
   // After training: the corpus read twice, 20 s of scoring and packing, and four times the
   // held-out audio synthesised (three pitch trials, the report) on two threads.
-  in.budget_seconds = 600.0;
+  in.budget_seconds = 400.0;
   TrainingPlan p = plan_training(in);
   EXPECT_DOUBLE_EQ(p.reserved_seconds, 2 * 3.0 + 20.0 + 4 * 60.0 * 0.8 / 2);
-  EXPECT_EQ(p.steps, 2210);  // (0.95 · 600 − 10 − 122) / 0.2 more than the 20 timed ones
-  EXPECT_LE(p.elapsed_seconds + p.training_seconds + p.reserved_seconds, 0.95 * 600.0 + 0.2);
+  EXPECT_EQ(p.steps, 1260);  // (0.95 · 400 − 10 − 122) / 0.2 more than the 20 timed ones
+  EXPECT_LE(p.elapsed_seconds + p.training_seconds + p.reserved_seconds, 0.95 * 400.0 + 0.2);
   EXPECT_FALSE(p.over_budget);
-  EXPECT_NE(describe_plan(p).find("2210 training steps"), std::string::npos) << describe_plan(p);
-  EXPECT_NE(describe_plan(p).find("within the 10 min budget"), std::string::npos);
+  EXPECT_NE(describe_plan(p).find("1260 training steps"), std::string::npos) << describe_plan(p);
+  EXPECT_NE(describe_plan(p).find("within the 7 min budget"), std::string::npos);
   // A long budget stops at the most steps that still help, a short one at the fewest that make
   // a voice, and says it does not fit.
   in.budget_seconds = 3600.0;
   p = plan_training(in);
   EXPECT_EQ(p.steps, kMaximumSteps);
   // What the most steps leave of the budget is said, for the vocoder.
-  EXPECT_NEAR(p.leftover_seconds, 0.95 * 3600.0 - 10 - 122 - 2980 * 0.2, 1e-6);
-  EXPECT_NE(describe_plan(p).find("the 44.9 min left of it go to fine-tuning the vocoder"),
+  EXPECT_NEAR(p.leftover_seconds, 0.95 * 3600.0 - 10 - 122 - 1480 * 0.2, 1e-6);
+  EXPECT_NE(describe_plan(p).find("the 49.9 min left of it go to fine-tuning the vocoder"),
             std::string::npos)
       << describe_plan(p);
   in.budget_seconds = 60.0;
