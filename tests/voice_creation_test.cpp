@@ -375,6 +375,17 @@ TEST(PitchRange, IsTheRecordingsQuartilesWidenedAndLeavesATrackersOctaveErrorsOu
   EXPECT_TRUE(none.contains(1000.0));
 }
 
+TEST(PitchFit, LeavesTheCalibratedSpreadOnlyForATrialClearlyNearerTheRecordings) {
+  // Recordings at 4.0 semitones; the calibrated spread 1.5 made the voice 3.0.
+  const std::vector<PitchTrial> heard = {{1.5, 3.0}, {2.0, 3.6}, {2.3, 3.9}};
+  EXPECT_DOUBLE_EQ(kept_spread(heard, 4.0, 0.25), 2.3);
+  // Trials that barely moved the voice's spread (the vocoder's jitter, not the contour) leave the
+  // calibration, however the ties fall.
+  const std::vector<PitchTrial> jitter = {{1.47, 2.13}, {0.98, 2.27}, {2.20, 2.12}};
+  EXPECT_DOUBLE_EQ(kept_spread(jitter, 1.31, 0.25), 1.47);
+  EXPECT_DOUBLE_EQ(kept_spread({{1.5, 4.1}}, 4.0, 0.25), 1.5);
+}
+
 TEST(PitchFit, TheBootstrapSaysHowLooselyAFewPromptsMeasureTheDifference) {
   // Prompts whose own pitch ranges differ, the voice's each a little off the recording's.
   std::mt19937 random(7);

@@ -113,6 +113,15 @@ TEST_F(VoicesCreate, MakesAVoiceThatIsListedSpokenAndLoadedThroughTheCApi) {
   EXPECT_EQ(report.at("prompts"), 10);
   EXPECT_GT(report.at("real_time_factor_one_thread").get<double>(), 0.0);
   EXPECT_GT(report.at("aligned_log_mel_distance").get<double>(), 0.0);
+  // Where Praat measured the pitch, both spreads are within the range the recordings span, which
+  // the report and the card give.
+  if (report.at("praat_ran").get<bool>()) {
+    const nlohmann::json& range = report.at("f0_sd_semitones").at("range_hz");
+    ASSERT_TRUE(range.at(0).is_number()) << report.dump(2);
+    EXPECT_GT(range.at(0).get<double>(), 0.0);
+    EXPECT_GT(range.at(1).get<double>(), range.at(0).get<double>());
+    EXPECT_NE(card.find("within the recordings' range of"), std::string::npos) << card;
+  }
   // An English voice has its words judged beside the bundled voice's, where pocketsphinx is.
   EXPECT_TRUE(report.at("words").at("judged").get<bool>());
   if (!tts::creation::recogniser_missing()) {

@@ -48,6 +48,15 @@ double pooled_f0_sd_semitones(const std::vector<std::vector<float>>& f0_hz,
   return n >= 2.0 ? std::sqrt(std::max(0.0, (squares - sum * sum / n) / (n - 1.0))) : 0.0;
 }
 
+double kept_spread(const std::vector<PitchTrial>& trials, double target, double by_at_least) {
+  const auto off = [&](const PitchTrial& t) { return std::fabs(t.f0_sd_semitones - target); };
+  const auto best =
+      std::min_element(trials.begin(), trials.end(),
+                       [&](const PitchTrial& a, const PitchTrial& b) { return off(a) < off(b); });
+  return off(*best) < off(trials.front()) - by_at_least ? best->pitch_spread
+                                                        : trials.front().pitch_spread;
+}
+
 double paired_spread_standard_error(const std::vector<std::vector<float>>& voice,
                                     const std::vector<std::vector<float>>& recordings,
                                     uint64_t seed, int rounds, const PitchRange& range) {
@@ -204,11 +213,7 @@ PitchFit fit_pitch_spread(const PitchFitOptions& o,
     spread = next;
     heard = measure(spread);
   }
-  const auto best = std::min_element(
-      fit.trials.begin(), fit.trials.end(), [&](const PitchTrial& a, const PitchTrial& b) {
-        return std::fabs(a.f0_sd_semitones - target) < std::fabs(b.f0_sd_semitones - target);
-      });
-  fit.pitch_spread = best->pitch_spread;
+  fit.pitch_spread = kept_spread(fit.trials, target, o.close_enough);
   train::write_pitch_spread(o.model_dir, fit.pitch_spread);
   fs::remove_all(o.work_dir);
   return fit;

@@ -54,6 +54,9 @@ std::vector<Target> judge(const VoiceReport& r) {
     f0.figures = "voice " + fixed(*r.f0_sd_voice, 2) + ", recordings " +
                  fixed(*r.f0_sd_recordings, 2) + " semitones (difference " +
                  (difference >= 0 ? "+" : "") + fixed(difference, 2) + ")";
+    if (r.f0_floor_hz && r.f0_ceiling_hz)
+      f0.figures += ", within the recordings' range of " + fixed(*r.f0_floor_hz, 0) + " to " +
+                    fixed(*r.f0_ceiling_hz, 0) + " Hz";
     f0.passed = std::fabs(difference) <= kF0SpreadMargin;
   } else {
     f0.figures = "not measured: " + unmeasured_because(r);

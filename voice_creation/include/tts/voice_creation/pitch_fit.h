@@ -69,6 +69,12 @@ struct PitchFit {
 PitchFit fit_pitch_spread(const PitchFitOptions& options,
                           const std::function<void(const std::string&)>& note);
 
+// The spread kept after `trials` (the first is the calibrated one): the trial nearest `target`,
+// when it is nearer than the first by more than `by_at_least` semitones; else the first. A
+// spread that did not move the voice's F0 spread (on rough audio Praat hears the vocoder's
+// jitter, which no spread changes) is no reason to leave the calibration.
+double kept_spread(const std::vector<PitchTrial>& trials, double target, double by_at_least);
+
 // The standard error of the pooled F0 spread of `voice` less that of `recordings` (each the F0
 // tracks of the same prompts, in the same order), by resampling the prompts with replacement
 // `rounds` times, seeded: how much the difference measured on these prompts says about others.
