@@ -121,8 +121,9 @@ TEST_F(VoicesCreate, MakesAVoiceThatIsListedSpokenAndLoadedThroughTheCApi) {
     EXPECT_GT(range.at(0).get<double>(), 0.0);
     EXPECT_GT(range.at(1).get<double>(), range.at(0).get<double>());
     const nlohmann::json& f0 = report.at("f0_sd_semitones");
-    if (f0.at("voice").is_number() && f0.at("recordings").is_number())
+    if (f0.at("voice").is_number() && f0.at("recordings").is_number()) {
       EXPECT_NE(card.find("within the recordings' range of"), std::string::npos) << card;
+    }
   }
   // An English voice has its words judged beside the bundled voice's, where pocketsphinx is.
   EXPECT_TRUE(report.at("words").at("judged").get<bool>());
