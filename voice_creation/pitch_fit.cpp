@@ -36,16 +36,10 @@ std::vector<std::vector<float>> track_each(
 
 double pooled_f0_sd_semitones(const std::vector<std::vector<float>>& f0_hz,
                               const PitchRange& range) {
-  double n = 0.0, sum = 0.0, squares = 0.0;
+  SemitoneSpread spread(range);
   for (const auto& track : f0_hz)
-    for (float hz : track)
-      if (hz > 0.0f && range.contains(hz)) {
-        const double st = 12.0 * std::log2(hz / 100.0);
-        n += 1.0;
-        sum += st;
-        squares += st * st;
-      }
-  return n >= 2.0 ? std::sqrt(std::max(0.0, (squares - sum * sum / n) / (n - 1.0))) : 0.0;
+    for (float hz : track) spread.add(hz);
+  return spread.sd();
 }
 
 double kept_spread(const std::vector<PitchTrial>& trials, double target, double by_at_least) {

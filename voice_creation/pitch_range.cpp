@@ -1,6 +1,7 @@
 #include "tts/voice_creation/pitch_range.h"
 
 #include <algorithm>
+#include <cmath>
 #include <cstddef>
 
 namespace tts::creation {
@@ -16,6 +17,19 @@ double quantile(const std::vector<double>& sorted, double q) {
 }
 
 }  // namespace
+
+bool SemitoneSpread::add(double hz) {
+  if (!(hz > 0.0) || !range_.contains(hz)) return false;
+  const double st = 12.0 * std::log2(hz / 100.0);
+  n_ += 1.0;
+  sum_ += st;
+  squares_ += st * st;
+  return true;
+}
+
+double SemitoneSpread::sd() const {
+  return n_ >= 2.0 ? std::sqrt(std::max(0.0, (squares_ - sum_ * sum_ / n_) / (n_ - 1.0))) : 0.0;
+}
 
 PitchRange speaker_pitch_range(std::vector<double> voiced_hz) {
   voiced_hz.erase(

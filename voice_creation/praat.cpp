@@ -38,23 +38,17 @@ std::vector<std::string> split(const std::string& line, char by) {
 PraatPool pool_measures(const std::vector<PraatMeasure>& measures, const PitchRange& range) {
   PraatPool pool;
   long voiced = 0;
-  double hnr = 0.0, n = 0.0, sum = 0.0, squares = 0.0;
+  double hnr = 0.0;
+  SemitoneSpread spread(range);
   std::vector<double> all;
   for (const PraatMeasure& m : measures) {
     voiced += m.hnr_voiced;
     hnr += m.hnr_sum;
-    for (double hz : m.f0) {
-      if (!range.contains(hz)) continue;
-      const double st = 12.0 * std::log2(hz / 100.0);
-      n += 1.0;
-      sum += st;
-      squares += st * st;
-      all.push_back(hz);
-    }
+    for (double hz : m.f0)
+      if (spread.add(hz)) all.push_back(hz);
   }
   if (voiced > 0) pool.hnr_db = hnr / static_cast<double>(voiced);
-  if (n >= 2.0)
-    pool.f0_sd_semitones = std::sqrt(std::max(0.0, (squares - sum * sum / n) / (n - 1.0)));
+  if (spread.frames() >= 2.0) pool.f0_sd_semitones = spread.sd();
   if (!all.empty()) {
     std::nth_element(all.begin(), all.begin() + static_cast<std::ptrdiff_t>(all.size() / 2),
                      all.end());

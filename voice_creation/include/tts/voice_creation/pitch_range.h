@@ -20,6 +20,23 @@ struct PitchRange {
   }
 };
 
+// The standard deviation, in semitones re 100 Hz, of the voiced frames added within a range (0 Hz
+// and frames outside it count for nothing): what every F0 spread of a voice and its recordings
+// is.
+class SemitoneSpread {
+ public:
+  explicit SemitoneSpread(const PitchRange& range = {}) : range_(range) {}
+  // Whether the frame counted.
+  bool add(double hz);
+  // 0 below two frames.
+  double sd() const;
+  double frames() const { return n_; }
+
+ private:
+  PitchRange range_;
+  double n_ = 0.0, sum_ = 0.0, squares_ = 0.0;
+};
+
 // De Looze and Hirst's range for a speaker from a first pass over their recordings: 0.75 times
 // the first quartile of the voiced frames to 1.5 times the third. `voiced_hz` holds every voiced
 // frame (Hz; zeros, unvoiced frames, are ignored); with fewer than 8 of them the range is
